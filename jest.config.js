@@ -1,0 +1,32 @@
+/** One jest run, three tiers: unit specs beside the code, medium specs on real databases, e2e over the real processes. */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+];
+const shared = {
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper: { '^@platform/(.*)$': '<rootDir>/libs/$1/src' },
+  testEnvironment: 'node',
+};
+
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts'] },
+    { ...shared, displayName: 'medium', testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.medium-spec.ts'] },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      // e2e specs drive the built processes (npm test builds first).
+      moduleNameMapper: {},
+      testTimeout: 60_000,
+    },
+  ],
+};

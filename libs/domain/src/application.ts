@@ -1,0 +1,41 @@
+/** A registered OAuth client (spec: "Application"). */
+export const APP_TYPES = ['service', 'web', 'spa', 'cli'] as const;
+export type AppType = (typeof APP_TYPES)[number];
+
+export type GrantType = 'client_credentials' | 'authorization_code' | 'refresh_token';
+
+export interface Application {
+  clientId: string;
+  name: string;
+  appType: AppType;
+  declaredScopes: string[];
+  redirectUris: string[];
+  /** argon2id hash; null for apps without a secret (spa). */
+  secretHash: string | null;
+  createdAt: Date;
+  rotatedAt: Date | null;
+}
+
+/** The spec's app_type table: which grants each kind of app may use. */
+const GRANTS_BY_APP_TYPE: Record<AppType, readonly GrantType[]> = {
+  service: ['client_credentials'],
+  web: ['authorization_code', 'refresh_token'],
+  spa: ['authorization_code', 'refresh_token'],
+  cli: ['authorization_code', 'refresh_token'],
+};
+
+export function appMayUseGrant(appType: AppType, grant: GrantType): boolean {
+  return GRANTS_BY_APP_TYPE[appType].includes(grant);
+}
+
+/** spa apps run in a browser and cannot keep a secret; every other type gets one. */
+export function appHasSecret(appType: AppType): boolean {
+  return appType !== 'spa';
+}
+
+/** Apps that take part in the authorization code flow need redirect URIs. */
+export function appNeedsRedirectUris(appType: AppType): boolean {
+  return appType !== 'service';
+}
+
+export const CLIENT_ID_PATTERN = /^[A-Za-z0-9._-]{3,64}$/;

@@ -1,0 +1,67 @@
+/**
+ * Typed domain errors. Services throw these; each transport (HTTP filter, gRPC mapper)
+ * translates them. Nothing in the domain knows about HTTP status codes.
+ */
+
+/** RFC 6749 section 5.2 / 4.1.2.1 error codes, plus RFC 7009's. */
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'access_denied'
+  | 'unsupported_response_type'
+  | 'unsupported_token_type'
+  | 'server_error'
+  | 'temporarily_unavailable';
+
+export class OAuthError extends Error {
+  override readonly name = 'OAuthError';
+  constructor(
+    readonly code: OAuthErrorCode,
+    readonly description: string,
+  ) {
+    super(`${code}: ${description}`);
+  }
+}
+
+/** Error codes of the non-OAuth surface (registry, scopes, admin). */
+export type DomainErrorCode =
+  | 'not_found'
+  | 'conflict'
+  | 'validation_failed'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'unavailable';
+
+export class DomainError extends Error {
+  override readonly name = 'DomainError';
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (what: string): DomainError => new DomainError('not_found', `${what} not found`);
+export const conflict = (message: string): DomainError => new DomainError('conflict', message);
+export const validationFailed = (message: string): DomainError =>
+  new DomainError('validation_failed', message);
+
+/** RFC 6750 bearer token errors for protected resources. */
+export type BearerErrorCode = 'invalid_request' | 'invalid_token' | 'insufficient_scope';
+
+export class BearerError extends Error {
+  override readonly name = 'BearerError';
+  constructor(
+    readonly code: BearerErrorCode,
+    readonly description: string,
+    /** Scope needed, reported in WWW-Authenticate for insufficient_scope. */
+    readonly requiredScope?: string,
+  ) {
+    super(`${code}: ${description}`);
+  }
+}

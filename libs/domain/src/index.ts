@@ -1,0 +1,5 @@
+export * from './errors';
+export * from './application';
+export * from './scopes';
+export * from './storage';
+export * from './clock';

@@ -1,0 +1,58 @@
+/**
+ * Scope names are `resource.action`; a declared `resource.*` covers every action of the
+ * resource and `resource.*` itself. `admin.*` is an ordinary wildcard over `admin.`.
+ */
+export const SCOPE_PATTERN = /^[a-z][a-z0-9_-]*(?:\.[a-z][a-z0-9_-]*)*\.(?:[a-z][a-z0-9_-]*|\*)$/;
+
+export const STANDARD_SCOPES: ReadonlyArray<{ name: string; description: string }> = [
+  { name: 'jobs.read', description: 'List and view job executions' },
+  { name: 'jobs.write', description: 'Create, cancel, manage jobs' },
+  { name: 'files.read', description: 'Read file content and metadata' },
+  { name: 'files.write', description: 'Upload and delete files' },
+  { name: 'secrets.read', description: 'Read secret values' },
+  { name: 'secrets.write', description: 'Create and update secrets' },
+  { name: 'audit.write', description: 'Write audit events' },
+  { name: 'admin.*', description: 'Full administrative access' },
+  { name: 'tokens.introspect', description: 'Introspect tokens issued to any application' },
+];
+
+export const ADMIN_SCOPE = 'admin.*';
+
+export function parseScope(scope: string | undefined | null): string[] {
+  if (!scope) return [];
+  return [...new Set(scope.split(' ').filter((s) => s.length > 0))];
+}
+
+export function formatScope(scopes: readonly string[]): string {
+  return scopes.join(' ');
+}
+
+/** Does the declared scope `granted` permit `requested`? */
+export function scopeCovers(granted: string, requested: string): boolean {
+  if (granted === requested) return true;
+  if (!granted.endsWith('.*')) return false;
+  const prefix = granted.slice(0, -1); // keeps the trailing dot
+  return requested.startsWith(prefix) && requested.length > prefix.length;
+}
+
+export function scopesCover(granted: readonly string[], requested: string): boolean {
+  return granted.some((g) => scopeCovers(g, requested));
+}
+
+/** The requested scopes no declared scope covers (empty when all are allowed). */
+export function uncoveredScopes(declared: readonly string[], requested: readonly string[]): string[] {
+  return requested.filter((r) => !scopesCover(declared, r));
+}
+
+/**
+ * A scope is "defined" when it is a standard or custom scope, or is covered by a defined
+ * wildcard (`jobs.*` defines `jobs.read`), or is a wildcard over a defined resource.
+ */
+export function isDefinedScope(scope: string, defined: readonly string[]): boolean {
+  if (scopesCover(defined, scope)) return true;
+  if (scope.endsWith('.*')) {
+    const prefix = scope.slice(0, -1);
+    return defined.some((d) => d.startsWith(prefix));
+  }
+  return false;
+}

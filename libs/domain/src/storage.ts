@@ -1,0 +1,202 @@
+/**
+ * Storage interfaces, split by capability (fosite style): each handler asks only for the
+ * slice it uses. The TypeORM adapter in libs/persistence implements all of them, and one
+ * contract suite checks every implementation on SQLite and Postgres.
+ */
+import type { Application } from './application';
+
+export type InsertResult = 'created' | 'duplicate';
+
+export interface ApplicationPage {
+  items: Application[];
+  /** client_id to pass as `after` for the next page, when there is one. */
+  nextAfter: string | null;
+}
+
+export interface ApplicationStore {
+  findApplication(clientId: string): Promise<Application | null>;
+  insertApplication(app: Application): Promise<InsertResult>;
+  /** Ordered by client_id; `after` is exclusive. */
+  listApplications(page: { after?: string; limit: number }): Promise<ApplicationPage>;
+  /** false when there was no such application. */
+  deleteApplication(clientId: string): Promise<boolean>;
+  /** false when there was no such application. */
+  updateApplicationSecret(clientId: string, secretHash: string, rotatedAt: Date): Promise<boolean>;
+}
+
+export interface ScopeDefinition {
+  name: string;
+  description: string;
+  createdAt: Date;
+}
+
+export interface ScopeStore {
+  insertScope(scope: ScopeDefinition): Promise<InsertResult>;
+  listScopes(): Promise<ScopeDefinition[]>;
+}
+
+export interface SigningKeyRecord {
+  kid: string;
+  alg: 'RS256';
+  /** JSON of the private JWK. Never logged, never returned by any API. */
+  privateJwk: string;
+  /** JSON of the public JWK. */
+  publicJwk: string;
+  createdAt: Date;
+  /** When a newer key took over signing; the key stays published for one token lifetime. */
+  retiredAt: Date | null;
+}
+
+export interface SigningKeyStore {
+  /** Every stored key, newest first. */
+  listSigningKeys(): Promise<SigningKeyRecord[]>;
+  insertSigningKey(key: SigningKeyRecord): Promise<void>;
+  retireSigningKey(kid: string, at: Date): Promise<void>;
+  deleteSigningKey(kid: string): Promise<void>;
+}
+
+/**
+ * What the deny-list holds: a token id, every token of a client issued before the entry
+ * (app deletion), or every token of one authorization grant (refresh family revocation).
+ */
+export type RevocationKind = 'jti' | 'client' | 'grant';
+
+export interface RevocationInput {
+  kind: RevocationKind;
+  value: string;
+  /** After this instant no token the entry covers can still be valid, so it can be pruned. */
+  expiresAt: Date;
+}
+
+export interface Revocation extends RevocationInput {
+  /** Monotonic sequence number: sidecars follow the feed with it. */
+  seq: number;
+  createdAt: Date;
+}
+
+export interface RevocationStore {
+  addRevocations(entries: RevocationInput[], now: Date): Promise<Revocation[]>;
+  /** Entries with seq > `afterSeq`, ascending, at most `limit`. */
+  listRevocationsAfter(afterSeq: number, limit: number): Promise<Revocation[]>;
+  /** Every entry that has not expired at `now`, ascending by seq. */
+  listActiveRevocations(now: Date): Promise<Revocation[]>;
+  /** Active entries matching any of the given (kind, value) pairs. */
+  findActiveRevocations(keys: Array<{ kind: RevocationKind; value: string }>, now: Date): Promise<Revocation[]>;
+  pruneRevocations(now: Date): Promise<number>;
+}
+
+export type TokenEventType =
+  | 'token.issued'
+  | 'token.revoked'
+  | 'refresh_token.rotated'
+  | 'grant.revoked'
+  | 'app.registered'
+  | 'app.deleted'
+  | 'app.secret_rotated';
+
+export interface TokenEventInput {
+  type: TokenEventType;
+  clientId: string;
+  /** The user or, for service tokens, the client. */
+  subject: string | null;
+  jti: string | null;
+  grantId: string | null;
+  occurredAt: Date;
+}
+
+export interface TokenEvent extends TokenEventInput {
+  id: number;
+}
+
+export interface TokenEventStore {
+  appendTokenEvents(events: TokenEventInput[]): Promise<void>;
+  /** Ascending by id; `after` exclusive. */
+  listTokenEvents(query: { after?: number; limit: number; clientId?: string }): Promise<TokenEvent[]>;
+}
+
+/** A user known through the external identity provider. */
+export interface User {
+  id: string;
+  issuer: string;
+  subject: string;
+  email: string | null;
+  name: string | null;
+  tenant: string;
+  roles: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface UserStore {
+  findUser(id: string): Promise<User | null>;
+  /** Creates or updates by (issuer, subject); returns the stored user with its id. */
+  upsertUserByExternalId(user: Omit<User, 'id' | 'createdAt' | 'updatedAt'>, now: Date): Promise<User>;
+  setUserRoles(id: string, roles: string[], now: Date): Promise<boolean>;
+}
+
+export interface AuthorizationCodeRecord {
+  /** SHA-256 of the code; the code itself is never stored. */
+  codeHash: string;
+  grantId: string;
+  clientId: string;
+  userId: string;
+  redirectUri: string;
+  scopes: string[];
+  codeChallenge: string;
+  codeChallengeMethod: 'S256';
+  createdAt: Date;
+  expiresAt: Date;
+  consumedAt: Date | null;
+}
+
+export interface AuthorizationCodeStore {
+  insertAuthorizationCode(code: AuthorizationCodeRecord): Promise<void>;
+  /**
+   * Marks the code consumed if it was not, atomically. Returns the record as it was before
+   * (consumedAt null means this call won), or null when there is no such code.
+   */
+  consumeAuthorizationCode(codeHash: string, now: Date): Promise<AuthorizationCodeRecord | null>;
+}
+
+export interface RefreshTokenRecord {
+  /** SHA-256 of the token; the token itself is never stored. */
+  tokenHash: string;
+  grantId: string;
+  clientId: string;
+  userId: string;
+  scopes: string[];
+  createdAt: Date;
+  expiresAt: Date;
+  rotatedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export interface RefreshTokenStore {
+  insertRefreshToken(token: RefreshTokenRecord): Promise<void>;
+  findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | null>;
+  /**
+   * Marks the token rotated if it is neither rotated nor revoked, atomically: of two
+   * concurrent calls exactly one gets true.
+   */
+  markRefreshTokenRotated(tokenHash: string, now: Date): Promise<boolean>;
+  /** Revokes every refresh token of the grant; returns how many were still live. */
+  revokeRefreshTokenFamily(grantId: string, now: Date): Promise<number>;
+  revokeRefreshTokensOfClient(clientId: string, now: Date): Promise<number>;
+}
+
+/** Everything one transaction can touch. */
+export interface Stores {
+  applications: ApplicationStore;
+  scopes: ScopeStore;
+  signingKeys: SigningKeyStore;
+  revocations: RevocationStore;
+  tokenEvents: TokenEventStore;
+  users: UserStore;
+  authorizationCodes: AuthorizationCodeStore;
+  refreshTokens: RefreshTokenStore;
+}
+
+export interface Transactor {
+  /** Runs `work` in one database transaction; every store it is given shares it. */
+  inTransaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
+}
