@@ -1,0 +1,72 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+
+const SQLITE_PREFIX = 'sqlite:';
+const SQLITE_MEMORY = ':memory:';
+const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+
+/** The slice of a better-sqlite3 handle we touch (its types are not installed). */
+interface SqliteHandle {
+  pragma(source: string): unknown;
+}
+
+export class DatabaseUrlError extends Error {
+  override readonly name = 'DatabaseUrlError';
+}
+
+/**
+ * A DataSource for `sqlite:<path>` (better-sqlite3; `sqlite::memory:` for tests) or
+ * `postgres://...` (pg pool). Never synchronizes: migrations run when it initializes.
+ */
+export function createDataSource(databaseUrl: string): DataSource {
+  return new DataSource(dataSourceOptions(databaseUrl));
+}
+
+/** Creates, connects and migrates. */
+export async function openDataSource(databaseUrl: string): Promise<DataSource> {
+  return createDataSource(databaseUrl).initialize();
+}
+
+export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
+  const common = {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsRun: true,
+    migrationsTransactionMode: 'all',
+    synchronize: false,
+    logging: false,
+  } as const;
+
+  if (databaseUrl.startsWith(SQLITE_PREFIX)) {
+    const database = sqlitePath(databaseUrl.slice(SQLITE_PREFIX.length));
+    if (database !== SQLITE_MEMORY) mkdirSync(dirname(database), { recursive: true });
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database,
+      timeout: SQLITE_BUSY_TIMEOUT_MS,
+      enableWAL: database !== SQLITE_MEMORY,
+      prepareDatabase: (db: SqliteHandle) => {
+        // WAL makes NORMAL durable enough (a crash may lose the last commits, never corrupt).
+        db.pragma('synchronous = NORMAL');
+        db.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+        db.pragma('foreign_keys = ON');
+      },
+    };
+  }
+
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    return { ...common, type: 'postgres', url: databaseUrl };
+  }
+
+  // The URL may carry a password: never echo it.
+  throw new DatabaseUrlError('DATABASE_URL must start with sqlite: or postgres://');
+}
+
+function sqlitePath(path: string): string {
+  if (path === '') throw new DatabaseUrlError('DATABASE_URL sqlite: needs a file path or :memory:');
+  return path === SQLITE_MEMORY ? path : resolve(path);
+}

@@ -1,0 +1,31 @@
+import { ApplicationEntity } from './application.entity';
+import { AuthorizationCodeEntity } from './authorization-code.entity';
+import { RefreshTokenEntity } from './refresh-token.entity';
+import { RevocationEntity } from './revocation.entity';
+import { ScopeEntity } from './scope.entity';
+import { SigningKeyEntity } from './signing-key.entity';
+import { TokenEventEntity } from './token-event.entity';
+import { UserEntity } from './user.entity';
+
+export {
+  ApplicationEntity,
+  AuthorizationCodeEntity,
+  RefreshTokenEntity,
+  RevocationEntity,
+  ScopeEntity,
+  SigningKeyEntity,
+  TokenEventEntity,
+  UserEntity,
+};
+
+/** Every entity, for the DataSource `entities` option. */
+export const ENTITIES = [
+  ApplicationEntity,
+  ScopeEntity,
+  SigningKeyEntity,
+  RevocationEntity,
+  TokenEventEntity,
+  UserEntity,
+  AuthorizationCodeEntity,
+  RefreshTokenEntity,
+];

@@ -1,0 +1,5 @@
+export { createDataSource, openDataSource, dataSourceOptions, DatabaseUrlError } from './data-source';
+export { TypeOrmStores } from './stores/typeorm-stores';
+export { TypeOrmTransactor } from './typeorm-transactor';
+export { MIGRATIONS } from './migrations';
+export { ENTITIES } from './entities';

@@ -1,0 +1,73 @@
+import type { RefreshTokenRecord, RefreshTokenStore } from '@platform/domain';
+import type { EntityManager } from 'typeorm';
+import { RefreshTokenEntity } from '../entities/refresh-token.entity';
+
+export class TypeOrmRefreshTokenStore implements RefreshTokenStore {
+  constructor(private readonly manager: EntityManager) {}
+
+  async insertRefreshToken(token: RefreshTokenRecord): Promise<void> {
+    await this.manager.insert(RefreshTokenEntity, { ...token });
+  }
+
+  async findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | null> {
+    const row = await this.manager.findOneBy(RefreshTokenEntity, { tokenHash });
+    return row && toRefreshToken(row);
+  }
+
+  async markRefreshTokenRotated(tokenHash: string, now: Date): Promise<boolean> {
+    // Conditional UPDATE: of two concurrent rotations the database lets exactly one through.
+    const result = await this.manager
+      .createQueryBuilder()
+      .update(RefreshTokenEntity)
+      .set({ rotatedAt: now })
+      .where('token_hash = :tokenHash AND rotated_at IS NULL AND revoked_at IS NULL', { tokenHash })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  revokeRefreshTokenFamily(grantId: string, now: Date): Promise<number> {
+    return this.revokeAll('grant_id', grantId, now);
+  }
+
+  revokeRefreshTokensOfClient(clientId: string, now: Date): Promise<number> {
+    return this.revokeAll('client_id', clientId, now);
+  }
+
+  /**
+   * Revokes every unrevoked token with `column = key` and answers how many were live (neither
+   * rotated nor revoked). Rotated ones are marked too, so a later look-up shows the revocation.
+   */
+  private async revokeAll(column: 'grant_id' | 'client_id', key: string, now: Date): Promise<number> {
+    const live = await this.revokeWhere(
+      `${column} = :key AND revoked_at IS NULL AND rotated_at IS NULL`,
+      key,
+      now,
+    );
+    await this.revokeWhere(`${column} = :key AND revoked_at IS NULL`, key, now);
+    return live;
+  }
+
+  private async revokeWhere(condition: string, key: string, now: Date): Promise<number> {
+    const result = await this.manager
+      .createQueryBuilder()
+      .update(RefreshTokenEntity)
+      .set({ revokedAt: now })
+      .where(condition, { key })
+      .execute();
+    return result.affected ?? 0;
+  }
+}
+
+function toRefreshToken(row: RefreshTokenEntity): RefreshTokenRecord {
+  return {
+    tokenHash: row.tokenHash,
+    grantId: row.grantId,
+    clientId: row.clientId,
+    userId: row.userId,
+    scopes: row.scopes,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    rotatedAt: row.rotatedAt,
+    revokedAt: row.revokedAt,
+  };
+}

@@ -1,0 +1,75 @@
+import type {
+  ApplicationStore,
+  AuthorizationCodeStore,
+  RefreshTokenStore,
+  RevocationStore,
+  ScopeStore,
+  SigningKeyStore,
+  Stores,
+  TokenEventStore,
+  UserStore,
+} from '@platform/domain';
+import type { DataSource, EntityManager } from 'typeorm';
+import { ConnectionLock, connectionLockFor } from '../connection-lock';
+import { TypeOrmApplicationStore } from './application.store';
+import { TypeOrmAuthorizationCodeStore } from './authorization-code.store';
+import { TypeOrmRefreshTokenStore } from './refresh-token.store';
+import { TypeOrmRevocationStore } from './revocation.store';
+import { TypeOrmScopeStore } from './scope.store';
+import { TypeOrmSigningKeyStore } from './signing-key.store';
+import { TypeOrmTokenEventStore } from './token-event.store';
+import { TypeOrmUserStore } from './user.store';
+
+/** Every store, sharing one EntityManager (so one transaction when the manager has one). */
+export class TypeOrmStores implements Stores {
+  readonly applications: ApplicationStore;
+  readonly scopes: ScopeStore;
+  readonly signingKeys: SigningKeyStore;
+  readonly revocations: RevocationStore;
+  readonly tokenEvents: TokenEventStore;
+  readonly users: UserStore;
+  readonly authorizationCodes: AuthorizationCodeStore;
+  readonly refreshTokens: RefreshTokenStore;
+
+  constructor(manager: EntityManager) {
+    this.applications = new TypeOrmApplicationStore(manager);
+    this.scopes = new TypeOrmScopeStore(manager);
+    this.signingKeys = new TypeOrmSigningKeyStore(manager);
+    this.revocations = new TypeOrmRevocationStore(manager);
+    this.tokenEvents = new TypeOrmTokenEventStore(manager);
+    this.users = new TypeOrmUserStore(manager);
+    this.authorizationCodes = new TypeOrmAuthorizationCodeStore(manager);
+    this.refreshTokens = new TypeOrmRefreshTokenStore(manager);
+  }
+
+  /**
+   * Stores for work outside a transaction. On SQLite every call waits for the running
+   * transaction, which would otherwise swallow it (one shared connection).
+   */
+  static forDataSource(dataSource: DataSource): Stores {
+    const stores = new TypeOrmStores(dataSource.manager);
+    const lock = connectionLockFor(dataSource);
+    if (!lock) return stores;
+    return {
+      applications: serialized(stores.applications, lock),
+      scopes: serialized(stores.scopes, lock),
+      signingKeys: serialized(stores.signingKeys, lock),
+      revocations: serialized(stores.revocations, lock),
+      tokenEvents: serialized(stores.tokenEvents, lock),
+      users: serialized(stores.users, lock),
+      authorizationCodes: serialized(stores.authorizationCodes, lock),
+      refreshTokens: serialized(stores.refreshTokens, lock),
+    };
+  }
+}
+
+/** The same store, each method run under the connection lock. */
+function serialized<Store extends object>(store: Store, lock: ConnectionLock): Store {
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => lock.run(() => value.apply(target, args) as Promise<unknown>);
+    },
+  });
+}

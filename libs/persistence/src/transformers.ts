@@ -1,0 +1,21 @@
+import type { ValueTransformer } from 'typeorm';
+
+/**
+ * Column transformers that keep the schema identical on SQLite and Postgres: times are
+ * bigint epoch milliseconds, arrays are JSON text. pg returns bigint as a string, hence Number().
+ */
+export const epochMillis: ValueTransformer = {
+  to: (value: Date | null | undefined) => (value == null ? value : value.getTime()),
+  from: (value: string | number | null) => (value == null ? null : new Date(Number(value))),
+};
+
+/** Auto-increment ids: integer on SQLite, bigint on Postgres (returned as a string). */
+export const numericId: ValueTransformer = {
+  to: (value: number | undefined) => value,
+  from: (value: string | number) => Number(value),
+};
+
+export const jsonStringArray: ValueTransformer = {
+  to: (value: string[] | undefined) => (value === undefined ? value : JSON.stringify(value)),
+  from: (value: string) => JSON.parse(value) as string[],
+};

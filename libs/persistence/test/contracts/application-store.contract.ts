@@ -1,0 +1,104 @@
+import type { Contract } from '../support/contract';
+import { anApplication, at } from '../support/factories';
+
+export const applicationStoreContract: Contract = (context) => {
+  const store = () => context().stores.applications;
+
+  it('finds an application it stored, with every field intact', async () => {
+    const app = anApplication({
+      rotatedAt: at(5),
+      redirectUris: ['https://a.example/cb', 'http://127.0.0.1/cb'],
+    });
+
+    await expect(store().insertApplication(app)).resolves.toBe('created');
+
+    await expect(store().findApplication(app.clientId)).resolves.toEqual(app);
+  });
+
+  it('keeps a spa without a secret and without a rotation time', async () => {
+    const app = anApplication({ appType: 'spa', secretHash: null, rotatedAt: null });
+    await store().insertApplication(app);
+
+    await expect(store().findApplication(app.clientId)).resolves.toEqual(app);
+  });
+
+  it('answers null for an unknown client id', async () => {
+    await expect(store().findApplication('no-such-app')).resolves.toBeNull();
+  });
+
+  it('reports a duplicate client id instead of throwing, keeping the first', async () => {
+    const first = anApplication();
+    await store().insertApplication(first);
+
+    await expect(store().insertApplication({ ...first, name: 'Impostor' })).resolves.toBe('duplicate');
+    await expect(store().findApplication(first.clientId)).resolves.toEqual(first);
+  });
+
+  it('pages through applications in client id order', async () => {
+    const ids = ['app-e', 'app-a', 'app-d', 'app-b', 'app-c'];
+    for (const clientId of ids) await store().insertApplication(anApplication({ clientId }));
+
+    const first = await store().listApplications({ limit: 2 });
+    const second = await store().listApplications({ after: first.nextAfter ?? undefined, limit: 2 });
+    const last = await store().listApplications({ after: second.nextAfter ?? undefined, limit: 2 });
+
+    expect(first.items.map((a) => a.clientId)).toEqual(['app-a', 'app-b']);
+    expect(first.nextAfter).toBe('app-b');
+    expect(second.items.map((a) => a.clientId)).toEqual(['app-c', 'app-d']);
+    expect(second.nextAfter).toBe('app-d');
+    expect(last.items.map((a) => a.clientId)).toEqual(['app-e']);
+    expect(last.nextAfter).toBeNull();
+  });
+
+  it('offers no next page when the page is exactly full', async () => {
+    for (const clientId of ['app-a', 'app-b']) await store().insertApplication(anApplication({ clientId }));
+
+    const page = await store().listApplications({ limit: 2 });
+
+    expect(page.items).toHaveLength(2);
+    expect(page.nextAfter).toBeNull();
+  });
+
+  it('treats after as exclusive even for a client id that does not exist', async () => {
+    for (const clientId of ['app-a', 'app-c']) await store().insertApplication(anApplication({ clientId }));
+
+    const page = await store().listApplications({ after: 'app-b', limit: 10 });
+
+    expect(page.items.map((a) => a.clientId)).toEqual(['app-c']);
+  });
+
+  it('orders client ids bytewise on every database', async () => {
+    const ids = ['app_c', 'app.d', 'app-a', 'app-B', 'App-z'];
+    for (const clientId of ids) await store().insertApplication(anApplication({ clientId }));
+
+    const page = await store().listApplications({ limit: 10 });
+
+    expect(page.items.map((a) => a.clientId)).toEqual(['App-z', 'app-B', 'app-a', 'app.d', 'app_c']);
+  });
+
+  it('deletes an application and says whether there was one', async () => {
+    const app = anApplication();
+    await store().insertApplication(app);
+
+    await expect(store().deleteApplication(app.clientId)).resolves.toBe(true);
+    await expect(store().findApplication(app.clientId)).resolves.toBeNull();
+    await expect(store().deleteApplication(app.clientId)).resolves.toBe(false);
+  });
+
+  it('replaces the secret hash and records when it rotated', async () => {
+    const app = anApplication();
+    await store().insertApplication(app);
+
+    await expect(store().updateApplicationSecret(app.clientId, 'new-hash', at(1_000))).resolves.toBe(true);
+
+    await expect(store().findApplication(app.clientId)).resolves.toEqual({
+      ...app,
+      secretHash: 'new-hash',
+      rotatedAt: at(1_000),
+    });
+  });
+
+  it('says false when rotating the secret of an unknown application', async () => {
+    await expect(store().updateApplicationSecret('no-such-app', 'hash', at(0))).resolves.toBe(false);
+  });
+};

@@ -1,0 +1,39 @@
+import type { Contract } from '../support/contract';
+import { aSigningKey, at } from '../support/factories';
+
+export const signingKeyStoreContract: Contract = (context) => {
+  const store = () => context().stores.signingKeys;
+
+  it('lists keys newest first, with every field intact', async () => {
+    const oldest = aSigningKey({ createdAt: at(0) });
+    const newest = aSigningKey({ createdAt: at(2_000) });
+    const middle = aSigningKey({ createdAt: at(1_000), retiredAt: at(2_000) });
+    for (const key of [oldest, newest, middle]) await store().insertSigningKey(key);
+
+    await expect(store().listSigningKeys()).resolves.toEqual([newest, middle, oldest]);
+  });
+
+  it('retires a key and keeps it listed', async () => {
+    const key = aSigningKey();
+    await store().insertSigningKey(key);
+
+    await store().retireSigningKey(key.kid, at(60_000));
+
+    await expect(store().listSigningKeys()).resolves.toEqual([{ ...key, retiredAt: at(60_000) }]);
+  });
+
+  it('deletes a key and leaves the others', async () => {
+    const kept = aSigningKey({ createdAt: at(0) });
+    const deleted = aSigningKey({ createdAt: at(1) });
+    await store().insertSigningKey(kept);
+    await store().insertSigningKey(deleted);
+
+    await store().deleteSigningKey(deleted.kid);
+
+    await expect(store().listSigningKeys()).resolves.toEqual([kept]);
+  });
+
+  it('lists nothing before the first key', async () => {
+    await expect(store().listSigningKeys()).resolves.toEqual([]);
+  });
+};

@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import { createDataSource, DatabaseUrlError, openDataSource, TypeOrmStores } from '../src';
+import { anApplication } from './support/factories';
+
+describe(openDataSource.name, () => {
+  let directory: string;
+  const opened: DataSource[] = [];
+
+  beforeEach(() => {
+    directory = mkdtempSync(join(tmpdir(), 'persistence-'));
+  });
+  afterEach(async () => {
+    for (const dataSource of opened.splice(0)) if (dataSource.isInitialized) await dataSource.destroy();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  const open = async (url: string) => {
+    const dataSource = await openDataSource(url);
+    opened.push(dataSource);
+    return dataSource;
+  };
+  const pragma = async (dataSource: DataSource, name: string) => {
+    const [row] = (await dataSource.query(`PRAGMA ${name}`)) as Array<Record<string, unknown>>;
+    return Object.values(row)[0];
+  };
+
+  it('creates the parent directories of a SQLite file', async () => {
+    const dataSource = await open(`sqlite:${join(directory, 'nested', 'deeper', 'platform.sqlite')}`);
+
+    await expect(dataSource.showMigrations()).resolves.toBe(false);
+  });
+
+  it('tunes a SQLite file for one busy writer: WAL, NORMAL sync, a busy timeout, foreign keys', async () => {
+    const dataSource = await open(`sqlite:${join(directory, 'platform.sqlite')}`);
+
+    await expect(pragma(dataSource, 'journal_mode')).resolves.toBe('wal');
+    await expect(pragma(dataSource, 'synchronous')).resolves.toBe(1);
+    await expect(pragma(dataSource, 'busy_timeout')).resolves.toBeGreaterThan(0);
+    await expect(pragma(dataSource, 'foreign_keys')).resolves.toBe(1);
+  });
+
+  it('keeps data across restarts and does not migrate twice', async () => {
+    const url = `sqlite:${join(directory, 'platform.sqlite')}`;
+    const app = anApplication();
+    const first = await open(url);
+    await TypeOrmStores.forDataSource(first).applications.insertApplication(app);
+    await first.destroy();
+
+    const second = await open(url);
+
+    await expect(
+      TypeOrmStores.forDataSource(second).applications.findApplication(app.clientId),
+    ).resolves.toEqual(app);
+    await expect(second.query('SELECT name FROM migrations')).resolves.toHaveLength(1);
+  });
+
+  it('opens an in-memory SQLite database for tests', async () => {
+    const dataSource = await open('sqlite::memory:');
+
+    await expect(dataSource.showMigrations()).resolves.toBe(false);
+  });
+
+  it('refuses an unsupported URL without echoing it', () => {
+    const attempt = () => createDataSource('mysql://operator:hunter2@db.internal/platform');
+
+    expect(attempt).toThrow(DatabaseUrlError);
+    expect(attempt).not.toThrow(/hunter2|operator|db\.internal/);
+  });
+
+  it('refuses a sqlite: URL without a path', () => {
+    expect(() => createDataSource('sqlite:')).toThrow(DatabaseUrlError);
+  });
+});

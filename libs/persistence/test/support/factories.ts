@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import type {
+  Application,
+  AuthorizationCodeRecord,
+  RefreshTokenRecord,
+  RevocationInput,
+  SigningKeyRecord,
+  TokenEventInput,
+  User,
+} from '@platform/domain';
+
+/** A fixed instant with milliseconds, so a round trip that loses precision shows. */
+export const T0 = new Date('2025-03-01T12:00:00.123Z');
+
+export const at = (offsetMs: number): Date => new Date(T0.getTime() + offsetMs);
+
+export const uniqueId = (prefix: string): string => `${prefix}-${randomBytes(6).toString('hex')}`;
+
+export function anApplication(overrides: Partial<Application> = {}): Application {
+  return {
+    clientId: uniqueId('app'),
+    name: 'Billing service',
+    appType: 'web',
+    declaredScopes: ['jobs.read', 'jobs.*'],
+    redirectUris: ['https://billing.example/callback'],
+    secretHash: '$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA',
+    createdAt: T0,
+    rotatedAt: null,
+    ...overrides,
+  };
+}
+
+export function aSigningKey(overrides: Partial<SigningKeyRecord> = {}): SigningKeyRecord {
+  const kid = overrides.kid ?? uniqueId('kid');
+  return {
+    kid,
+    alg: 'RS256',
+    privateJwk: JSON.stringify({ kty: 'RSA', kid, d: 'private-part' }),
+    publicJwk: JSON.stringify({ kty: 'RSA', kid, n: 'modulus', e: 'AQAB' }),
+    createdAt: T0,
+    retiredAt: null,
+    ...overrides,
+  };
+}
+
+export function aRevocation(overrides: Partial<RevocationInput> = {}): RevocationInput {
+  return { kind: 'jti', value: uniqueId('jti'), expiresAt: at(3_600_000), ...overrides };
+}
+
+export function aTokenEvent(overrides: Partial<TokenEventInput> = {}): TokenEventInput {
+  return {
+    type: 'token.issued',
+    clientId: uniqueId('app'),
+    subject: uniqueId('user'),
+    jti: uniqueId('jti'),
+    grantId: null,
+    occurredAt: T0,
+    ...overrides,
+  };
+}
+
+export function anExternalUser(
+  overrides: Partial<Omit<User, 'id' | 'createdAt' | 'updatedAt'>> = {},
+): Omit<User, 'id' | 'createdAt' | 'updatedAt'> {
+  return {
+    issuer: 'https://idp.example',
+    subject: uniqueId('sub'),
+    email: 'ada@example.com',
+    name: 'Ada Lovelace',
+    tenant: 'acme',
+    roles: ['viewer'],
+    ...overrides,
+  };
+}
+
+export function anAuthorizationCode(
+  overrides: Partial<AuthorizationCodeRecord> = {},
+): AuthorizationCodeRecord {
+  return {
+    codeHash: uniqueId('code-hash'),
+    grantId: uniqueId('grant'),
+    clientId: uniqueId('app'),
+    userId: uniqueId('user'),
+    redirectUri: 'https://billing.example/callback',
+    scopes: ['jobs.read'],
+    codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    codeChallengeMethod: 'S256',
+    createdAt: T0,
+    expiresAt: at(60_000),
+    consumedAt: null,
+    ...overrides,
+  };
+}
+
+export function aRefreshToken(overrides: Partial<RefreshTokenRecord> = {}): RefreshTokenRecord {
+  return {
+    tokenHash: uniqueId('token-hash'),
+    grantId: uniqueId('grant'),
+    clientId: uniqueId('app'),
+    userId: uniqueId('user'),
+    scopes: ['jobs.read', 'offline_access'],
+    createdAt: T0,
+    expiresAt: at(30 * 24 * 3_600_000),
+    rotatedAt: null,
+    revokedAt: null,
+    ...overrides,
+  };
+}

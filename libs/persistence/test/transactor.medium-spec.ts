@@ -1,0 +1,4 @@
+import { transactorContract } from './contracts/transactor.contract';
+import { describeContract } from './support/contract';
+
+describeContract('Transactor', transactorContract);
