@@ -1,0 +1,113 @@
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { DomainError } from '@platform/domain';
+import { INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from '@platform/http';
+import { Pool } from 'undici';
+
+/** One call to the control plane. `path` is absolute (`/api/v1/apps`), `query` is appended. */
+export interface UpstreamRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  query?: URLSearchParams;
+  requestId: string;
+  /** The caller's Authorization header, passed through verbatim when present. */
+  authorization?: string;
+  contentType?: string;
+  body?: string;
+}
+
+/** The control plane's answer: status, the headers the backend may relay, the body bytes. */
+export interface UpstreamResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Headers of a control-plane answer that reach the client; everything else stays internal. */
+const RELAYED_HEADERS = [
+  'content-type',
+  'cache-control',
+  'pragma',
+  'www-authenticate',
+  'link',
+  'location',
+] as const;
+
+const TIMEOUT_MS = 10_000;
+
+/**
+ * The control plane over HTTP: one keep-alive undici pool; every call carries
+ * `x-internal-token` and the caller's `x-request-id`. Unreachable, timed out, or refusing
+ * our internal token: DomainError `unavailable` (503; temporarily_unavailable on OAuth routes).
+ */
+@Injectable()
+export class ControlPlaneClient implements OnModuleDestroy {
+  private readonly logger = new Logger(ControlPlaneClient.name);
+  private readonly pool: Pool;
+  private readonly basePath: string;
+
+  constructor(
+    baseUrl: string,
+    private readonly internalToken: string,
+  ) {
+    const url = new URL(baseUrl);
+    this.pool = new Pool(url.origin, {
+      connections: 64,
+      keepAliveTimeout: 30_000,
+      headersTimeout: TIMEOUT_MS,
+      bodyTimeout: TIMEOUT_MS,
+    });
+    this.basePath = url.pathname.replace(/\/$/, '');
+  }
+
+  async request(call: UpstreamRequest): Promise<UpstreamResponse> {
+    const query = call.query?.toString();
+    const headers: Record<string, string> = {
+      [INTERNAL_TOKEN_HEADER]: this.internalToken,
+      [REQUEST_ID_HEADER]: call.requestId,
+      accept: 'application/json',
+    };
+    if (call.authorization !== undefined) headers.authorization = call.authorization;
+    if (call.contentType !== undefined) headers['content-type'] = call.contentType;
+
+    let response: UpstreamResponse;
+    try {
+      const answer = await this.pool.request({
+        method: call.method,
+        path: `${this.basePath}${call.path}${query ? `?${query}` : ''}`,
+        headers,
+        body: call.body,
+      });
+      const body = Buffer.from(await answer.body.arrayBuffer());
+      response = { status: answer.statusCode, headers: pickHeaders(answer.headers), body };
+    } catch (error) {
+      this.logger.warn(
+        `[${call.requestId}] control plane unreachable: ${(error as Error).name} ${(error as { code?: string }).code ?? ''}`.trim(),
+      );
+      throw new DomainError('unavailable', 'The control plane is unavailable');
+    }
+    if (
+      response.status === 401 &&
+      call.path.startsWith('/internal/') &&
+      response.headers['content-type']?.startsWith('application/problem+json')
+    ) {
+      this.logger.error(
+        `[${call.requestId}] control plane refused the internal token (INTERNAL_TOKEN differs between processes)`,
+      );
+      throw new DomainError('unavailable', 'The control plane is unavailable');
+    }
+    return response;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.pool.close();
+  }
+}
+
+function pickHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of RELAYED_HEADERS) {
+    const value = headers[name];
+    if (value !== undefined) picked[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return picked;
+}

@@ -1,0 +1,131 @@
+import * as grpc from '@grpc/grpc-js';
+import { BearerError, DomainError } from '@platform/domain';
+import { AUTH_PROTO, INTERNAL_TOKEN_METADATA, loadProto, REQUEST_ID_METADATA } from '@platform/grpc';
+import { HealthImplementation } from 'grpc-health-check';
+import { claimsFactory } from '../testing/fakes';
+import { SidecarClient } from './sidecar.client';
+import { Logger } from '@nestjs/common';
+
+type Handler = grpc.handleUnaryCall<{ token?: string }, unknown>;
+
+/** A real gRPC server speaking platform.auth.v1 and grpc.health.v1, with scripted answers. */
+beforeAll(() => Logger.overrideLogger(false));
+afterAll(() => Logger.overrideLogger(['log', 'error', 'warn']));
+
+describe(SidecarClient.name, () => {
+  let server: grpc.Server;
+  let address: string;
+  let validate: jest.Mock<void, Parameters<Handler>>;
+  let sync: jest.Mock<void, Parameters<Handler>>;
+  let health: HealthImplementation;
+
+  beforeAll(async () => {
+    const definition = grpc.loadPackageDefinition(loadProto(AUTH_PROTO)) as unknown as {
+      platform: { auth: { v1: { AuthService: grpc.ServiceClientConstructor } } };
+    };
+    validate = jest.fn();
+    sync = jest.fn();
+    server = new grpc.Server();
+    server.addService(definition.platform.auth.v1.AuthService.service, {
+      ValidateToken: (call: Parameters<Handler>[0], callback: Parameters<Handler>[1]) =>
+        validate(call, callback),
+      SyncRevocations: (call: Parameters<Handler>[0], callback: Parameters<Handler>[1]) =>
+        sync(call, callback),
+      RevokeToken: (_: unknown, callback: grpc.sendUnaryData<unknown>) =>
+        callback({ code: grpc.status.UNIMPLEMENTED }),
+      GetJwks: (_: unknown, callback: grpc.sendUnaryData<unknown>) => callback(null, { keys: [] }),
+    });
+    health = new HealthImplementation({ '': 'SERVING', 'platform.auth.v1.AuthService': 'SERVING' });
+    health.addToServer(server);
+    const port = await new Promise<number>((resolve, reject) =>
+      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) =>
+        error ? reject(error) : resolve(bound),
+      ),
+    );
+    address = `127.0.0.1:${port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+  });
+
+  let client: SidecarClient;
+  beforeEach(() => {
+    validate.mockReset();
+    sync.mockReset();
+    health.setStatus('platform.auth.v1.AuthService', 'SERVING');
+    client = new SidecarClient(address, 'internal-secret');
+  });
+  afterEach(() => client.onModuleDestroy());
+
+  it('returns the claims of an accepted token and sends the request id and internal token', async () => {
+    const claims = claimsFactory();
+    validate.mockImplementation((_call, callback) => callback(null, { claims }));
+    await expect(client.validateToken('tok', 'req-9')).resolves.toEqual(claims);
+    const call = validate.mock.calls[0][0];
+    expect(call.request).toEqual({ token: 'tok' });
+    expect(call.metadata.get(REQUEST_ID_METADATA)).toEqual(['req-9']);
+    expect(call.metadata.get(INTERNAL_TOKEN_METADATA)).toEqual(['internal-secret']);
+  });
+
+  it('turns UNAUTHENTICATED into invalid_token with the reason', async () => {
+    validate.mockImplementation((_call, callback) =>
+      callback({ code: grpc.status.UNAUTHENTICATED, details: 'token revoked' }),
+    );
+    await expect(client.validateToken('tok', 'r')).rejects.toEqual(
+      new BearerError('invalid_token', 'token revoked'),
+    );
+  });
+
+  it('turns INVALID_ARGUMENT into invalid_token', async () => {
+    validate.mockImplementation((_call, callback) =>
+      callback({ code: grpc.status.INVALID_ARGUMENT, details: 'empty token' }),
+    );
+    await expect(client.validateToken('tok', 'r')).rejects.toBeInstanceOf(BearerError);
+  });
+
+  it.each([
+    ['INTERNAL', grpc.status.INTERNAL],
+    ['UNAVAILABLE', grpc.status.UNAVAILABLE],
+    ['PERMISSION_DENIED', grpc.status.PERMISSION_DENIED],
+  ])('fails closed on %s', async (_name, code) => {
+    validate.mockImplementation((_call, callback) => callback({ code, details: 'x' }));
+    await expect(client.validateToken('tok', 'r')).rejects.toEqual(
+      new DomainError('unavailable', 'Token validation is unavailable'),
+    );
+  });
+
+  it('fails closed when the sidecar is not there at all', async () => {
+    const absent = new SidecarClient('127.0.0.1:1', 'internal-secret');
+    await expect(absent.validateToken('tok', 'r')).rejects.toMatchObject({ code: 'unavailable' });
+    absent.onModuleDestroy();
+  });
+
+  it('asks the sidecar to sync revocations with the internal token', async () => {
+    sync.mockImplementation((_call, callback) => callback(null, { last_seq: 3 }));
+    await expect(client.syncRevocations('req-1')).resolves.toBeUndefined();
+    expect(sync.mock.calls[0][0].metadata.get(INTERNAL_TOKEN_METADATA)).toEqual(['internal-secret']);
+  });
+
+  it('reports a failed sync as unavailable', async () => {
+    sync.mockImplementation((_call, callback) =>
+      callback({ code: grpc.status.UNAUTHENTICATED, details: 'no token' }),
+    );
+    await expect(client.syncRevocations('req-1')).rejects.toMatchObject({ code: 'unavailable' });
+  });
+
+  it('is connected when the auth service is SERVING', async () => {
+    await expect(client.state()).resolves.toBe('connected');
+  });
+
+  it('is unavailable when the auth service is NOT_SERVING', async () => {
+    health.setStatus('platform.auth.v1.AuthService', 'NOT_SERVING');
+    await expect(client.state()).resolves.toBe('unavailable');
+  });
+
+  it('is unavailable when nothing listens', async () => {
+    const absent = new SidecarClient('127.0.0.1:1', 'internal-secret');
+    await expect(absent.state()).resolves.toBe('unavailable');
+    absent.onModuleDestroy();
+  });
+});

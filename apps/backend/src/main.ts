@@ -1,0 +1,22 @@
+import 'reflect-metadata';
+import { loadConfig } from '@platform/config';
+import { createHttpApp, createLogger } from '@platform/http';
+import { BackendModule } from './backend.module';
+
+async function bootstrap(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logFormat);
+  const app = await createHttpApp(BackendModule.forRoot(config), { logger });
+  app.enableShutdownHooks();
+  await app.listen({ port: config.backendPort, host: '0.0.0.0' });
+  logger.log(
+    `backend listening on http://0.0.0.0:${config.backendPort} (issuer ${config.issuer})`,
+    'Bootstrap',
+  );
+}
+
+bootstrap().catch((error: unknown) => {
+  const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
+  console.error(`backend failed to start: ${name}: ${message}`);
+  process.exit(1);
+});

@@ -1,0 +1,53 @@
+import { authorizationServerMetadata } from './authorization-server-metadata';
+
+describe('authorizationServerMetadata', () => {
+  const metadata = authorizationServerMetadata('https://auth.example.test');
+
+  it('names the issuer and every endpoint under it', () => {
+    expect(metadata).toMatchObject({
+      issuer: 'https://auth.example.test',
+      authorization_endpoint: 'https://auth.example.test/oauth/authorize',
+      token_endpoint: 'https://auth.example.test/v1/oauth/token',
+      jwks_uri: 'https://auth.example.test/v1/jwks',
+      introspection_endpoint: 'https://auth.example.test/v1/oauth/introspect',
+      revocation_endpoint: 'https://auth.example.test/v1/oauth/revoke',
+    });
+  });
+
+  it('offers no dynamic client registration endpoint', () => {
+    expect(metadata).not.toHaveProperty('registration_endpoint');
+  });
+
+  it('lists the standard scopes', () => {
+    expect(metadata.scopes_supported).toEqual(
+      expect.arrayContaining(['jobs.read', 'admin.*', 'tokens.introspect']),
+    );
+  });
+
+  it('advertises the code flow with S256 PKCE only and the three grants', () => {
+    expect(metadata.response_types_supported).toEqual(['code']);
+    expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
+    expect(metadata.grant_types_supported).toEqual([
+      'client_credentials',
+      'authorization_code',
+      'refresh_token',
+    ]);
+    expect(metadata.authorization_response_iss_parameter_supported).toBe(false);
+  });
+
+  it('allows public clients at the token endpoint but not at introspection or revocation', () => {
+    expect(metadata.token_endpoint_auth_methods_supported).toEqual([
+      'client_secret_basic',
+      'client_secret_post',
+      'none',
+    ]);
+    expect(metadata.introspection_endpoint_auth_methods_supported).toEqual([
+      'client_secret_basic',
+      'client_secret_post',
+    ]);
+    expect(metadata.revocation_endpoint_auth_methods_supported).toEqual([
+      'client_secret_basic',
+      'client_secret_post',
+    ]);
+  });
+});

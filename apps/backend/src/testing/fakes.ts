@@ -1,0 +1,85 @@
+import type { DynamicModule, Provider } from '@nestjs/common';
+import type { PlatformConfig } from '@platform/config';
+import type { TokenClaims } from '@platform/grpc';
+import type { ControlPlaneClient, UpstreamResponse } from '../clients/control-plane.client';
+import type { SidecarClient } from '../clients/sidecar.client';
+
+/** Test helpers for the backend's unit specs (never imported by production code). */
+
+export const testConfig = (overrides: Partial<PlatformConfig> = {}): PlatformConfig => ({
+  nodeEnv: 'test',
+  backendPort: 0,
+  controlPlanePort: 0,
+  controlPlaneUrl: 'http://127.0.0.1:1',
+  sidecarGrpcAddress: '127.0.0.1:1',
+  sidecarHealthPort: 0,
+  dataDir: '/nonexistent',
+  databaseUrl: 'sqlite::memory:',
+  issuer: 'https://auth.example.test',
+  adminClientId: 'admin',
+  adminClientSecret: undefined,
+  internalToken: 'internal-test-token',
+  oidc: { issuer: undefined, clientId: undefined, clientSecret: undefined },
+  logFormat: 'text',
+  revocationPollMs: 30_000,
+  ...overrides,
+});
+
+export const claimsFactory = (overrides: Partial<TokenClaims> = {}): TokenClaims => ({
+  iss: 'https://auth.example.test',
+  sub: 'worker',
+  aud: 'https://auth.example.test',
+  exp: 2_000_000_000,
+  iat: 1_999_996_400,
+  jti: 'jti-1',
+  client_id: 'worker',
+  scope: 'jobs.read',
+  tenant: '',
+  roles: [],
+  grant_id: '',
+  ...overrides,
+});
+
+export const upstream = (
+  status: number,
+  body: unknown = undefined,
+  headers: Record<string, string> = {},
+): UpstreamResponse => ({
+  status,
+  headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+  body: Buffer.from(body === undefined ? '' : JSON.stringify(body)),
+});
+
+export type FakeSidecar = jest.Mocked<
+  Pick<SidecarClient, 'validateToken' | 'syncRevocations' | 'state' | 'onModuleDestroy'>
+>;
+export type FakeControlPlane = jest.Mocked<Pick<ControlPlaneClient, 'request' | 'onModuleDestroy'>>;
+
+export const fakeSidecar = (): FakeSidecar => ({
+  validateToken: jest.fn(),
+  syncRevocations: jest.fn().mockResolvedValue(undefined),
+  state: jest.fn().mockResolvedValue('connected'),
+  onModuleDestroy: jest.fn(),
+});
+
+export const fakeControlPlane = (): FakeControlPlane => ({
+  request: jest.fn(),
+  onModuleDestroy: jest.fn().mockResolvedValue(undefined),
+});
+
+/** The module with some providers (by token) replaced, e.g. the clients by test doubles. */
+export function withProviders(
+  module: DynamicModule,
+  replacements: Array<{ provide: unknown; useValue: unknown }>,
+): DynamicModule {
+  const replaced = new Set(replacements.map((r) => r.provide));
+  const tokenOf = (provider: Provider): unknown =>
+    typeof provider === 'function' ? provider : provider.provide;
+  return {
+    ...module,
+    providers: [
+      ...(module.providers ?? []).filter((p) => !replaced.has(tokenOf(p))),
+      ...(replacements as Provider[]),
+    ],
+  };
+}

@@ -1,0 +1,164 @@
+import { Controller, Headers, HttpCode, type LoggerService, Module, Post, Req } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createHttpApp } from './create-http-app';
+import type { PlatformRequest } from './request';
+
+@Controller()
+class EchoController {
+  @Post('echo')
+  @HttpCode(200)
+  echo(@Req() request: PlatformRequest, @Headers('content-type') contentType?: string) {
+    return { body: request.body ?? null, raw: request.rawBody ?? null, contentType: contentType ?? null };
+  }
+
+  @Post('v1/oauth/token')
+  token(): never {
+    throw new Error('not reached in these specs');
+  }
+
+  @Post('explode')
+  explode(): never {
+    throw Object.assign(new Error('SELECT secret FROM app'), { name: 'QueryFailedError', query: 'SELECT 1' });
+  }
+}
+
+@Module({ controllers: [EchoController] })
+class EchoModule {}
+
+const silentLogger = (): jest.Mocked<LoggerService> => ({
+  log: jest.fn(),
+  error: jest.fn(),
+  warn: jest.fn(),
+});
+
+describe('createHttpApp', () => {
+  let app: NestFastifyApplication;
+  let logger: jest.Mocked<LoggerService>;
+
+  beforeAll(async () => {
+    logger = silentLogger();
+    app = await createHttpApp(EchoModule, { logger, bodyLimit: 1024 });
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('parses a form body and keeps the raw text for forwarding', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+      payload: 'grant_type=client_credentials&scope=jobs.read+jobs.write&x=%2B',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      body: { grant_type: 'client_credentials', scope: 'jobs.read jobs.write', x: '+' },
+      raw: 'grant_type=client_credentials&scope=jobs.read+jobs.write&x=%2B',
+      contentType: 'application/x-www-form-urlencoded; charset=utf-8',
+    });
+  });
+
+  it('parses JSON and keeps the raw text', async () => {
+    const response = await app.inject({ method: 'POST', url: '/echo', payload: { a: 1 } });
+    expect(response.json()).toEqual({ body: { a: 1 }, raw: '{"a":1}', contentType: 'application/json' });
+  });
+
+  it('treats an empty JSON body as no body', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ body: null });
+  });
+
+  it('answers malformed JSON with 400 problem+json', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"a":',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+
+  it('hands an unknown media type to the controller as raw text instead of answering 415', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<a/>',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ body: '<a/>', raw: '<a/>', contentType: 'application/xml' });
+  });
+
+  it('answers a body over the limit with 413 problem+json', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: `"${'a'.repeat(2048)}"`,
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+
+  it('answers a body over the limit on the token endpoint with 400 invalid_request and no-store', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/v1/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `a=${'a'.repeat(2048)}`,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ error: 'invalid_request' });
+    expect(response.headers['cache-control']).toBe('no-store');
+  });
+
+  it('answers an unknown route with 404 problem+json', async () => {
+    const response = await app.inject({ method: 'GET', url: '/nope' });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.json()).toMatchObject({ status: 404, title: 'Not Found' });
+  });
+
+  it('echoes a sane incoming request id', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/nope',
+      headers: { 'x-request-id': 'abc-123' },
+    });
+    expect(response.headers['x-request-id']).toBe('abc-123');
+  });
+
+  it('replaces an unsafe request id with a fresh UUID', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/nope',
+      headers: { 'x-request-id': 'a b\u0000<script>' },
+    });
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers an unexpected failure with a bare 500 and logs only the error name of a database error', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/explode',
+      headers: { 'x-request-id': 'req-1' },
+    });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ type: 'about:blank', title: 'Internal Server Error', status: 500 });
+    expect(logger.error).toHaveBeenCalledWith(
+      '[req-1] POST /explode: QueryFailedError',
+      'HttpExceptionFilter',
+    );
+    expect(JSON.stringify(logger.error.mock.calls)).not.toContain('SELECT');
+  });
+});

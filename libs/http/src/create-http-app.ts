@@ -1,0 +1,82 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { ConsoleLogger, type DynamicModule, type LoggerService, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { HttpExceptionFilter } from './http-exception.filter';
+import { headerValue, REQUEST_ID_HEADER } from './request';
+
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+export interface HttpAppOptions {
+  logger: LoggerService;
+  /** Largest accepted request body in bytes; larger: 413 (invalid_request on OAuth routes). */
+  bodyLimit?: number;
+}
+
+/** Nest's console logger; one JSON object per line in production. */
+export function createLogger(format: 'json' | 'text'): ConsoleLogger {
+  return format === 'json' ? new ConsoleLogger({ json: true, colors: false }) : new ConsoleLogger();
+}
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The caller's `x-request-id` when it is a plain token, else a fresh UUID. */
+export function requestIdFor(request: Pick<IncomingMessage, 'headers'>): string {
+  const incoming = headerValue(request.headers[REQUEST_ID_HEADER]);
+  return incoming !== undefined && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/**
+ * A Nest application on Fastify with the platform's HTTP conventions: body limit, request ids
+ * echoed in `x-request-id`, no proxy trust, form bodies parsed but kept raw, unknown media types
+ * left to the controllers, and the global exception filter. The caller listens.
+ */
+export async function createHttpApp(
+  module: Type<unknown> | DynamicModule,
+  options: HttpAppOptions,
+): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    trustProxy: false,
+    logger: false,
+    requestIdHeader: false,
+    genReqId: requestIdFor,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
+    logger: options.logger,
+    bodyParser: false,
+    abortOnError: false,
+  });
+  registerContentParsers(adapter);
+  adapter.getInstance().addHook('onRequest', async (request, reply) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  app.useGlobalFilters(new HttpExceptionFilter(options.logger));
+  return app;
+}
+
+function registerContentParsers(adapter: FastifyAdapter): void {
+  const fastify = adapter.getInstance();
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (request, body: string, done) => {
+      (request as { rawBody?: string }).rawBody = body;
+      done(null, Object.fromEntries(new URLSearchParams(body)));
+    },
+  );
+  const json = fastify.getDefaultJsonParser('error', 'error');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body: string, done) => {
+    (request as { rawBody?: string }).rawBody = body;
+    // An empty JSON body (a bodiless POST that still names the type) is no body, not an error.
+    if (body.trim() === '') return done(null, undefined);
+    json(request, body, done);
+  });
+  fastify.addContentTypeParser('*', { parseAs: 'string' }, (request, body: string, done) => {
+    (request as { rawBody?: string }).rawBody = body;
+    done(null, body);
+  });
+}

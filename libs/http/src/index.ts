@@ -1,0 +1,6 @@
+export * from './bearer';
+export * from './create-http-app';
+export * from './http-exception.filter';
+export * from './internal-token.guard';
+export * from './problem';
+export * from './request';
