@@ -1,0 +1,32 @@
+import type { JsonWebKeySet, RevocationEntry, RevocationPage } from './control-plane.types';
+
+/**
+ * What the sidecar needs from the control plane. The class is the injection token; the HTTP
+ * implementation is `HttpControlPlaneClient`, tests provide their own subclass or mock.
+ *
+ * Every method rejects with a `SidecarError` (`control_plane_unavailable` when it could not be
+ * reached or answered 5xx, `control_plane_rejected` for a 4xx or an unreadable answer).
+ */
+export abstract class ControlPlaneClient {
+  /** `GET /api/v1/jwks`. */
+  abstract fetchJwks(): Promise<JsonWebKeySet>;
+  /** `GET /internal/v1/revocations/active`: the whole live deny-list. */
+  abstract fetchActiveRevocations(): Promise<RevocationPage>;
+  /** `GET /internal/v1/revocations?after=&limit=`, ascending. */
+  abstract fetchRevocationsAfter(
+    afterSeq: number,
+    limit: number,
+    requestId?: string,
+  ): Promise<RevocationPage>;
+  /** `POST /internal/v1/revocations {token}`: trusted revoke of an access token. */
+  abstract revokeAccessToken(token: string, requestId?: string): Promise<{ revoked: boolean }>;
+  /**
+   * `GET /internal/v1/revocations/stream?after=`: yields entries until the stream ends, fails,
+   * or `signal` aborts. `onOpen` runs once the stream is accepted.
+   */
+  abstract streamRevocations(
+    afterSeq: number,
+    signal: AbortSignal,
+    onOpen?: () => void,
+  ): AsyncIterable<RevocationEntry>;
+}

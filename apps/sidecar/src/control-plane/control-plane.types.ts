@@ -1,0 +1,56 @@
+import type { JWK } from 'jose';
+
+/** `Entry` of the internal revocation feed (docs/internal-api.md); times in Unix seconds. */
+export interface RevocationEntry {
+  seq: number;
+  kind: RevocationKind;
+  value: string;
+  expires_at: number;
+  created_at: number;
+}
+
+export type RevocationKind = 'jti' | 'client' | 'grant';
+
+export interface RevocationPage {
+  revocations: RevocationEntry[];
+  /** Highest seq the answer covers (0 when none exist). */
+  last_seq: number;
+}
+
+export interface JsonWebKeySet {
+  keys: JWK[];
+}
+
+const KINDS: ReadonlySet<string> = new Set<RevocationKind>(['jti', 'client', 'grant']);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const isInteger = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value);
+
+/** A well-formed entry, or undefined: what the control plane sends is checked, not trusted. */
+export function parseRevocationEntry(value: unknown): RevocationEntry | undefined {
+  if (!isRecord(value)) return undefined;
+  const { seq, kind, value: subject, expires_at, created_at } = value;
+  if (!isInteger(seq) || typeof kind !== 'string' || !KINDS.has(kind)) return undefined;
+  if (typeof subject !== 'string' || subject === '' || !isInteger(expires_at) || !isInteger(created_at))
+    return undefined;
+  return { seq, kind: kind as RevocationKind, value: subject, expires_at, created_at };
+}
+
+export function parseRevocationPage(body: unknown): RevocationPage | undefined {
+  if (!isRecord(body) || !Array.isArray(body.revocations) || !isInteger(body.last_seq)) return undefined;
+  const revocations: RevocationEntry[] = [];
+  for (const item of body.revocations) {
+    const entry = parseRevocationEntry(item);
+    if (entry) revocations.push(entry);
+  }
+  return { revocations, last_seq: body.last_seq };
+}
+
+export function parseJsonWebKeySet(body: unknown): JsonWebKeySet | undefined {
+  if (!isRecord(body) || !Array.isArray(body.keys)) return undefined;
+  return { keys: body.keys.filter(isRecord) as JWK[] };
+}

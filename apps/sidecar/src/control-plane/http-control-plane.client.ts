@@ -1,0 +1,159 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { INTERNAL_TOKEN_METADATA, REQUEST_ID_METADATA } from '@platform/grpc';
+import { Pool, type Dispatcher } from 'undici';
+import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
+import { SidecarError } from '../errors';
+import { ControlPlaneClient } from './control-plane.client';
+import {
+  parseJsonWebKeySet,
+  parseRevocationEntry,
+  parseRevocationPage,
+  type JsonWebKeySet,
+  type RevocationEntry,
+  type RevocationPage,
+} from './control-plane.types';
+import { parseServerSentEvents } from './server-sent-events';
+
+/** The control plane sends `: ping` every 15 s; three missed pings and the stream is dead. */
+const STREAM_IDLE_TIMEOUT_MS = 45_000;
+const REQUEST_TIMEOUT_MS = 10_000;
+/** JSON answers larger than this are refused rather than buffered. */
+const MAX_JSON_BYTES = 32 * 1024 * 1024;
+
+type Method = 'GET' | 'POST';
+
+/** The control plane over HTTP: one keep-alive undici pool, `x-internal-token` on every call. */
+@Injectable()
+export class HttpControlPlaneClient extends ControlPlaneClient implements OnApplicationShutdown {
+  private readonly pool: Pool;
+  private readonly basePath: string;
+
+  constructor(@Inject(SIDECAR_CONFIG) private readonly config: SidecarConfig) {
+    super();
+    const url = new URL(config.controlPlaneUrl);
+    this.basePath = url.pathname.replace(/\/$/, '');
+    this.pool = new Pool(url.origin, {
+      connections: 8,
+      pipelining: 1,
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 120_000,
+      connect: { timeout: 5_000 },
+    });
+  }
+
+  async fetchJwks(): Promise<JsonWebKeySet> {
+    const body = await this.json('GET', '/api/v1/jwks');
+    return parseJsonWebKeySet(body) ?? this.unreadable('/api/v1/jwks');
+  }
+
+  async fetchActiveRevocations(): Promise<RevocationPage> {
+    const body = await this.json('GET', '/internal/v1/revocations/active');
+    return parseRevocationPage(body) ?? this.unreadable('/internal/v1/revocations/active');
+  }
+
+  async fetchRevocationsAfter(afterSeq: number, limit: number, requestId?: string): Promise<RevocationPage> {
+    const path = `/internal/v1/revocations?after=${afterSeq}&limit=${limit}`;
+    const body = await this.json('GET', path, undefined, requestId);
+    return parseRevocationPage(body) ?? this.unreadable('/internal/v1/revocations');
+  }
+
+  async revokeAccessToken(token: string, requestId?: string): Promise<{ revoked: boolean }> {
+    const body = await this.json('POST', '/internal/v1/revocations', { token }, requestId);
+    const revoked =
+      typeof body === 'object' && body !== null && (body as { revoked?: unknown }).revoked === true;
+    return { revoked };
+  }
+
+  async *streamRevocations(
+    afterSeq: number,
+    signal: AbortSignal,
+    onOpen?: () => void,
+  ): AsyncGenerator<RevocationEntry> {
+    const path = `/internal/v1/revocations/stream?after=${afterSeq}`;
+    const response = await this.send('GET', path, { accept: 'text/event-stream' }, undefined, {
+      signal,
+      bodyTimeout: STREAM_IDLE_TIMEOUT_MS,
+    });
+    if (response.statusCode !== 200) {
+      await response.body.dump();
+      throw this.statusError(response.statusCode, '/internal/v1/revocations/stream');
+    }
+    onOpen?.();
+    for await (const event of parseServerSentEvents(response.body)) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(event.data);
+      } catch {
+        continue;
+      }
+      const entry = parseRevocationEntry(parsed);
+      if (entry) yield entry;
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.destroy();
+  }
+
+  private async json(method: Method, path: string, payload?: unknown, requestId?: string): Promise<unknown> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (requestId) headers[REQUEST_ID_METADATA] = requestId;
+    let body: string | undefined;
+    if (payload !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(payload);
+    }
+    const response = await this.send(method, path, headers, body, { bodyTimeout: REQUEST_TIMEOUT_MS });
+    if (response.statusCode < 200 || response.statusCode >= 300) {
+      await response.body.dump();
+      throw this.statusError(response.statusCode, path.split('?')[0]);
+    }
+    const length = Number(response.headers['content-length'] ?? 0);
+    if (length > MAX_JSON_BYTES) {
+      await response.body.dump();
+      return this.unreadable(path.split('?')[0]);
+    }
+    try {
+      return await response.body.json();
+    } catch {
+      return this.unreadable(path.split('?')[0]);
+    }
+  }
+
+  private async send(
+    method: Method,
+    path: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    options: { signal?: AbortSignal; bodyTimeout: number },
+  ): Promise<Dispatcher.ResponseData> {
+    try {
+      return await this.pool.request({
+        method,
+        path: this.basePath + path,
+        headers: { ...headers, [INTERNAL_TOKEN_METADATA]: this.config.internalToken },
+        body,
+        signal: options.signal,
+        headersTimeout: REQUEST_TIMEOUT_MS,
+        bodyTimeout: options.bodyTimeout,
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      const code = (error as { code?: unknown }).code;
+      throw new SidecarError(
+        'control_plane_unavailable',
+        `control plane unreachable (${typeof code === 'string' ? code : (error as Error).name})`,
+      );
+    }
+  }
+
+  private statusError(status: number, path: string): SidecarError {
+    return status >= 500
+      ? new SidecarError('control_plane_unavailable', `control plane answered ${status} on ${path}`)
+      : new SidecarError('control_plane_rejected', `control plane answered ${status} on ${path}`);
+  }
+
+  private unreadable(path: string): never {
+    throw new SidecarError('control_plane_rejected', `control plane sent an unreadable answer on ${path}`);
+  }
+}

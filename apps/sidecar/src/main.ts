@@ -1,0 +1,20 @@
+import 'reflect-metadata';
+import { ConsoleLogger, Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { loadSidecarConfig } from './config/sidecar-config';
+import { SidecarModule } from './sidecar.module';
+
+async function bootstrap(): Promise<void> {
+  const config = loadSidecarConfig();
+  const logger = new ConsoleLogger('Sidecar', { json: config.logFormat === 'json' });
+  const app = await NestFactory.createApplicationContext(SidecarModule.forRoot({ config }), {
+    logger,
+    abortOnError: false,
+  });
+  app.enableShutdownHooks();
+}
+
+bootstrap().catch((error: unknown) => {
+  new Logger('Sidecar').error(`start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,133 @@
+import type { RevocationEntry } from '../control-plane/control-plane.types';
+import { DenyList } from './deny-list';
+
+const NOW = 1_800_000_000;
+let seq = 0;
+const entry = (
+  kind: RevocationEntry['kind'],
+  value: string,
+  createdAt = NOW,
+  expiresAt = NOW + 3600,
+): RevocationEntry => ({
+  seq: ++seq,
+  kind,
+  value,
+  created_at: createdAt,
+  expires_at: expiresAt,
+});
+const claims = (
+  overrides: Partial<{ jti: string; client_id: string; iat: number; grant_id: string }> = {},
+) => ({
+  jti: 'jti-1',
+  client_id: 'reports',
+  iat: NOW - 10,
+  ...overrides,
+});
+
+describe(DenyList.name, () => {
+  let denyList: DenyList;
+
+  beforeEach(() => {
+    denyList = new DenyList();
+  });
+
+  it('denies nothing when empty', () => {
+    expect(denyList.revocationOf(claims())).toBeUndefined();
+  });
+
+  it('denies the one token whose jti was revoked', () => {
+    denyList.apply(entry('jti', 'jti-1'));
+
+    expect(denyList.revocationOf(claims())).toBe('jti');
+    expect(denyList.revocationOf(claims({ jti: 'jti-2' }))).toBeUndefined();
+  });
+
+  it('denies every token of a grant whose grant_id was revoked', () => {
+    denyList.apply(entry('grant', 'grant-7'));
+
+    expect(denyList.revocationOf(claims({ jti: 'a', grant_id: 'grant-7' }))).toBe('grant');
+    expect(denyList.revocationOf(claims({ jti: 'b', grant_id: 'grant-7' }))).toBe('grant');
+    expect(denyList.revocationOf(claims({ grant_id: 'grant-8' }))).toBeUndefined();
+    expect(denyList.revocationOf(claims())).toBeUndefined();
+  });
+
+  describe('client revocation (app deleted)', () => {
+    beforeEach(() => denyList.apply(entry('client', 'reports', NOW)));
+
+    it('denies a token issued before the deletion', () => {
+      expect(denyList.revocationOf(claims({ iat: NOW - 1 }))).toBe('client');
+    });
+
+    it('denies a token issued in the same second as the deletion (iat <= created_at)', () => {
+      expect(denyList.revocationOf(claims({ iat: NOW }))).toBe('client');
+    });
+
+    it('accepts a token issued after the deletion, e.g. by an app registered again under that client_id', () => {
+      expect(denyList.revocationOf(claims({ iat: NOW + 1 }))).toBeUndefined();
+    });
+
+    it('leaves the tokens of other clients alone', () => {
+      expect(denyList.revocationOf(claims({ client_id: 'billing' }))).toBeUndefined();
+    });
+
+    it('keeps the latest deletion when a client is deleted twice', () => {
+      denyList.apply(entry('client', 'reports', NOW + 100));
+      denyList.apply(entry('client', 'reports', NOW - 100));
+
+      expect(denyList.revocationOf(claims({ iat: NOW + 50 }))).toBe('client');
+    });
+  });
+
+  it('tracks the highest seq applied, whatever the order entries arrive in', () => {
+    const first = entry('jti', 'a');
+    const second = entry('jti', 'b');
+
+    denyList.apply(second);
+    denyList.apply(first);
+
+    expect(denyList.lastSeq).toBe(second.seq);
+  });
+
+  it('applies a page and moves to its last_seq even when the page is empty', () => {
+    denyList.applyPage([], 42);
+
+    expect(denyList.lastSeq).toBe(42);
+  });
+
+  it('is unchanged by applying the same entry twice', () => {
+    const revoked = entry('jti', 'jti-1');
+    denyList.apply(revoked);
+    denyList.apply(revoked);
+
+    expect(denyList.size).toBe(1);
+  });
+
+  describe('pruning', () => {
+    it('drops each kind once its expires_at has passed', () => {
+      denyList.apply(entry('jti', 'jti-1', NOW, NOW + 10));
+      denyList.apply(entry('grant', 'grant-7', NOW, NOW + 10));
+      denyList.apply(entry('client', 'reports', NOW, NOW + 10));
+
+      expect(denyList.prune(NOW + 11)).toBe(3);
+      expect(denyList.size).toBe(0);
+      expect(denyList.revocationOf(claims({ grant_id: 'grant-7' }))).toBeUndefined();
+    });
+
+    it('keeps an entry up to and including its expires_at', () => {
+      denyList.apply(entry('jti', 'jti-1', NOW, NOW + 10));
+
+      expect(denyList.prune(NOW + 10)).toBe(0);
+      expect(denyList.revocationOf(claims())).toBe('jti');
+    });
+
+    it('keeps entries that have not expired while dropping those that have', () => {
+      denyList.apply(entry('jti', 'old', NOW, NOW + 10));
+      denyList.apply(entry('jti', 'jti-1', NOW, NOW + 3600));
+
+      denyList.prune(NOW + 60);
+
+      expect(denyList.size).toBe(1);
+      expect(denyList.revocationOf(claims())).toBe('jti');
+    });
+  });
+});

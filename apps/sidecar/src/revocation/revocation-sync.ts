@@ -1,0 +1,138 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { Backoff, pause } from '../backoff';
+import { CLOCK, epochSeconds, type Clock } from '../clock';
+import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
+import { ControlPlaneClient } from '../control-plane/control-plane.client';
+import { Readiness } from '../health/readiness';
+import { DenyList } from './deny-list';
+
+/** Page size of `GET /internal/v1/revocations?after=`. */
+export const SYNC_PAGE_SIZE = 1000;
+/** A sync stops after this many pages; the stream and the poll carry on from there. */
+const MAX_SYNC_PAGES = 100;
+
+/**
+ * Keeps the deny-list in step with the control plane, three ways:
+ * 1. at start, the whole live list (`/revocations/active`);
+ * 2. the Server-Sent Events stream from the last seq, reconnecting with backoff;
+ * 3. every `revocationPollMs` the whole live list again, so even with a broken stream every
+ *    revocation arrives within the specification's 30 s; expired entries are pruned then too.
+ * `syncNow()` pulls what is new at once (the SyncRevocations RPC).
+ */
+@Injectable()
+export class RevocationSync implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(RevocationSync.name);
+  private readonly stopped = new AbortController();
+  /** Aborts the current stream connection only (to reconnect from a rewound seq). */
+  private connection: AbortController | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly controlPlane: ControlPlaneClient,
+    private readonly denyList: DenyList,
+    @Inject(SIDECAR_CONFIG) private readonly config: SidecarConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly readiness: Readiness,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped.abort();
+    this.connection?.abort();
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    await this.loop;
+  }
+
+  /** Pulls every entry after the applied seq and applies it; answers the new last seq. */
+  async syncNow(requestId?: string): Promise<number> {
+    for (let page = 0; page < MAX_SYNC_PAGES; page++) {
+      const after = this.denyList.lastSeq;
+      const { revocations, last_seq } = await this.controlPlane.fetchRevocationsAfter(
+        after,
+        SYNC_PAGE_SIZE,
+        requestId,
+      );
+      this.denyList.applyPage(revocations, last_seq);
+      if (revocations.length < SYNC_PAGE_SIZE || this.denyList.lastSeq <= after) break;
+    }
+    return this.denyList.lastSeq;
+  }
+
+  /** Re-reads the whole live deny-list and prunes what has expired. */
+  async reloadActive(): Promise<void> {
+    const { revocations, last_seq } = await this.controlPlane.fetchActiveRevocations();
+    if (last_seq < this.denyList.lastSeq) {
+      this.logger.warn(
+        `revocation feed restarted (seq ${last_seq} < ${this.denyList.lastSeq}); following it from ${last_seq}`,
+      );
+      this.denyList.rewindTo(last_seq);
+      this.connection?.abort();
+    }
+    this.denyList.applyPage(revocations, last_seq);
+    this.denyList.prune(epochSeconds(this.clock));
+  }
+
+  private async run(): Promise<void> {
+    const { signal } = this.stopped;
+    const backoff = new Backoff(250, 5_000);
+    while (!signal.aborted) {
+      try {
+        await this.reloadActive();
+        break;
+      } catch (error) {
+        const delay = backoff.next();
+        this.logger.warn(`deny-list load failed, retrying in ${delay} ms: ${(error as Error).message}`);
+        await pause(delay, signal);
+      }
+    }
+    if (signal.aborted) return;
+    this.logger.log(`deny-list loaded (${this.denyList.size} entries, seq ${this.denyList.lastSeq})`);
+    this.readiness.markLoaded('denyList');
+    this.pollTimer = setInterval(() => void this.poll(), this.config.revocationPollMs);
+    this.pollTimer.unref();
+    await this.followStream(signal);
+  }
+
+  private async poll(): Promise<void> {
+    try {
+      await this.reloadActive();
+    } catch (error) {
+      this.logger.warn(`deny-list re-read failed: ${(error as Error).message}`);
+    }
+  }
+
+  private async followStream(signal: AbortSignal): Promise<void> {
+    const backoff = new Backoff(500, 30_000);
+    while (!signal.aborted) {
+      const connection = new AbortController();
+      this.connection = connection;
+      const abortConnection = () => connection.abort();
+      signal.addEventListener('abort', abortConnection, { once: true });
+      try {
+        const entries = this.controlPlane.streamRevocations(this.denyList.lastSeq, connection.signal, () =>
+          backoff.reset(),
+        );
+        for await (const entry of entries) this.denyList.apply(entry);
+        if (!connection.signal.aborted) this.logger.warn('revocation stream ended; reconnecting');
+      } catch (error) {
+        if (!connection.signal.aborted)
+          this.logger.warn(`revocation stream failed: ${(error as Error).message}`);
+      } finally {
+        signal.removeEventListener('abort', abortConnection);
+      }
+      if (signal.aborted) return;
+      if (connection.signal.aborted) continue;
+      await pause(backoff.next(), signal);
+    }
+  }
+}

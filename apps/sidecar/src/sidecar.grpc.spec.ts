@@ -1,0 +1,341 @@
+import { dirname, join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { Logger, type INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ConfigError } from '@platform/config';
+import {
+  createAuthServiceClient,
+  loadProto,
+  type AuthServiceClient,
+  type JsonWebKeyMessage,
+  type TokenClaims,
+} from '@platform/grpc';
+import { service as healthService } from 'grpc-health-check';
+import { base64url } from 'jose';
+import type { SidecarConfig } from './config/sidecar-config';
+import { GrpcServerHost } from './grpc/grpc-server.host';
+import { HealthHttpServer } from './health/health-http.server';
+import { Readiness } from './health/readiness';
+import { SidecarModule } from './sidecar.module';
+import { FakeControlPlane } from './testing/fake-control-plane';
+import { TEST_INTERNAL_TOKEN, TEST_ISSUER, testConfig } from './testing/test-config';
+import { createTestKey, signAccessToken, type TestKey } from './testing/test-keys';
+
+/** One booted sidecar with clients for its three gRPC services. */
+interface Running {
+  app: INestApplicationContext;
+  auth: AuthServiceClient;
+  health: grpc.Client & { Check: UnaryCall<{ service: string }, { status: string }> };
+  healthUrl: string;
+  address: string;
+}
+
+type UnaryCall<Req, Res> = (
+  request: Req,
+  callback: (error: grpc.ServiceError | null, response: Res) => void,
+) => void;
+
+async function boot(controlPlane: FakeControlPlane, config: SidecarConfig = testConfig()): Promise<Running> {
+  const app = await NestFactory.createApplicationContext(SidecarModule.forRoot({ config, controlPlane }), {
+    logger: false,
+    abortOnError: false,
+  });
+  const address = `127.0.0.1:${app.get(GrpcServerHost).port}`;
+  const Health = grpc.makeClientConstructor(
+    healthService as unknown as grpc.ServiceDefinition,
+    'grpc.health.v1.Health',
+  );
+  return {
+    app,
+    address,
+    auth: createAuthServiceClient(address),
+    health: new Health(address, grpc.credentials.createInsecure()) as unknown as Running['health'],
+    healthUrl: `http://127.0.0.1:${app.get(HealthHttpServer).port}/health`,
+  };
+}
+
+async function shutdown(running: Running | undefined): Promise<void> {
+  if (!running) return;
+  running.auth.close();
+  running.health.close();
+  await running.app.close();
+}
+
+/** Calls a unary method; resolves with the answer or the ServiceError, never rejects. */
+function call<Res>(
+  invoke: (callback: (error: grpc.ServiceError | null, response: Res) => void) => unknown,
+): Promise<{ error: grpc.ServiceError | null; response: Res }> {
+  return new Promise((resolve) => invoke((error, response) => resolve({ error, response })));
+}
+
+const internal = (token = TEST_INTERNAL_TOKEN): grpc.Metadata => {
+  const metadata = new grpc.Metadata();
+  metadata.set('x-internal-token', token);
+  return metadata;
+};
+
+type ReflectionAnswer = { list_services_response?: { service: Array<{ name: string }> } };
+
+function listServices(address: string): Promise<string[]> {
+  const protoFile = join(
+    dirname(require.resolve('@grpc/reflection')),
+    '..',
+    'proto',
+    'grpc',
+    'reflection',
+    'v1',
+    'reflection.proto',
+  );
+  const pkg = grpc.loadPackageDefinition(loadProto(protoFile)) as unknown as {
+    grpc: { reflection: { v1: { ServerReflection: grpc.ServiceClientConstructor } } };
+  };
+  const client = new pkg.grpc.reflection.v1.ServerReflection(
+    address,
+    grpc.credentials.createInsecure(),
+  ) as unknown as grpc.Client & {
+    ServerReflectionInfo(): grpc.ClientDuplexStream<unknown, ReflectionAnswer>;
+  };
+  return new Promise((resolve, reject) => {
+    const stream = client.ServerReflectionInfo();
+    stream.on('data', (answer: ReflectionAnswer) => {
+      resolve((answer.list_services_response?.service ?? []).map((service) => service.name));
+      stream.end();
+      client.close();
+    });
+    stream.on('error', reject);
+    stream.write({ list_services: '' });
+  });
+}
+
+describe('sidecar gRPC (platform.auth.v1.AuthService)', () => {
+  let key: TestKey;
+
+  beforeAll(async () => {
+    Logger.overrideLogger(false);
+    key = await createTestKey('RS256');
+  });
+
+  describe('once the keys and the deny-list are loaded', () => {
+    let controlPlane: FakeControlPlane;
+    let sidecar: Running;
+
+    beforeAll(async () => {
+      controlPlane = new FakeControlPlane();
+      controlPlane.publish(key.publicJwk);
+      sidecar = await boot(controlPlane);
+      await sidecar.app.get(Readiness).whenReady();
+    });
+
+    afterAll(() => shutdown(sidecar));
+
+    it('ValidateToken answers the claims of a valid token', async () => {
+      const token = await signAccessToken(key, { claims: { jti: 'grpc-ok' } });
+
+      const { error, response } = await call<{ claims: TokenClaims }>((done) =>
+        sidecar.auth.ValidateToken({ token }, new grpc.Metadata(), {}, done),
+      );
+
+      expect(error).toBeNull();
+      expect(response.claims).toMatchObject({
+        iss: TEST_ISSUER,
+        sub: 'reports-service',
+        jti: 'grpc-ok',
+        client_id: 'reports-service',
+      });
+    });
+
+    it('ValidateToken refuses an expired token with UNAUTHENTICATED and the reason', async () => {
+      const token = await signAccessToken(key, { iat: Math.floor(Date.now() / 1000) - 7200 });
+
+      const { error } = await call((done) =>
+        sidecar.auth.ValidateToken({ token }, new grpc.Metadata(), {}, done),
+      );
+
+      expect(error).toMatchObject({ code: grpc.status.UNAUTHENTICATED, details: 'token expired' });
+    });
+
+    it('ValidateToken refuses an alg none token with UNAUTHENTICATED', async () => {
+      const header = base64url.encode(JSON.stringify({ alg: 'none', typ: 'at+jwt', kid: key.kid }));
+      const payload = base64url.encode(
+        JSON.stringify({
+          iss: TEST_ISSUER,
+          aud: TEST_ISSUER,
+          sub: 'x',
+          client_id: 'x',
+          jti: 'x',
+          iat: 1,
+          exp: 4_000_000_000,
+        }),
+      );
+
+      const { error } = await call((done) =>
+        sidecar.auth.ValidateToken({ token: `${header}.${payload}.` }, new grpc.Metadata(), {}, done),
+      );
+
+      expect(error).toMatchObject({ code: grpc.status.UNAUTHENTICATED, details: 'algorithm not allowed' });
+    });
+
+    it('ValidateToken refuses an empty token with INVALID_ARGUMENT', async () => {
+      const { error } = await call((done) =>
+        sidecar.auth.ValidateToken({ token: '' }, new grpc.Metadata(), {}, done),
+      );
+
+      expect(error).toMatchObject({ code: grpc.status.INVALID_ARGUMENT });
+    });
+
+    it('RevokeToken without the internal token is UNAUTHENTICATED and reaches no one', async () => {
+      const token = await signAccessToken(key);
+      const revokesBefore = controlPlane.calls.revoke;
+
+      const { error } = await call((done) =>
+        sidecar.auth.RevokeToken({ token }, new grpc.Metadata(), {}, done),
+      );
+
+      expect(error).toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+      expect(controlPlane.calls.revoke).toBe(revokesBefore);
+    });
+
+    it('RevokeToken with a wrong internal token is UNAUTHENTICATED', async () => {
+      const token = await signAccessToken(key);
+
+      const { error } = await call((done) =>
+        sidecar.auth.RevokeToken({ token }, internal('not-the-internal-token'), {}, done),
+      );
+
+      expect(error).toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+    });
+
+    it('RevokeToken revokes through the control plane and the token is refused at once', async () => {
+      const token = await signAccessToken(key);
+
+      const revoked = await call((done) => sidecar.auth.RevokeToken({ token }, internal(), {}, done));
+      const validated = await call((done) =>
+        sidecar.auth.ValidateToken({ token }, new grpc.Metadata(), {}, done),
+      );
+
+      expect(revoked.error).toBeNull();
+      expect(validated.error).toMatchObject({ code: grpc.status.UNAUTHENTICATED, details: 'token revoked' });
+    });
+
+    it('RevokeToken answers UNAVAILABLE when the control plane is unreachable', async () => {
+      const token = await signAccessToken(key);
+      controlPlane.reachable = false;
+
+      const { error } = await call((done) => sidecar.auth.RevokeToken({ token }, internal(), {}, done));
+      controlPlane.reachable = true;
+
+      expect(error).toMatchObject({ code: grpc.status.UNAVAILABLE });
+    });
+
+    it('SyncRevocations without the internal token is UNAUTHENTICATED', async () => {
+      const { error } = await call((done) => sidecar.auth.SyncRevocations({}, new grpc.Metadata(), {}, done));
+
+      expect(error).toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+    });
+
+    it('SyncRevocations applies an app deletion at once and answers the last seq', async () => {
+      const token = await signAccessToken(key, { claims: { client_id: 'deleted-app', sub: 'deleted-app' } });
+      controlPlane.streaming = false;
+      const deletion = controlPlane.revoke('client', 'deleted-app');
+
+      const synced = await call<{ last_seq: number }>((done) =>
+        sidecar.auth.SyncRevocations({}, internal(), {}, done),
+      );
+      const validated = await call((done) =>
+        sidecar.auth.ValidateToken({ token }, new grpc.Metadata(), {}, done),
+      );
+      controlPlane.streaming = true;
+
+      expect(synced.error).toBeNull();
+      expect(synced.response.last_seq).toBeGreaterThanOrEqual(deletion.seq);
+      expect(validated.error).toMatchObject({ code: grpc.status.UNAUTHENTICATED, details: 'token revoked' });
+    });
+
+    it('GetJwks answers the public keys it trusts', async () => {
+      const { error, response } = await call<{ keys: JsonWebKeyMessage[] }>((done) =>
+        sidecar.auth.GetJwks({}, new grpc.Metadata(), {}, done),
+      );
+
+      expect(error).toBeNull();
+      expect(response.keys).toEqual([
+        { kty: 'RSA', use: 'sig', alg: 'RS256', kid: key.kid, n: key.publicJwk.n, e: key.publicJwk.e },
+      ]);
+    });
+
+    it.each(['', 'platform.auth.v1.AuthService'])(
+      'the health service reports %p as SERVING',
+      async (service) => {
+        const { error, response } = await call<{ status: string }>((done) =>
+          sidecar.health.Check({ service }, done),
+        );
+
+        expect(error).toBeNull();
+        expect(response.status).toBe('SERVING');
+      },
+    );
+
+    it('server reflection lists the auth and health services', async () => {
+      const services = await listServices(sidecar.address);
+
+      expect(services).toEqual(
+        expect.arrayContaining(['platform.auth.v1.AuthService', 'grpc.health.v1.Health']),
+      );
+    });
+
+    it('HTTP /health answers 200 ok', async () => {
+      const response = await fetch(sidecar.healthUrl);
+
+      expect(response.status).toBe(200);
+      await expect(response.json()).resolves.toEqual({ status: 'ok' });
+    });
+  });
+
+  describe('while the key set is still loading', () => {
+    let controlPlane: FakeControlPlane;
+    let sidecar: Running | undefined;
+    let release: () => void;
+
+    beforeAll(async () => {
+      controlPlane = new FakeControlPlane();
+      controlPlane.publish(key.publicJwk);
+      release = controlPlane.holdJwks();
+      sidecar = await boot(controlPlane);
+    });
+
+    afterAll(async () => {
+      release();
+      await shutdown(sidecar);
+    });
+
+    it('the health service reports NOT_SERVING', async () => {
+      const { response } = await call<{ status: string }>((done) =>
+        sidecar!.health.Check({ service: '' }, done),
+      );
+
+      expect(response.status).toBe('NOT_SERVING');
+    });
+
+    it('HTTP /health answers 503 starting', async () => {
+      const response = await fetch(sidecar!.healthUrl);
+
+      expect(response.status).toBe(503);
+      await expect(response.json()).resolves.toEqual({ status: 'starting' });
+    });
+
+    it('ValidateToken fails closed with UNAVAILABLE', async () => {
+      const token = await signAccessToken(key);
+
+      const { error } = await call((done) =>
+        sidecar!.auth.ValidateToken({ token }, new grpc.Metadata(), {}, done),
+      );
+
+      expect(error).toMatchObject({ code: grpc.status.UNAVAILABLE });
+    });
+  });
+
+  it('refuses to boot on a non-loopback address', async () => {
+    const config = testConfig({ grpcAddress: '0.0.0.0:0' });
+
+    await expect(boot(new FakeControlPlane(), config)).rejects.toThrow(ConfigError);
+  });
+});

@@ -1,0 +1,48 @@
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { CLOCK, systemClock, type Clock } from './clock';
+import { SIDECAR_CONFIG, type SidecarConfig } from './config/sidecar-config';
+import { ControlPlaneClient } from './control-plane/control-plane.client';
+import { HttpControlPlaneClient } from './control-plane/http-control-plane.client';
+import { AuthGrpcService } from './grpc/auth.grpc-service';
+import { GrpcServerHost } from './grpc/grpc-server.host';
+import { InternalTokenGuard } from './grpc/internal-token.guard';
+import { HealthHttpServer } from './health/health-http.server';
+import { Readiness } from './health/readiness';
+import { KeyCache } from './keys/key-cache';
+import { DenyList } from './revocation/deny-list';
+import { RevocationSync } from './revocation/revocation-sync';
+import { TokenValidator } from './validation/token-validator';
+
+export interface SidecarModuleOptions {
+  config: SidecarConfig;
+  /** Replaces the HTTP client of the control plane (a test double of `ControlPlaneClient`). */
+  controlPlane?: ControlPlaneClient;
+  clock?: Clock;
+}
+
+/** The sidecar process: gRPC AuthService on loopback plus an HTTP health endpoint. */
+@Module({})
+export class SidecarModule {
+  static forRoot({ config, controlPlane, clock = systemClock }: SidecarModuleOptions): DynamicModule {
+    const controlPlaneProvider: Provider = controlPlane
+      ? { provide: ControlPlaneClient, useValue: controlPlane }
+      : { provide: ControlPlaneClient, useClass: HttpControlPlaneClient };
+    return {
+      module: SidecarModule,
+      providers: [
+        { provide: SIDECAR_CONFIG, useValue: config },
+        { provide: CLOCK, useValue: clock },
+        controlPlaneProvider,
+        Readiness,
+        DenyList,
+        KeyCache,
+        RevocationSync,
+        TokenValidator,
+        InternalTokenGuard,
+        AuthGrpcService,
+        GrpcServerHost,
+        HealthHttpServer,
+      ],
+    };
+  }
+}

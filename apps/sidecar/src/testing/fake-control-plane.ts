@@ -1,0 +1,149 @@
+import { decodeJwt, type JWK } from 'jose';
+import { ControlPlaneClient } from '../control-plane/control-plane.client';
+import type {
+  JsonWebKeySet,
+  RevocationEntry,
+  RevocationKind,
+  RevocationPage,
+} from '../control-plane/control-plane.types';
+import { SidecarError } from '../errors';
+
+/**
+ * An in-memory control plane behind our own `ControlPlaneClient` contract: a key set, an
+ * ordered revocation feed, and a live stream. Flip `reachable` to simulate an outage.
+ */
+export class FakeControlPlane extends ControlPlaneClient {
+  keys: JWK[] = [];
+  reachable = true;
+  /**
+   * When false, new streams are refused and open ones deliver nothing (a lagging or broken
+   * stream), so only the pull paths can bring revocations in.
+   */
+  streaming = true;
+  readonly calls = { jwks: 0, active: 0, after: 0, revoke: 0, streams: 0 };
+  /** The `after` seq of every stream opened, in order. */
+  readonly streamsOpenedAfter: number[] = [];
+  private readonly entries: RevocationEntry[] = [];
+  private readonly subscribers = new Set<(entry: RevocationEntry) => void>();
+  private readonly breakers = new Set<() => void>();
+  private pendingJwks: Promise<void> | undefined;
+
+  get lastSeq(): number {
+    return this.entries.at(-1)?.seq ?? 0;
+  }
+
+  publish(...keys: JWK[]): void {
+    this.keys = keys;
+  }
+
+  /** Holds every `fetchJwks` until the returned function is called. */
+  holdJwks(): () => void {
+    let release!: () => void;
+    this.pendingJwks = new Promise((resolve) => (release = resolve));
+    return () => {
+      this.pendingJwks = undefined;
+      release();
+    };
+  }
+
+  revoke(
+    kind: RevocationKind,
+    value: string,
+    times: { createdAt?: number; expiresAt?: number } = {},
+  ): RevocationEntry {
+    const createdAt = times.createdAt ?? Math.floor(Date.now() / 1000);
+    const entry: RevocationEntry = {
+      seq: this.lastSeq + 1,
+      kind,
+      value,
+      created_at: createdAt,
+      expires_at: times.expiresAt ?? createdAt + 3600,
+    };
+    this.entries.push(entry);
+    if (this.streaming) for (const subscriber of this.subscribers) subscriber(entry);
+    return entry;
+  }
+
+  /** Replaces the feed, as a control plane with a fresh database would (seq restarts). */
+  resetFeed(): void {
+    this.entries.length = 0;
+  }
+
+  /** Fails every open stream, as a dropped connection would. */
+  breakStreams(): void {
+    for (const breaker of this.breakers) breaker();
+  }
+
+  async fetchJwks(): Promise<JsonWebKeySet> {
+    this.calls.jwks++;
+    await this.pendingJwks;
+    this.ensureReachable();
+    return { keys: structuredClone(this.keys) };
+  }
+
+  async fetchActiveRevocations(): Promise<RevocationPage> {
+    this.calls.active++;
+    this.ensureReachable();
+    return { revocations: [...this.entries], last_seq: this.lastSeq };
+  }
+
+  async fetchRevocationsAfter(afterSeq: number, limit: number): Promise<RevocationPage> {
+    this.calls.after++;
+    this.ensureReachable();
+    const revocations = this.entries.filter((entry) => entry.seq > afterSeq).slice(0, limit);
+    return { revocations, last_seq: revocations.at(-1)?.seq ?? Math.max(afterSeq, this.lastSeq) };
+  }
+
+  async revokeAccessToken(token: string): Promise<{ revoked: boolean }> {
+    this.calls.revoke++;
+    this.ensureReachable();
+    const { jti, exp } = decodeJwt(token);
+    if (typeof jti !== 'string') return { revoked: false };
+    this.revoke('jti', jti, { expiresAt: exp });
+    return { revoked: true };
+  }
+
+  async *streamRevocations(
+    afterSeq: number,
+    signal: AbortSignal,
+    onOpen?: () => void,
+  ): AsyncGenerator<RevocationEntry> {
+    this.calls.streams++;
+    this.streamsOpenedAfter.push(afterSeq);
+    this.ensureReachable();
+    if (!this.streaming) throw new SidecarError('control_plane_unavailable', 'stream refused');
+    onOpen?.();
+    const queue = this.entries.filter((entry) => entry.seq > afterSeq);
+    let wake: (() => void) | undefined;
+    let broken = false;
+    const subscriber = (entry: RevocationEntry) => {
+      queue.push(entry);
+      wake?.();
+    };
+    const breaker = () => {
+      broken = true;
+      wake?.();
+    };
+    const onAbort = () => wake?.();
+    this.subscribers.add(subscriber);
+    this.breakers.add(breaker);
+    signal.addEventListener('abort', onAbort);
+    try {
+      while (!signal.aborted) {
+        if (broken) throw new SidecarError('control_plane_unavailable', 'stream dropped');
+        const next = queue.shift();
+        if (next) yield next;
+        else await new Promise<void>((resolve) => (wake = resolve));
+      }
+    } finally {
+      this.subscribers.delete(subscriber);
+      this.breakers.delete(breaker);
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private ensureReachable(): void {
+    if (!this.reachable)
+      throw new SidecarError('control_plane_unavailable', 'control plane unreachable (ECONNREFUSED)');
+  }
+}

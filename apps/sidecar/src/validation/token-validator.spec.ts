@@ -1,0 +1,334 @@
+import { Logger } from '@nestjs/common';
+import { base64url, exportSPKI, SignJWT } from 'jose';
+import { systemClock } from '../clock';
+import { SidecarError, type SidecarErrorCode } from '../errors';
+import { Readiness } from '../health/readiness';
+import { KeyCache } from '../keys/key-cache';
+import { DenyList } from '../revocation/deny-list';
+import { FakeControlPlane } from '../testing/fake-control-plane';
+import { TEST_ISSUER, testConfig } from '../testing/test-config';
+import { createTestKey, signAccessToken, type TestKey } from '../testing/test-keys';
+import { TokenValidator } from './token-validator';
+
+const now = () => Math.floor(Date.now() / 1000);
+
+describe(TokenValidator.name, () => {
+  let rs256: TestKey;
+  let es256: TestKey;
+  let ps256: TestKey;
+  let unpublished: TestKey;
+  let controlPlane: FakeControlPlane;
+  let denyList: DenyList;
+  let validator: TokenValidator;
+
+  beforeAll(async () => {
+    Logger.overrideLogger(false);
+    [rs256, es256, ps256, unpublished] = await Promise.all([
+      createTestKey('RS256'),
+      createTestKey('ES256'),
+      createTestKey('PS256'),
+      createTestKey('RS256'),
+    ]);
+  });
+
+  beforeEach(async () => {
+    controlPlane = new FakeControlPlane();
+    controlPlane.publish(rs256.publicJwk, es256.publicJwk, ps256.publicJwk);
+    const config = testConfig();
+    const keys = new KeyCache(controlPlane, config, systemClock, new Readiness());
+    await keys.refresh();
+    denyList = new DenyList();
+    validator = new TokenValidator(keys, denyList, config, systemClock);
+  });
+
+  async function refusal(token: string): Promise<{ code: SidecarErrorCode; message: string }> {
+    const error = await validator.validate(token).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    if (!(error instanceof SidecarError)) throw new Error(`expected a SidecarError, got ${String(error)}`);
+    return { code: error.code, message: error.message };
+  }
+
+  describe('accepts', () => {
+    it('a valid RS256 access token and answers its claims', async () => {
+      const token = await signAccessToken(rs256, { claims: { jti: 'jti-ok' } });
+
+      const claims = await validator.validate(token);
+
+      expect(claims).toEqual({
+        iss: TEST_ISSUER,
+        sub: 'reports-service',
+        aud: TEST_ISSUER,
+        exp: expect.any(Number),
+        iat: expect.any(Number),
+        jti: 'jti-ok',
+        client_id: 'reports-service',
+        scope: 'jobs.read jobs.write',
+        tenant: '',
+        roles: [],
+        grant_id: '',
+      });
+    });
+
+    it('an ES256 token', async () => {
+      await expect(validator.validate(await signAccessToken(es256))).resolves.toMatchObject({
+        sub: 'reports-service',
+      });
+    });
+
+    it('a PS256 token', async () => {
+      await expect(validator.validate(await signAccessToken(ps256))).resolves.toMatchObject({
+        sub: 'reports-service',
+      });
+    });
+
+    it('a user token with tenant, roles and grant_id', async () => {
+      const token = await signAccessToken(rs256, {
+        claims: { sub: 'user-42', tenant: 'acme', roles: ['viewer', 'user'], grant_id: 'grant-1' },
+      });
+
+      await expect(validator.validate(token)).resolves.toMatchObject({
+        sub: 'user-42',
+        tenant: 'acme',
+        roles: ['viewer', 'user'],
+        grant_id: 'grant-1',
+      });
+    });
+
+    it('a token signed by a key published after the last refresh (unknown kid refreshes once)', async () => {
+      controlPlane.publish(rs256.publicJwk, unpublished.publicJwk);
+      const fetchesBefore = controlPlane.calls.jwks;
+
+      await expect(validator.validate(await signAccessToken(unpublished))).resolves.toBeDefined();
+      expect(controlPlane.calls.jwks).toBe(fetchesBefore + 1);
+    });
+  });
+
+  describe('refuses', () => {
+    it('an empty token as missing', async () => {
+      await expect(refusal('')).resolves.toEqual({ code: 'token_missing', message: 'token is empty' });
+    });
+
+    it('an expired token', async () => {
+      const token = await signAccessToken(rs256, { iat: now() - 7200, expiresIn: 3600 });
+
+      await expect(refusal(token)).resolves.toEqual({ code: 'token_expired', message: 'token expired' });
+    });
+
+    it('a token whose signature was tampered with', async () => {
+      const [header, payload, signature] = (await signAccessToken(rs256)).split('.');
+      const bytes = base64url.decode(signature);
+      bytes[10] ^= 0xff;
+
+      await expect(refusal(`${header}.${payload}.${base64url.encode(bytes)}`)).resolves.toEqual({
+        code: 'signature_invalid',
+        message: 'signature invalid',
+      });
+    });
+
+    it('a token whose claims were changed after signing', async () => {
+      const [header, , signature] = (await signAccessToken(rs256)).split('.');
+      const forged = base64url.encode(
+        JSON.stringify({
+          iss: TEST_ISSUER,
+          aud: TEST_ISSUER,
+          sub: 'admin',
+          client_id: 'admin',
+          jti: 'x',
+          iat: now(),
+          exp: now() + 60,
+        }),
+      );
+
+      await expect(refusal(`${header}.${forged}.${signature}`)).resolves.toMatchObject({
+        code: 'signature_invalid',
+      });
+    });
+
+    it('an unsecured token with alg none', async () => {
+      const header = base64url.encode(JSON.stringify({ alg: 'none', typ: 'at+jwt', kid: rs256.kid }));
+      const payload = base64url.encode(
+        JSON.stringify({
+          iss: TEST_ISSUER,
+          aud: TEST_ISSUER,
+          sub: 'admin',
+          client_id: 'admin',
+          jti: 'n',
+          iat: now(),
+          exp: now() + 60,
+        }),
+      );
+
+      await expect(refusal(`${header}.${payload}.`)).resolves.toEqual({
+        code: 'algorithm_not_allowed',
+        message: 'algorithm not allowed',
+      });
+    });
+
+    it('an HS256 token signed with the bytes of the public key (key confusion)', async () => {
+      const publicPem = await exportSPKI(rs256.publicKey);
+      const token = await new SignJWT({
+        sub: 'admin',
+        client_id: 'admin',
+        jti: 'h',
+        aud: TEST_ISSUER,
+        iss: TEST_ISSUER,
+      })
+        .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: rs256.kid })
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(new TextEncoder().encode(publicPem));
+
+      await expect(refusal(token)).resolves.toMatchObject({ code: 'algorithm_not_allowed' });
+    });
+
+    it('a token naming a kid the control plane does not publish, even after a refresh', async () => {
+      const fetchesBefore = controlPlane.calls.jwks;
+
+      await expect(refusal(await signAccessToken(unpublished))).resolves.toEqual({
+        code: 'unknown_key',
+        message: 'unknown key',
+      });
+      expect(controlPlane.calls.jwks).toBe(fetchesBefore + 1);
+    });
+
+    it('a token without a kid', async () => {
+      await expect(
+        refusal(await signAccessToken(rs256, { header: { kid: undefined } })),
+      ).resolves.toMatchObject({
+        code: 'unknown_key',
+      });
+    });
+
+    it('a token signed with a known kid but another key', async () => {
+      const impostor: TestKey = { ...unpublished, kid: rs256.kid };
+
+      await expect(refusal(await signAccessToken(impostor))).resolves.toMatchObject({
+        code: 'signature_invalid',
+      });
+    });
+
+    it('a token whose alg does not match its key', async () => {
+      const token = await signAccessToken({ ...ps256, kid: rs256.kid });
+
+      await expect(refusal(token)).resolves.toMatchObject({ code: 'signature_invalid' });
+    });
+
+    it('a token with the wrong typ (a plain JWT, say an ID token)', async () => {
+      await expect(refusal(await signAccessToken(rs256, { header: { typ: 'JWT' } }))).resolves.toEqual({
+        code: 'claim_invalid',
+        message: 'wrong typ',
+      });
+    });
+
+    it('a token from another issuer', async () => {
+      const token = await signAccessToken(rs256, { claims: { iss: 'https://evil.example' } });
+
+      await expect(refusal(token)).resolves.toEqual({ code: 'claim_invalid', message: 'wrong issuer' });
+    });
+
+    it('a token for another audience', async () => {
+      const token = await signAccessToken(rs256, { claims: { aud: 'https://api.other.example' } });
+
+      await expect(refusal(token)).resolves.toEqual({ code: 'claim_invalid', message: 'wrong audience' });
+    });
+
+    it.each(['exp', 'iat', 'jti', 'sub', 'client_id'])('a token without the %s claim', async (claim) => {
+      const token = await signAccessToken(rs256, { claims: { [claim]: undefined } });
+
+      await expect(refusal(token)).resolves.toEqual({
+        code: 'claim_invalid',
+        message: `missing claim ${claim}`,
+      });
+    });
+
+    it('a token whose client_id is not a string', async () => {
+      await expect(refusal(await signAccessToken(rs256, { claims: { client_id: 42 } }))).resolves.toEqual({
+        code: 'claim_invalid',
+        message: 'invalid claim client_id',
+      });
+    });
+
+    it('a token that is not yet valid (nbf in the future)', async () => {
+      const token = await signAccessToken(rs256, { claims: { nbf: now() + 600 } });
+
+      await expect(refusal(token)).resolves.toMatchObject({ code: 'token_not_yet_valid' });
+    });
+
+    it('a string that is not a JWT', async () => {
+      await expect(refusal('not-a-token')).resolves.toEqual({
+        code: 'token_malformed',
+        message: 'malformed token',
+      });
+    });
+
+    it('a token far larger than any access token', async () => {
+      await expect(refusal('a'.repeat(20_000))).resolves.toEqual({
+        code: 'token_malformed',
+        message: 'token too large',
+      });
+    });
+
+    it('a token whose jti is on the deny-list', async () => {
+      const token = await signAccessToken(rs256, { claims: { jti: 'revoked-jti' } });
+      denyList.apply({
+        seq: 1,
+        kind: 'jti',
+        value: 'revoked-jti',
+        created_at: now(),
+        expires_at: now() + 3600,
+      });
+
+      await expect(refusal(token)).resolves.toEqual({ code: 'token_revoked', message: 'token revoked' });
+    });
+
+    it('a token of a deleted app, issued before the deletion', async () => {
+      const token = await signAccessToken(rs256, { iat: now() - 60 });
+      denyList.apply({
+        seq: 1,
+        kind: 'client',
+        value: 'reports-service',
+        created_at: now() - 30,
+        expires_at: now() + 3600,
+      });
+
+      await expect(refusal(token)).resolves.toMatchObject({ code: 'token_revoked' });
+    });
+
+    it('a token of a revoked grant', async () => {
+      const token = await signAccessToken(rs256, { claims: { grant_id: 'grant-9' } });
+      denyList.apply({
+        seq: 1,
+        kind: 'grant',
+        value: 'grant-9',
+        created_at: now(),
+        expires_at: now() + 3600,
+      });
+
+      await expect(refusal(token)).resolves.toMatchObject({ code: 'token_revoked' });
+    });
+  });
+
+  it('still accepts a token of an app registered again after its deletion', async () => {
+    denyList.apply({
+      seq: 1,
+      kind: 'client',
+      value: 'reports-service',
+      created_at: now() - 30,
+      expires_at: now() + 3600,
+    });
+
+    await expect(validator.validate(await signAccessToken(rs256))).resolves.toMatchObject({
+      client_id: 'reports-service',
+    });
+  });
+
+  it('never puts the token into its error messages', async () => {
+    const token = await signAccessToken(rs256, { iat: now() - 7200 });
+
+    const { message } = await refusal(token);
+
+    for (const segment of token.split('.')) expect(message).not.toContain(segment.slice(0, 12));
+  });
+});

@@ -1,0 +1,142 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { TokenClaims } from '@platform/grpc';
+import {
+  errors,
+  jwtVerify,
+  type CryptoKey,
+  type JWTHeaderParameters,
+  type JWTPayload,
+  type JWTVerifyOptions,
+} from 'jose';
+import { CLOCK, type Clock } from '../clock';
+import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
+import { SidecarError } from '../errors';
+import { ALLOWED_ALGORITHMS, KeyCache } from '../keys/key-cache';
+import { DenyList } from '../revocation/deny-list';
+
+/** An access token is a few hundred bytes; anything this large is not one of ours. */
+export const MAX_TOKEN_LENGTH = 16 * 1024;
+
+const REQUIRED_CLAIMS = ['exp', 'iat', 'jti', 'sub', 'client_id'];
+
+const reject = {
+  unknownKey: () => new SidecarError('unknown_key', 'unknown key'),
+  revoked: () => new SidecarError('token_revoked', 'token revoked'),
+  claim: (message: string) => new SidecarError('claim_invalid', message),
+};
+
+/**
+ * Validates an access token (RFC 9068 profile, docs/internal-api.md): signature by a trusted
+ * key with RS256/ES256/PS256, `typ: at+jwt`, issuer and audience, exp, the required claims,
+ * then the deny-list. Throws `SidecarError`; never logs or echoes the token.
+ */
+@Injectable()
+export class TokenValidator {
+  private readonly options: JWTVerifyOptions;
+
+  constructor(
+    private readonly keys: KeyCache,
+    private readonly denyList: DenyList,
+    @Inject(SIDECAR_CONFIG) config: SidecarConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    this.options = {
+      algorithms: [...ALLOWED_ALGORITHMS],
+      typ: 'at+jwt',
+      issuer: config.issuer,
+      audience: config.issuer,
+      requiredClaims: REQUIRED_CLAIMS,
+    };
+  }
+
+  async validate(token: string): Promise<TokenClaims> {
+    if (token === '') throw new SidecarError('token_missing', 'token is empty');
+    if (token.length > MAX_TOKEN_LENGTH) throw new SidecarError('token_malformed', 'token too large');
+
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, this.resolveKey, {
+        ...this.options,
+        currentDate: this.clock.now(),
+      }));
+    } catch (error) {
+      throw asSidecarError(error);
+    }
+
+    const claims = toTokenClaims(payload);
+    if (this.denyList.revocationOf(claims) !== undefined) throw reject.revoked();
+    return claims;
+  }
+
+  /** jose calls this after checking `alg` against the allowed list, before verifying. */
+  private readonly resolveKey = (header: JWTHeaderParameters): CryptoKey | Promise<CryptoKey> => {
+    const { kid, alg } = header;
+    if (typeof kid !== 'string' || kid === '') throw reject.unknownKey();
+    const key = this.keys.find(kid, alg);
+    if (key) return key;
+    if (this.keys.has(kid)) throw new SidecarError('signature_invalid', 'key does not match alg');
+    return this.keys.refreshForUnknownKid().then(() => {
+      const refreshed = this.keys.find(kid, alg);
+      if (refreshed) return refreshed;
+      throw this.keys.has(kid)
+        ? new SidecarError('signature_invalid', 'key does not match alg')
+        : reject.unknownKey();
+    });
+  };
+}
+
+/** The verified payload as the proto's TokenClaims; a claim of the wrong type is refused. */
+function toTokenClaims(payload: JWTPayload): TokenClaims {
+  const { iss, sub, aud, exp, iat, jti, client_id, scope, tenant, roles, grant_id } = payload;
+  if (typeof sub !== 'string' || sub === '') throw reject.claim('invalid claim sub');
+  if (typeof jti !== 'string' || jti === '') throw reject.claim('invalid claim jti');
+  if (typeof client_id !== 'string' || client_id === '') throw reject.claim('invalid claim client_id');
+  if (scope !== undefined && typeof scope !== 'string') throw reject.claim('invalid claim scope');
+  if (tenant !== undefined && typeof tenant !== 'string') throw reject.claim('invalid claim tenant');
+  if (grant_id !== undefined && typeof grant_id !== 'string') throw reject.claim('invalid claim grant_id');
+  if (roles !== undefined && !(Array.isArray(roles) && roles.every((role) => typeof role === 'string'))) {
+    throw reject.claim('invalid claim roles');
+  }
+  // jose has checked iss and aud against the issuer, and that exp and iat are numbers.
+  return {
+    iss: iss as string,
+    sub,
+    aud: typeof aud === 'string' ? aud : (iss as string),
+    exp: exp as number,
+    iat: iat as number,
+    jti,
+    client_id,
+    scope: scope ?? '',
+    tenant: tenant ?? '',
+    roles: (roles as string[] | undefined) ?? [],
+    grant_id: grant_id ?? '',
+  };
+}
+
+/** jose's failures as our codes, with short reasons for the UNAUTHENTICATED message. */
+function asSidecarError(error: unknown): Error {
+  if (error instanceof SidecarError) return error;
+  if (!(error instanceof errors.JOSEError)) return error as Error;
+  switch (error.code) {
+    case errors.JWTExpired.code:
+      return new SidecarError('token_expired', 'token expired');
+    case errors.JWTClaimValidationFailed.code: {
+      const { claim, reason } = error as errors.JWTClaimValidationFailed;
+      if (claim === 'nbf') return new SidecarError('token_not_yet_valid', 'token not yet valid');
+      if (claim === 'typ') return reject.claim('wrong typ');
+      if (claim === 'iss') return reject.claim(reason === 'missing' ? 'missing claim iss' : 'wrong issuer');
+      if (claim === 'aud') return reject.claim(reason === 'missing' ? 'missing claim aud' : 'wrong audience');
+      return reject.claim(reason === 'missing' ? `missing claim ${claim}` : `invalid claim ${claim}`);
+    }
+    case errors.JWSSignatureVerificationFailed.code:
+      return new SidecarError('signature_invalid', 'signature invalid');
+    case errors.JOSEAlgNotAllowed.code:
+      return new SidecarError('algorithm_not_allowed', 'algorithm not allowed');
+    case errors.JOSENotSupported.code:
+    case errors.JWSInvalid.code:
+    case errors.JWTInvalid.code:
+      return new SidecarError('token_malformed', 'malformed token');
+    default:
+      return new SidecarError('token_malformed', 'malformed token');
+  }
+}
