@@ -29,12 +29,7 @@ export class OAuthError extends Error {
 
 /** Error codes of the non-OAuth surface (registry, scopes, admin). */
 export type DomainErrorCode =
-  | 'not_found'
-  | 'conflict'
-  | 'validation_failed'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'unavailable';
+  'not_found' | 'conflict' | 'validation_failed' | 'unauthenticated' | 'forbidden' | 'unavailable';
 
 export class DomainError extends Error {
   override readonly name = 'DomainError';

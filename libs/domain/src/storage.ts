@@ -81,7 +81,10 @@ export interface RevocationStore {
   /** Every entry that has not expired at `now`, ascending by seq. */
   listActiveRevocations(now: Date): Promise<Revocation[]>;
   /** Active entries matching any of the given (kind, value) pairs. */
-  findActiveRevocations(keys: Array<{ kind: RevocationKind; value: string }>, now: Date): Promise<Revocation[]>;
+  findActiveRevocations(
+    keys: Array<{ kind: RevocationKind; value: string }>,
+    now: Date,
+  ): Promise<Revocation[]>;
   pruneRevocations(now: Date): Promise<number>;
 }
 

@@ -1,0 +1,113 @@
+import { argon2idHasher } from './secret-hasher';
+import { ClientAuthenticator } from './client-authenticator';
+import { InMemoryApplicationStore, expectOAuthError, seedApplication } from '../testing/in-memory-stores';
+
+async function setUp() {
+  const applications = new InMemoryApplicationStore();
+  const stores = { applications };
+  const authenticator = new ClientAuthenticator(applications, argon2idHasher);
+  const worker = await seedApplication(stores, { clientId: 'reports-worker' });
+  const spa = await seedApplication(stores, { clientId: 'dashboard', appType: 'spa' });
+  return { authenticator, worker, spa };
+}
+
+describe(ClientAuthenticator.name, () => {
+  it('authenticates a client presenting its secret', async () => {
+    const { authenticator, worker } = await setUp();
+    const client = await authenticator.authenticate({
+      clientId: 'reports-worker',
+      clientSecret: worker.secret,
+      method: 'client_secret_post',
+    });
+    expect(client.authenticatedWithSecret).toBe(true);
+    expect(client.app.clientId).toBe('reports-worker');
+  });
+
+  it('refuses an unknown client as invalid_client', async () => {
+    const { authenticator } = await setUp();
+    await expectOAuthError(
+      authenticator.authenticate({ clientId: 'nobody', clientSecret: 'x', method: 'client_secret_post' }),
+      'invalid_client',
+    );
+  });
+
+  it('refuses an unknown client even when it presents no secret', async () => {
+    const { authenticator } = await setUp();
+    await expectOAuthError(
+      authenticator.authenticate({ clientId: 'nobody', clientSecret: undefined, method: 'none' }),
+      'invalid_client',
+    );
+  });
+
+  it('refuses a wrong secret as invalid_client', async () => {
+    const { authenticator } = await setUp();
+    await expectOAuthError(
+      authenticator.authenticate({
+        clientId: 'reports-worker',
+        clientSecret: 'guess',
+        method: 'client_secret_basic',
+      }),
+      'invalid_client',
+    );
+  });
+
+  it('refuses an empty secret as invalid_client', async () => {
+    const { authenticator } = await setUp();
+    await expectOAuthError(
+      authenticator.authenticate({
+        clientId: 'reports-worker',
+        clientSecret: '',
+        method: 'client_secret_basic',
+      }),
+      'invalid_client',
+    );
+  });
+
+  it('refuses a spa that presents a secret, since it has none', async () => {
+    const { authenticator } = await setUp();
+    await expectOAuthError(
+      authenticator.authenticate({
+        clientId: 'dashboard',
+        clientSecret: 'anything',
+        method: 'client_secret_post',
+      }),
+      'invalid_client',
+    );
+  });
+
+  it('identifies a client presenting only its client_id, marked as not authenticated by secret', async () => {
+    const { authenticator } = await setUp();
+    const client = await authenticator.authenticate({
+      clientId: 'dashboard',
+      clientSecret: undefined,
+      method: 'none',
+    });
+    expect(client).toMatchObject({
+      authenticatedWithSecret: false,
+      app: { clientId: 'dashboard', appType: 'spa' },
+    });
+  });
+
+  it('refuses a client_id-only client where a secret is required', async () => {
+    const { authenticator } = await setUp();
+    await expectOAuthError(
+      authenticator.authenticateConfidential({
+        clientId: 'reports-worker',
+        clientSecret: undefined,
+        method: 'none',
+      }),
+      'invalid_client',
+    );
+  });
+
+  it('returns the application where a secret is required and presented', async () => {
+    const { authenticator, worker } = await setUp();
+    await expect(
+      authenticator.authenticateConfidential({
+        clientId: 'reports-worker',
+        clientSecret: worker.secret,
+        method: 'client_secret_post',
+      }),
+    ).resolves.toMatchObject({ clientId: 'reports-worker' });
+  });
+});

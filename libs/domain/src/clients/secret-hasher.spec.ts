@@ -1,0 +1,90 @@
+import {
+  argon2idHasher,
+  generateClientSecret,
+  VerifiedSecretCache,
+  type SecretHasher,
+} from './secret-hasher';
+import { argon2idHashOf } from '../testing/in-memory-stores';
+
+/** The real argon2id hasher, counting how often it is asked to verify. */
+function countingArgon2(): SecretHasher & { verifications: number } {
+  const counter = {
+    verifications: 0,
+    hash: (secret: string) => argon2idHasher.hash(secret),
+    verify: (hash: string, secret: string) => {
+      counter.verifications += 1;
+      return argon2idHasher.verify(hash, secret);
+    },
+  };
+  return counter;
+}
+
+describe('argon2idHasher', () => {
+  it('stores an argon2id hash that verifies the secret and nothing else', async () => {
+    const hash = await argon2idHasher.hash('right secret');
+    expect(hash).toMatch(/^\$argon2id\$/);
+    expect(hash).not.toContain('right secret');
+    await expect(argon2idHasher.verify(hash, 'right secret')).resolves.toBe(true);
+    await expect(argon2idHasher.verify(hash, 'wrong secret')).resolves.toBe(false);
+  });
+
+  it('answers false for a malformed stored hash instead of throwing', async () => {
+    await expect(argon2idHasher.verify('not-a-hash', 'anything')).resolves.toBe(false);
+  });
+});
+
+describe(generateClientSecret.name, () => {
+  it('gives 256 random bits as 43 base64url characters', () => {
+    expect(generateClientSecret()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(generateClientSecret()).not.toBe(generateClientSecret());
+  });
+});
+
+describe(VerifiedSecretCache.name, () => {
+  it('verifies the right secret', async () => {
+    const cache = new VerifiedSecretCache(argon2idHasher);
+    await expect(cache.verify(await argon2idHashOf('right secret'), 'right secret')).resolves.toBe(true);
+  });
+
+  it('refuses a wrong secret, also after the right one was cached', async () => {
+    const cache = new VerifiedSecretCache(argon2idHasher);
+    const hash = await argon2idHashOf('right secret');
+    await expect(cache.verify(hash, 'wrong secret')).resolves.toBe(false);
+    await expect(cache.verify(hash, 'right secret')).resolves.toBe(true);
+    await expect(cache.verify(hash, 'wrong secret')).resolves.toBe(false);
+  });
+
+  it('skips argon2 the second time the same secret is verified against the same hash', async () => {
+    const inner = countingArgon2();
+    const cache = new VerifiedSecretCache(inner);
+    const hash = await argon2idHashOf('right secret');
+    await expect(cache.verify(hash, 'right secret')).resolves.toBe(true);
+    await expect(cache.verify(hash, 'right secret')).resolves.toBe(true);
+    expect(inner.verifications).toBe(1);
+  });
+
+  it('never caches a failure: each wrong attempt is checked by argon2', async () => {
+    const inner = countingArgon2();
+    const cache = new VerifiedSecretCache(inner);
+    const hash = await argon2idHashOf('right secret');
+    await cache.verify(hash, 'wrong secret');
+    await cache.verify(hash, 'wrong secret');
+    expect(inner.verifications).toBe(2);
+  });
+
+  it('does not let a cached entry satisfy a different stored hash (secret rotated)', async () => {
+    const inner = countingArgon2();
+    const cache = new VerifiedSecretCache(inner);
+    const oldHash = await argon2idHashOf('old secret');
+    const newHash = await argon2idHashOf('new secret');
+    await expect(cache.verify(oldHash, 'old secret')).resolves.toBe(true);
+    await expect(cache.verify(newHash, 'old secret')).resolves.toBe(false);
+    await expect(cache.verify(newHash, 'new secret')).resolves.toBe(true);
+    expect(inner.verifications).toBe(3);
+  });
+
+  it('hashes through the inner hasher', async () => {
+    const hash = await new VerifiedSecretCache(argon2idHasher).hash('fresh secret');
+    await expect(argon2idHasher.verify(hash, 'fresh secret')).resolves.toBe(true);
+  });
+});

@@ -1,0 +1,12 @@
+import type { Application } from '../application';
+import { ADMIN_SCOPE, scopesCover } from '../scopes';
+
+/** Apps declaring admin.* may act on any app's tokens. */
+export function isAdminApp(app: Application): boolean {
+  return scopesCover(app.declaredScopes, ADMIN_SCOPE);
+}
+
+/** Resource servers declare tokens.introspect to introspect tokens issued to other apps. */
+export function mayIntrospectAnyToken(app: Application): boolean {
+  return isAdminApp(app) || scopesCover(app.declaredScopes, 'tokens.introspect');
+}

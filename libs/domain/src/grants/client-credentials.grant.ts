@@ -1,0 +1,49 @@
+import type { Clock } from '../clock';
+import { OAuthError } from '../errors';
+import { parseScope, uncoveredScopes } from '../scopes';
+import type { TokenEventStore } from '../storage';
+import type { JwtAccessTokenStrategy } from '../tokens/access-token';
+import type { GrantHandler, TokenRequest, TokenResponse } from './grant-handler';
+
+/** RFC 6749 section 4.4: the app acts as itself with the scopes it declared. */
+export class ClientCredentialsGrant implements GrantHandler {
+  readonly grantType = 'client_credentials' as const;
+  readonly allowsClientIdOnly = false;
+
+  constructor(
+    private readonly accessTokens: JwtAccessTokenStrategy,
+    private readonly events: Pick<TokenEventStore, 'appendTokenEvents'>,
+    private readonly clock: Clock,
+  ) {}
+
+  async handle({ params, client }: TokenRequest): Promise<TokenResponse> {
+    const declared = client.app.declaredScopes;
+    const requested = params.scope === undefined ? declared : parseScope(params.scope);
+    if (requested.length === 0) throw new OAuthError('invalid_scope', 'scope is empty');
+    const refused = uncoveredScopes(declared, requested);
+    if (refused.length > 0) {
+      throw new OAuthError('invalid_scope', `scope not declared by the client: ${refused.join(' ')}`);
+    }
+    const { token, claims } = await this.accessTokens.issue({
+      clientId: client.app.clientId,
+      subject: client.app.clientId,
+      scopes: requested,
+    });
+    await this.events.appendTokenEvents([
+      {
+        type: 'token.issued',
+        clientId: claims.client_id,
+        subject: claims.sub,
+        jti: claims.jti,
+        grantId: null,
+        occurredAt: this.clock.now(),
+      },
+    ]);
+    return {
+      access_token: token,
+      token_type: 'Bearer',
+      expires_in: claims.exp - claims.iat,
+      scope: claims.scope,
+    };
+  }
+}

@@ -1,0 +1,26 @@
+import type { GrantType } from '../application';
+import type { AuthenticatedClient } from '../clients/client-authenticator';
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  scope: string;
+  refresh_token?: string;
+}
+
+export interface TokenRequest {
+  params: Readonly<Record<string, string>>;
+  client: AuthenticatedClient;
+}
+
+/** One implementation per grant type; the token endpoint picks the one that matches. */
+export interface GrantHandler {
+  readonly grantType: GrantType;
+  /**
+   * Whether a client may use this grant presenting only its client_id: true where something
+   * else proves possession (PKCE verifier, refresh token), as the spec's token table says.
+   */
+  readonly allowsClientIdOnly: boolean;
+  handle(request: TokenRequest): Promise<TokenResponse>;
+}

@@ -1,0 +1,110 @@
+import { jwtVerify } from 'jose';
+import { ACCESS_TOKEN_LIFETIME_SECONDS, JwtAccessTokenStrategy } from '../tokens/access-token';
+import { InMemorySigningKeyStore, TEST_ISSUER, TestClock } from '../testing/in-memory-stores';
+import { SigningKeyRing } from './signing-key-ring';
+
+function setUp() {
+  const clock = new TestClock();
+  const store = new InMemorySigningKeyStore();
+  const ring = new SigningKeyRing(store, clock, ACCESS_TOKEN_LIFETIME_SECONDS);
+  const tokens = new JwtAccessTokenStrategy(
+    ring,
+    { issuer: TEST_ISSUER, lifetimeSeconds: ACCESS_TOKEN_LIFETIME_SECONDS },
+    clock,
+  );
+  const issue = () =>
+    tokens.issue({ clientId: 'reports-worker', subject: 'reports-worker', scopes: ['jobs.read'] });
+  return { clock, store, ring, tokens, issue };
+}
+
+describe(SigningKeyRing.name, () => {
+  it('refuses to sign before the keys are loaded', () => {
+    const { ring } = setUp();
+    expect(() => ring.signingKey()).toThrow('signing keys not loaded');
+  });
+
+  it('creates and stores a key on first load, and only then', async () => {
+    const { store, ring } = setUp();
+    await ring.load();
+    expect(store.kids()).toEqual([ring.signingKey().kid]);
+    await ring.load();
+    expect(store.kids()).toHaveLength(1);
+  });
+
+  it('publishes the public half only, as the key set entry of the spec', async () => {
+    const { ring } = setUp();
+    await ring.load();
+    const { keys } = ring.publicJwks();
+    expect(keys).toHaveLength(1);
+    expect(Object.keys(keys[0]).sort()).toEqual(['alg', 'e', 'kid', 'kty', 'n', 'use']);
+    expect(keys[0]).toMatchObject({ kty: 'RSA', use: 'sig', alg: 'RS256', kid: ring.signingKey().kid });
+  });
+
+  it('signs with the new key after rotation and still verifies tokens of the old one', async () => {
+    const { clock, ring, tokens, issue } = setUp();
+    await ring.load();
+    const oldKid = ring.signingKey().kid;
+    const before = await issue();
+
+    clock.advanceSeconds(10);
+    const { kid: newKid } = await ring.rotate();
+    const after = await issue();
+
+    expect(newKid).not.toBe(oldKid);
+    expect(ring.signingKey().kid).toBe(newKid);
+    expect(after.token.split('.')[0]).toBe(
+      Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'at+jwt', kid: newKid })).toString('base64url'),
+    );
+    await expect(tokens.verify(before.token)).resolves.toMatchObject({ jti: before.claims.jti });
+    await expect(tokens.verify(after.token)).resolves.toMatchObject({ jti: after.claims.jti });
+    expect(ring.publicJwks().keys.map((k) => k.kid)).toEqual([newKid, oldKid]);
+  });
+
+  it('lets another replica sharing the store pick up a rotation on its next load', async () => {
+    const { clock, store, ring } = setUp();
+    await ring.load();
+    const replica = new SigningKeyRing(store, clock, ACCESS_TOKEN_LIFETIME_SECONDS);
+    await replica.load();
+    clock.advanceSeconds(10);
+    const { kid } = await ring.rotate();
+    await replica.load();
+    expect(replica.signingKey().kid).toBe(kid);
+  });
+
+  it('keeps a retired key for one token lifetime plus 60 s, then drops it', async () => {
+    const { clock, store, ring, tokens, issue } = setUp();
+    await ring.load();
+    const oldKid = ring.signingKey().kid;
+    const old = await issue();
+    clock.advanceSeconds(10);
+    const { kid: newKid } = await ring.rotate();
+
+    clock.advanceSeconds(ACCESS_TOKEN_LIFETIME_SECONDS + 60);
+    await ring.load();
+    expect(ring.verificationKey(oldKid)).toBeDefined();
+
+    clock.advanceSeconds(1);
+    await ring.load();
+    expect(ring.verificationKey(oldKid)).toBeUndefined();
+    expect(store.kids()).toEqual([newKid]);
+    expect(ring.publicJwks().keys.map((k) => k.kid)).toEqual([newKid]);
+    await expect(tokens.verify(old.token, { allowExpired: true })).resolves.toBeNull();
+  });
+
+  it('exposes verification keys that check the signature of issued tokens with jose directly', async () => {
+    const { ring, issue } = setUp();
+    await ring.load();
+    const { token } = await issue();
+    const key = ring.verificationKey(ring.signingKey().kid);
+    expect(key).toBeDefined();
+    await expect(
+      jwtVerify(token, key!, { algorithms: ['RS256'], currentDate: new Date('2026-05-21T10:00:00Z') }),
+    ).resolves.toBeDefined();
+  });
+
+  it('has no verification key for a kid it never published', async () => {
+    const { ring } = setUp();
+    await ring.load();
+    expect(ring.verificationKey('unknown-kid')).toBeUndefined();
+  });
+});

@@ -1,0 +1,126 @@
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import type { webcrypto } from 'node:crypto';
+import type { Clock } from '../clock';
+import type { SigningKeyRecord, SigningKeyStore } from '../storage';
+
+type CryptoKey = webcrypto.CryptoKey;
+
+/** The members of an RSA public key published in the key set. */
+export interface PublicJwk {
+  kty: 'RSA';
+  use: 'sig';
+  alg: 'RS256';
+  kid: string;
+  n: string;
+  e: string;
+}
+
+export interface SigningKey {
+  kid: string;
+  privateKey: CryptoKey;
+}
+
+interface LoadedKey {
+  record: SigningKeyRecord;
+  publicJwk: PublicJwk;
+  publicKey: CryptoKey;
+}
+
+/**
+ * The control plane's signing keys. The newest key signs; a key that a newer one replaced
+ * stays published (and accepted) for one token lifetime plus a minute of clock skew, then is
+ * deleted. Keys are imported once per load, never per token.
+ */
+export class SigningKeyRing {
+  private signing: SigningKey | undefined;
+  private published: LoadedKey[] = [];
+  private jwks: { keys: PublicJwk[] } = { keys: [] };
+
+  constructor(
+    private readonly store: SigningKeyStore,
+    private readonly clock: Clock,
+    private readonly tokenLifetimeSeconds: number,
+  ) {}
+
+  /** Reads the stored keys, creating the first one when there is none. */
+  async load(): Promise<void> {
+    let records = await this.store.listSigningKeys();
+    if (records.length === 0) {
+      await this.store.insertSigningKey(await generateSigningKey(this.clock.now()));
+      records = await this.store.listSigningKeys();
+    }
+    const now = this.clock.now().getTime();
+    const graceMs = (this.tokenLifetimeSeconds + 60) * 1000;
+    const live: SigningKeyRecord[] = [];
+    for (const record of records) {
+      if (record.retiredAt && record.retiredAt.getTime() + graceMs < now) {
+        await this.store.deleteSigningKey(record.kid);
+      } else {
+        live.push(record);
+      }
+    }
+    // The newest key that no rotation has retired signs (ties on createdAt are possible).
+    const newest = live.find((k) => !k.retiredAt) ?? live[0];
+    this.signing = {
+      kid: newest.kid,
+      privateKey: (await importJWK(JSON.parse(newest.privateJwk) as JWK, 'RS256')) as CryptoKey,
+    };
+    this.published = await Promise.all(live.map(loadPublic));
+    this.jwks = { keys: this.published.map((k) => k.publicJwk) };
+  }
+
+  /** Creates a new key that signs from now on; the previous one stays published. */
+  async rotate(): Promise<{ kid: string; createdAt: Date }> {
+    const now = this.clock.now();
+    const record = await generateSigningKey(now);
+    await this.store.insertSigningKey(record);
+    for (const key of this.published) {
+      if (!key.record.retiredAt) await this.store.retireSigningKey(key.record.kid, now);
+    }
+    await this.load();
+    return { kid: record.kid, createdAt: now };
+  }
+
+  signingKey(): SigningKey {
+    if (!this.signing) throw new Error('signing keys not loaded');
+    return this.signing;
+  }
+
+  verificationKey(kid: string): CryptoKey | undefined {
+    return this.published.find((k) => k.record.kid === kid)?.publicKey;
+  }
+
+  publicJwks(): { keys: PublicJwk[] } {
+    return this.jwks;
+  }
+}
+
+async function generateSigningKey(now: Date): Promise<SigningKeyRecord> {
+  const { privateKey, publicKey } = await generateKeyPair('RS256', {
+    modulusLength: 2048,
+    extractable: true,
+  });
+  const publicJwk = await exportJWK(publicKey);
+  const kid = await calculateJwkThumbprint(publicJwk);
+  return {
+    kid,
+    alg: 'RS256',
+    privateJwk: JSON.stringify(await exportJWK(privateKey)),
+    publicJwk: JSON.stringify(publicJwk),
+    createdAt: now,
+    retiredAt: null,
+  };
+}
+
+async function loadPublic(record: SigningKeyRecord): Promise<LoadedKey> {
+  const jwk = JSON.parse(record.publicJwk) as JWK;
+  const publicJwk: PublicJwk = {
+    kty: 'RSA',
+    use: 'sig',
+    alg: 'RS256',
+    kid: record.kid,
+    n: jwk.n!,
+    e: jwk.e!,
+  };
+  return { record, publicJwk, publicKey: (await importJWK(publicJwk, 'RS256')) as CryptoKey };
+}

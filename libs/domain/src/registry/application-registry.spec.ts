@@ -1,0 +1,493 @@
+import { argon2idHasher } from '../clients/secret-hasher';
+import { OAuthError } from '../errors';
+import {
+  ADMIN_CLIENT_ID,
+  aRefreshToken,
+  createTestEngine,
+  expectDomainError,
+  expectOAuthError,
+  TEST_START,
+  type TestEngine,
+} from '../testing/in-memory-stores';
+import { ApplicationRegistry, type RegistrationInput } from './application-registry';
+
+const HOUR_MS = 3600 * 1000;
+
+const serviceApp = (overrides: Partial<RegistrationInput> = {}): RegistrationInput => ({
+  clientId: 'reports-worker',
+  name: 'Reports worker',
+  appType: 'service',
+  declaredScopes: ['jobs.read'],
+  ...overrides,
+});
+
+const webApp = (overrides: Partial<RegistrationInput> = {}): RegistrationInput =>
+  serviceApp({
+    clientId: 'web-portal',
+    name: 'Web portal',
+    appType: 'web',
+    redirectUris: ['https://portal.example.com/callback'],
+    ...overrides,
+  });
+
+/** Does the client authenticate with this secret, through the production authenticator? */
+async function secretWorks(engine: TestEngine, clientId: string, secret: string): Promise<boolean> {
+  try {
+    await engine.authenticator.authenticateConfidential({
+      clientId,
+      clientSecret: secret,
+      method: 'client_secret_post',
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof OAuthError && error.code === 'invalid_client') return false;
+    throw error;
+  }
+}
+
+describe(ApplicationRegistry.name, () => {
+  describe('register', () => {
+    it('registers a service app and shows its secret once', async () => {
+      const engine = await createTestEngine();
+      const { app, clientSecret } = await engine.registry.register(serviceApp());
+      expect(app).toEqual({
+        clientId: 'reports-worker',
+        name: 'Reports worker',
+        appType: 'service',
+        declaredScopes: ['jobs.read'],
+        redirectUris: [],
+        secretHash: expect.any(String),
+        createdAt: TEST_START,
+        rotatedAt: null,
+      });
+      expect(clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      await expect(engine.stores.applications.findApplication('reports-worker')).resolves.toEqual(app);
+    });
+
+    it('stores an argon2id hash of the secret, never the secret', async () => {
+      const engine = await createTestEngine();
+      const { clientSecret } = await engine.registry.register(serviceApp());
+      const stored = (await engine.stores.applications.findApplication('reports-worker'))!;
+      expect(stored.secretHash).toMatch(/^\$argon2id\$/);
+      expect(stored.secretHash).not.toContain(clientSecret);
+      await expect(argon2idHasher.verify(stored.secretHash!, clientSecret!)).resolves.toBe(true);
+    });
+
+    it('gives a registered service app tokens for its secret', async () => {
+      const engine = await createTestEngine();
+      const { clientSecret } = await engine.registry.register(serviceApp());
+      await expect(
+        engine.tokenEndpoint.handle(
+          { grant_type: 'client_credentials', client_id: 'reports-worker', client_secret: clientSecret! },
+          undefined,
+        ),
+      ).resolves.toMatchObject({ scope: 'jobs.read' });
+    });
+
+    it.each(['web', 'cli'])('gives a %s app a secret', async (appType) => {
+      const engine = await createTestEngine();
+      const { app, clientSecret } = await engine.registry.register(webApp({ appType }));
+      expect(clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(app.secretHash).toMatch(/^\$argon2id\$/);
+    });
+
+    it('gives a spa no secret', async () => {
+      const engine = await createTestEngine();
+      const { app, clientSecret } = await engine.registry.register(webApp({ appType: 'spa' }));
+      expect(clientSecret).toBeUndefined();
+      expect(app.secretHash).toBeNull();
+    });
+
+    it('records an app.registered event', async () => {
+      const engine = await createTestEngine();
+      await engine.registry.register(serviceApp());
+      expect(engine.stores.tokenEvents.all()).toEqual([
+        {
+          id: 1,
+          type: 'app.registered',
+          clientId: 'reports-worker',
+          subject: null,
+          jti: null,
+          grantId: null,
+          occurredAt: TEST_START,
+        },
+      ]);
+    });
+
+    it('refuses an unknown app_type as validation_failed', async () => {
+      const engine = await createTestEngine();
+      await expectDomainError(
+        engine.registry.register(serviceApp({ appType: 'mobile' })),
+        'validation_failed',
+      );
+    });
+
+    it.each(['ab', 'a'.repeat(65), 'has space', 'slash/id', 'colon:id', ''])(
+      'refuses the client_id "%s" as validation_failed',
+      async (clientId) => {
+        const engine = await createTestEngine();
+        await expectDomainError(engine.registry.register(serviceApp({ clientId })), 'validation_failed');
+      },
+    );
+
+    it('refuses a blank or overlong name and trims the one it keeps', async () => {
+      const engine = await createTestEngine();
+      await expectDomainError(engine.registry.register(serviceApp({ name: '   ' })), 'validation_failed');
+      await expectDomainError(
+        engine.registry.register(serviceApp({ name: 'n'.repeat(201) })),
+        'validation_failed',
+      );
+      await expect(engine.registry.register(serviceApp({ name: '  Reports  ' }))).resolves.toMatchObject({
+        app: { name: 'Reports' },
+      });
+    });
+
+    it('refuses empty or missing declared_scopes as validation_failed', async () => {
+      const engine = await createTestEngine();
+      await expectDomainError(
+        engine.registry.register(serviceApp({ declaredScopes: [] })),
+        'validation_failed',
+      );
+      await expectDomainError(
+        engine.registry.register(serviceApp({ declaredScopes: undefined as unknown as string[] })),
+        'validation_failed',
+      );
+    });
+
+    it('refuses a scope that is neither standard nor defined as validation_failed', async () => {
+      const engine = await createTestEngine();
+      await expectDomainError(
+        engine.registry.register(serviceApp({ declaredScopes: ['jobs.read', 'reports.read'] })),
+        'validation_failed',
+      );
+      await expect(engine.stores.applications.findApplication('reports-worker')).resolves.toBeNull();
+    });
+
+    it('accepts a custom scope once it is defined through the scope registry', async () => {
+      const engine = await createTestEngine();
+      await engine.scopeRegistry.define('reports.read', 'Read reports');
+      await expect(
+        engine.registry.register(serviceApp({ declaredScopes: ['reports.read'] })),
+      ).resolves.toMatchObject({
+        app: { declaredScopes: ['reports.read'] },
+      });
+    });
+
+    it('accepts a wildcard over a defined resource, and admin.*', async () => {
+      const engine = await createTestEngine();
+      await expect(
+        engine.registry.register(serviceApp({ declaredScopes: ['jobs.*', 'admin.*'] })),
+      ).resolves.toMatchObject({
+        app: { declaredScopes: ['jobs.*', 'admin.*'] },
+      });
+    });
+
+    it('keeps each declared scope once', async () => {
+      const engine = await createTestEngine();
+      const { app } = await engine.registry.register(
+        serviceApp({ declaredScopes: ['jobs.read', 'files.read', 'jobs.read'] }),
+      );
+      expect(app.declaredScopes).toEqual(['jobs.read', 'files.read']);
+    });
+
+    // A declared scope is put verbatim into the space-separated `scope` of every token, so it
+    // must itself be a single resource.action name, even where admin.* "covers" the string.
+    it.each(['admin.ops jobs.read', 'admin.Ops', 'admin.ops\n'])(
+      'refuses the declared scope %j that is not a resource.action name',
+      async (scope) => {
+        const engine = await createTestEngine();
+        await expectDomainError(
+          engine.registry.register(serviceApp({ declaredScopes: [scope] })),
+          'validation_failed',
+        );
+      },
+    );
+
+    it.each(['web', 'spa', 'cli'])('requires redirect_uris for a %s app', async (appType) => {
+      const engine = await createTestEngine();
+      await expectDomainError(
+        engine.registry.register(webApp({ appType, redirectUris: undefined })),
+        'validation_failed',
+      );
+      await expectDomainError(
+        engine.registry.register(webApp({ appType, redirectUris: [] })),
+        'validation_failed',
+      );
+    });
+
+    it('refuses redirect_uris for a service app', async () => {
+      const engine = await createTestEngine();
+      await expectDomainError(
+        engine.registry.register(serviceApp({ redirectUris: ['https://worker.example.com/callback'] })),
+        'validation_failed',
+      );
+    });
+
+    it('allows plain http only on loopback', async () => {
+      const engine = await createTestEngine();
+      await expectDomainError(
+        engine.registry.register(webApp({ redirectUris: ['http://portal.example.com/callback'] })),
+        'validation_failed',
+      );
+      await expect(
+        engine.registry.register(
+          webApp({
+            appType: 'cli',
+            redirectUris: ['http://127.0.0.1:53123/callback', 'http://localhost/cb'],
+          }),
+        ),
+      ).resolves.toMatchObject({
+        app: { redirectUris: ['http://127.0.0.1:53123/callback', 'http://localhost/cb'] },
+      });
+    });
+
+    it('refuses a redirect URI with a fragment', async () => {
+      const engine = await createTestEngine();
+      await expectDomainError(
+        engine.registry.register(webApp({ redirectUris: ['https://portal.example.com/callback#x'] })),
+        'validation_failed',
+      );
+    });
+
+    it('refuses the whole registration when any one redirect URI is bad', async () => {
+      const engine = await createTestEngine();
+      await expectDomainError(
+        engine.registry.register(
+          webApp({ redirectUris: ['https://portal.example.com/callback', 'javascript:alert(1)'] }),
+        ),
+        'validation_failed',
+      );
+    });
+
+    it('accepts a private-use reverse-domain scheme for a native app', async () => {
+      const engine = await createTestEngine();
+      await expect(
+        engine.registry.register(
+          webApp({ appType: 'cli', redirectUris: ['com.example.cli:/oauth2redirect'] }),
+        ),
+      ).resolves.toMatchObject({ app: { redirectUris: ['com.example.cli:/oauth2redirect'] } });
+    });
+
+    it('keeps each redirect URI once', async () => {
+      const engine = await createTestEngine();
+      const uri = 'https://portal.example.com/callback';
+      await expect(engine.registry.register(webApp({ redirectUris: [uri, uri] }))).resolves.toMatchObject({
+        app: { redirectUris: [uri] },
+      });
+    });
+
+    it('refuses a client_id that is taken as conflict, leaving the first app as it was', async () => {
+      const engine = await createTestEngine();
+      const first = await engine.registry.register(serviceApp());
+      await expectDomainError(engine.registry.register(serviceApp({ name: 'Impostor' })), 'conflict');
+      await expect(engine.stores.applications.findApplication('reports-worker')).resolves.toEqual(first.app);
+      expect(engine.stores.tokenEvents.all().map((e) => e.type)).toEqual(['app.registered']);
+    });
+  });
+
+  describe('get and list', () => {
+    it('refuses an unknown client_id as not_found', async () => {
+      const engine = await createTestEngine();
+      await expectDomainError(engine.registry.get('nobody'), 'not_found');
+    });
+
+    it('lists applications by client_id, a page at a time', async () => {
+      const engine = await createTestEngine();
+      for (const clientId of ['charlie', 'alpha', 'bravo']) await engine.seed({ clientId });
+      const first = await engine.registry.list({ limit: 2 });
+      expect(first.items.map((a) => a.clientId)).toEqual(['alpha', 'bravo']);
+      expect(first.nextAfter).toBe('bravo');
+      const second = await engine.registry.list({ after: 'bravo', limit: 2 });
+      expect(second).toMatchObject({ items: [{ clientId: 'charlie' }], nextAfter: null });
+    });
+  });
+
+  describe('rotateSecret', () => {
+    it('returns a new secret that works at once, and the old one stops working at once', async () => {
+      const engine = await createTestEngine();
+      const { clientSecret: oldSecret } = await engine.registry.register(serviceApp());
+      await expect(secretWorks(engine, 'reports-worker', oldSecret!)).resolves.toBe(true); // now cached
+
+      engine.clock.advanceSeconds(60);
+      const rotated = await engine.registry.rotateSecret('reports-worker');
+
+      expect(rotated).toEqual({
+        clientId: 'reports-worker',
+        clientSecret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        rotatedAt: new Date(TEST_START.getTime() + 60_000),
+      });
+      expect(rotated.clientSecret).not.toBe(oldSecret);
+      await expect(secretWorks(engine, 'reports-worker', rotated.clientSecret)).resolves.toBe(true);
+      await expect(secretWorks(engine, 'reports-worker', oldSecret!)).resolves.toBe(false);
+    });
+
+    it('stores the rotation time and records an app.secret_rotated event', async () => {
+      const engine = await createTestEngine();
+      await engine.registry.register(serviceApp());
+      const { rotatedAt } = await engine.registry.rotateSecret('reports-worker');
+      await expect(engine.registry.get('reports-worker')).resolves.toMatchObject({ rotatedAt });
+      expect(engine.stores.tokenEvents.all().map((e) => e.type)).toEqual([
+        'app.registered',
+        'app.secret_rotated',
+      ]);
+    });
+
+    it('refuses to rotate the secret of a spa as conflict', async () => {
+      const engine = await createTestEngine();
+      await engine.registry.register(webApp({ appType: 'spa' }));
+      await expectDomainError(engine.registry.rotateSecret('web-portal'), 'conflict');
+    });
+
+    it('refuses an unknown app as not_found', async () => {
+      const engine = await createTestEngine();
+      await expectDomainError(engine.registry.rotateSecret('nobody'), 'not_found');
+    });
+  });
+
+  describe('delete', () => {
+    it('refuses an unknown app as not_found and changes nothing', async () => {
+      const engine = await createTestEngine();
+      await expectDomainError(engine.registry.delete('nobody'), 'not_found');
+      expect(engine.stores.revocations.all()).toEqual([]);
+      expect(engine.stores.tokenEvents.all()).toEqual([]);
+    });
+
+    it('removes the app so that its secret no longer authenticates', async () => {
+      const engine = await createTestEngine();
+      const worker = await engine.seed({ clientId: 'reports-worker' });
+      await engine.registry.delete('reports-worker');
+      await expectDomainError(engine.registry.get('reports-worker'), 'not_found');
+      await expectOAuthError(
+        engine.tokenEndpoint.handle(
+          { grant_type: 'client_credentials', client_id: 'reports-worker', client_secret: worker.secret! },
+          undefined,
+        ),
+        'invalid_client',
+      );
+    });
+
+    it('puts the client on the deny-list for one token lifetime, so its tokens stop working at once', async () => {
+      const engine = await createTestEngine();
+      const worker = await engine.seed({ clientId: 'reports-worker' });
+      const token = await engine.tokenFor(worker);
+      engine.clock.advanceSeconds(5);
+      await engine.registry.delete('reports-worker');
+      const deletedAt = new Date(TEST_START.getTime() + 5000);
+      expect(engine.stores.revocations.all()).toEqual([
+        {
+          seq: 1,
+          kind: 'client',
+          value: 'reports-worker',
+          expiresAt: new Date(deletedAt.getTime() + HOUR_MS),
+          createdAt: deletedAt,
+        },
+      ]);
+      await expect(engine.validator.validate(token)).resolves.toBeNull();
+    });
+
+    it('revokes the refresh tokens of the app and no others', async () => {
+      const engine = await createTestEngine();
+      await engine.seed({ clientId: 'web-portal', appType: 'web' });
+      const own = aRefreshToken({ clientId: 'web-portal', grantId: 'grant-1' });
+      const other = aRefreshToken({ clientId: 'other-portal', grantId: 'grant-2' });
+      for (const t of [own, other]) await engine.stores.refreshTokens.insertRefreshToken(t.record);
+      await engine.registry.delete('web-portal');
+      const revoked = new Map(engine.stores.refreshTokens.all().map((t) => [t.grantId, t.revokedAt]));
+      expect(revoked.get('grant-1')).toEqual(TEST_START);
+      expect(revoked.get('grant-2')).toBeNull();
+    });
+
+    it('records an app.deleted event', async () => {
+      const engine = await createTestEngine();
+      await engine.seed({ clientId: 'reports-worker' });
+      await engine.registry.delete('reports-worker');
+      expect(engine.stores.tokenEvents.all()).toEqual([
+        {
+          id: 1,
+          type: 'app.deleted',
+          clientId: 'reports-worker',
+          subject: null,
+          jti: null,
+          grantId: null,
+          occurredAt: TEST_START,
+        },
+      ]);
+    });
+
+    it('refuses to delete the bootstrap admin app as conflict', async () => {
+      const engine = await createTestEngine();
+      await engine.registry.ensureAdminApp(ADMIN_CLIENT_ID, undefined);
+      await expectDomainError(engine.registry.delete(ADMIN_CLIENT_ID), 'conflict');
+      await expect(engine.registry.get(ADMIN_CLIENT_ID)).resolves.toMatchObject({
+        clientId: ADMIN_CLIENT_ID,
+      });
+      expect(engine.stores.revocations.all()).toEqual([]);
+    });
+  });
+
+  describe('ensureAdminApp', () => {
+    it('creates the admin service app with admin.* and returns the secret it generated', async () => {
+      const engine = await createTestEngine();
+      const secret = await engine.registry.ensureAdminApp(ADMIN_CLIENT_ID, undefined);
+      expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      await expect(engine.registry.get(ADMIN_CLIENT_ID)).resolves.toMatchObject({
+        appType: 'service',
+        declaredScopes: ['admin.*'],
+        redirectUris: [],
+      });
+      await expect(
+        engine.tokenEndpoint.handle(
+          { grant_type: 'client_credentials', client_id: ADMIN_CLIENT_ID, client_secret: secret! },
+          undefined,
+        ),
+      ).resolves.toMatchObject({ scope: 'admin.*' });
+    });
+
+    it('creates the admin app with the configured secret and returns nothing to write down', async () => {
+      const engine = await createTestEngine();
+      await expect(
+        engine.registry.ensureAdminApp(ADMIN_CLIENT_ID, 'operator-chosen-secret'),
+      ).resolves.toBeUndefined();
+      await expect(secretWorks(engine, ADMIN_CLIENT_ID, 'operator-chosen-secret')).resolves.toBe(true);
+    });
+
+    it('makes a configured secret replace a different stored one', async () => {
+      const engine = await createTestEngine();
+      const generated = await engine.registry.ensureAdminApp(ADMIN_CLIENT_ID, undefined);
+      engine.clock.advanceSeconds(30);
+      await expect(
+        engine.registry.ensureAdminApp(ADMIN_CLIENT_ID, 'operator-chosen-secret'),
+      ).resolves.toBeUndefined();
+      await expect(secretWorks(engine, ADMIN_CLIENT_ID, 'operator-chosen-secret')).resolves.toBe(true);
+      await expect(secretWorks(engine, ADMIN_CLIENT_ID, generated!)).resolves.toBe(false);
+      await expect(engine.registry.get(ADMIN_CLIENT_ID)).resolves.toMatchObject({
+        rotatedAt: new Date(TEST_START.getTime() + 30_000),
+      });
+    });
+
+    it('changes nothing on later starts with the same or no configured secret', async () => {
+      const engine = await createTestEngine();
+      await engine.registry.ensureAdminApp(ADMIN_CLIENT_ID, 'operator-chosen-secret');
+      const before = await engine.registry.get(ADMIN_CLIENT_ID);
+      engine.clock.advanceSeconds(30);
+      await expect(
+        engine.registry.ensureAdminApp(ADMIN_CLIENT_ID, 'operator-chosen-secret'),
+      ).resolves.toBeUndefined();
+      await expect(engine.registry.ensureAdminApp(ADMIN_CLIENT_ID, undefined)).resolves.toBeUndefined();
+      await expect(engine.registry.get(ADMIN_CLIENT_ID)).resolves.toEqual(before);
+    });
+
+    // Two control-plane replicas starting together on one database both find no admin app;
+    // only one insert can win. A secret handed back to be written down must be the stored one.
+    it('never returns a generated secret that was not stored (concurrent first starts)', async () => {
+      const engine = await createTestEngine();
+      const returned = await Promise.all([
+        engine.registry.ensureAdminApp(ADMIN_CLIENT_ID, undefined),
+        engine.registry.ensureAdminApp(ADMIN_CLIENT_ID, undefined),
+      ]);
+      for (const secret of returned.filter((s): s is string => s !== undefined)) {
+        await expect(secretWorks(engine, ADMIN_CLIENT_ID, secret)).resolves.toBe(true);
+      }
+    });
+  });
+});

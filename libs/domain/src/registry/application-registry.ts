@@ -1,0 +1,196 @@
+import {
+  APP_TYPES,
+  appHasSecret,
+  appNeedsRedirectUris,
+  CLIENT_ID_PATTERN,
+  type Application,
+  type AppType,
+} from '../application';
+import { generateClientSecret, type SecretHasher } from '../clients/secret-hasher';
+import type { Clock } from '../clock';
+import { conflict, notFound, validationFailed } from '../errors';
+import { isDefinedScope, SCOPE_PATTERN } from '../scopes';
+import type { ApplicationPage, ApplicationStore, Transactor } from '../storage';
+import { redirectUriProblem } from './redirect-uri';
+import type { ScopeRegistry } from './scope-registry';
+
+export interface RegistrationInput {
+  clientId: string;
+  name: string;
+  appType: string;
+  declaredScopes: string[];
+  redirectUris?: string[];
+}
+
+export interface RegisteredApplication {
+  app: Application;
+  /** Shown once; undefined for spa apps, which have none. */
+  clientSecret: string | undefined;
+}
+
+export interface RotatedSecret {
+  clientId: string;
+  clientSecret: string;
+  rotatedAt: Date;
+}
+
+export interface RegistrySettings {
+  /** How long an issued access token can live: deletion entries stay on the deny-list that long. */
+  accessTokenLifetimeSeconds: number;
+  /** The bootstrap admin app, which may not be deleted (it is how operators get back in). */
+  adminClientId: string;
+}
+
+/** Registration, listing, secret rotation and deletion of applications. */
+export class ApplicationRegistry {
+  constructor(
+    private readonly applications: ApplicationStore,
+    private readonly scopes: ScopeRegistry,
+    private readonly hasher: SecretHasher,
+    private readonly transactor: Transactor,
+    private readonly settings: RegistrySettings,
+    private readonly clock: Clock,
+  ) {}
+
+  async register(input: RegistrationInput): Promise<RegisteredApplication> {
+    const appType = this.validateAppType(input.appType);
+    if (!CLIENT_ID_PATTERN.test(input.clientId)) {
+      throw validationFailed('client_id must be 3 to 64 characters of A-Z a-z 0-9 . _ -');
+    }
+    const name = input.name.trim();
+    if (name.length === 0 || name.length > 200) throw validationFailed('name must be 1 to 200 characters');
+    const declaredScopes = [...new Set(input.declaredScopes)];
+    if (declaredScopes.length === 0) throw validationFailed('declared_scopes must name at least one scope');
+    const malformed = declaredScopes.filter((s) => !SCOPE_PATTERN.test(s));
+    if (malformed.length > 0) {
+      throw validationFailed(`declared_scopes must be resource.action names: ${JSON.stringify(malformed)}`);
+    }
+    const defined = await this.scopes.definedNames();
+    const undefinedScopes = declaredScopes.filter((s) => !isDefinedScope(s, defined));
+    if (undefinedScopes.length > 0) {
+      throw validationFailed(
+        `undefined scopes: ${undefinedScopes.join(' ')} (define them with POST /api/v1/scopes)`,
+      );
+    }
+    const redirectUris = this.validateRedirectUris(appType, input.redirectUris ?? []);
+
+    const clientSecret = appHasSecret(appType) ? generateClientSecret() : undefined;
+    const app: Application = {
+      clientId: input.clientId,
+      name,
+      appType,
+      declaredScopes,
+      redirectUris,
+      secretHash: clientSecret === undefined ? null : await this.hasher.hash(clientSecret),
+      createdAt: this.clock.now(),
+      rotatedAt: null,
+    };
+    await this.transactor.inTransaction(async (stores) => {
+      if ((await stores.applications.insertApplication(app)) === 'duplicate') {
+        throw conflict(`an application with client_id ${app.clientId} already exists`);
+      }
+      await stores.tokenEvents.appendTokenEvents([this.event('app.registered', app.clientId, app.createdAt)]);
+    });
+    return { app, clientSecret };
+  }
+
+  async get(clientId: string): Promise<Application> {
+    const app = await this.applications.findApplication(clientId);
+    if (!app) throw notFound(`application ${clientId}`);
+    return app;
+  }
+
+  list(page: { after?: string; limit: number }): Promise<ApplicationPage> {
+    return this.applications.listApplications(page);
+  }
+
+  /** The old secret stops working at once: it no longer matches the stored hash. */
+  async rotateSecret(clientId: string): Promise<RotatedSecret> {
+    const app = await this.get(clientId);
+    if (!appHasSecret(app.appType)) throw conflict(`a ${app.appType} app has no secret to rotate`);
+    const clientSecret = generateClientSecret();
+    const secretHash = await this.hasher.hash(clientSecret);
+    const rotatedAt = this.clock.now();
+    await this.transactor.inTransaction(async (stores) => {
+      if (!(await stores.applications.updateApplicationSecret(clientId, secretHash, rotatedAt))) {
+        throw notFound(`application ${clientId}`);
+      }
+      await stores.tokenEvents.appendTokenEvents([this.event('app.secret_rotated', clientId, rotatedAt)]);
+    });
+    return { clientId, clientSecret, rotatedAt };
+  }
+
+  /** Deletes the app and, in the same transaction, revokes every token it holds. */
+  async delete(clientId: string): Promise<void> {
+    if (clientId === this.settings.adminClientId) {
+      throw conflict('the bootstrap admin application cannot be deleted');
+    }
+    const now = this.clock.now();
+    await this.transactor.inTransaction(async (stores) => {
+      if (!(await stores.applications.deleteApplication(clientId))) throw notFound(`application ${clientId}`);
+      await stores.refreshTokens.revokeRefreshTokensOfClient(clientId, now);
+      const horizon = new Date(now.getTime() + this.settings.accessTokenLifetimeSeconds * 1000);
+      await stores.revocations.addRevocations([{ kind: 'client', value: clientId, expiresAt: horizon }], now);
+      await stores.tokenEvents.appendTokenEvents([this.event('app.deleted', clientId, now)]);
+    });
+  }
+
+  /**
+   * Makes sure the admin app exists and, when the operator configured a secret, that it is
+   * the stored one. Returns a generated secret when it had to create one.
+   */
+  async ensureAdminApp(clientId: string, configuredSecret: string | undefined): Promise<string | undefined> {
+    const existing = await this.applications.findApplication(clientId);
+    if (existing) {
+      if (
+        configuredSecret !== undefined &&
+        !(existing.secretHash && (await this.hasher.verify(existing.secretHash, configuredSecret)))
+      ) {
+        await this.applications.updateApplicationSecret(
+          clientId,
+          await this.hasher.hash(configuredSecret),
+          this.clock.now(),
+        );
+      }
+      return undefined;
+    }
+    const secret = configuredSecret ?? generateClientSecret();
+    const app: Application = {
+      clientId,
+      name: 'Platform administration',
+      appType: 'service',
+      declaredScopes: ['admin.*'],
+      redirectUris: [],
+      secretHash: await this.hasher.hash(secret),
+      createdAt: this.clock.now(),
+      rotatedAt: null,
+    };
+    if ((await this.applications.insertApplication(app)) === 'duplicate') {
+      // Another replica created it first: its secret is the stored one, not ours.
+      return this.ensureAdminApp(clientId, configuredSecret);
+    }
+    return configuredSecret === undefined ? secret : undefined;
+  }
+
+  private validateAppType(appType: string): AppType {
+    if (!(APP_TYPES as readonly string[]).includes(appType)) {
+      throw validationFailed(`app_type must be one of ${APP_TYPES.join(', ')}`);
+    }
+    return appType as AppType;
+  }
+
+  private validateRedirectUris(appType: AppType, uris: string[]): string[] {
+    if (!appNeedsRedirectUris(appType)) {
+      if (uris.length > 0) throw validationFailed('a service app does not use redirect_uris');
+      return [];
+    }
+    if (uris.length === 0) throw validationFailed(`a ${appType} app needs at least one redirect_uri`);
+    const problems = uris.map(redirectUriProblem).filter((p): p is string => p !== null);
+    if (problems.length > 0) throw validationFailed(`invalid redirect_uris: ${problems.join('; ')}`);
+    return [...new Set(uris)];
+  }
+
+  private event(type: 'app.registered' | 'app.deleted' | 'app.secret_rotated', clientId: string, at: Date) {
+    return { type, clientId, subject: null, jti: null, grantId: null, occurredAt: at };
+  }
+}

@@ -1,0 +1,21 @@
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Why a redirect URI cannot be registered, or null when it can. HTTPS, plain HTTP only on
+ * loopback (RFC 8252 section 7.3), or a private-use scheme in reverse-domain form for native
+ * apps (section 7.1); never a fragment (RFC 6749 section 3.1.2). Matching is exact later.
+ */
+export function redirectUriProblem(uri: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return `${uri} is not an absolute URI`;
+  }
+  if (url.hash || uri.includes('#')) return `${uri} has a fragment`;
+  if (url.protocol === 'https:') return null;
+  if (url.protocol === 'http:') return LOOPBACK_HOSTS.has(url.hostname) ? null : `${uri} must use https`;
+  const scheme = url.protocol.slice(0, -1);
+  if (scheme.includes('.') && !['javascript', 'data', 'file', 'vbscript'].includes(scheme)) return null;
+  return `${uri} uses an unsupported scheme`;
+}

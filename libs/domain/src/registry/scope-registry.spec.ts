@@ -1,0 +1,98 @@
+import { STANDARD_SCOPES } from '../scopes';
+import { expectDomainError, InMemoryScopeStore, TEST_START, TestClock } from '../testing/in-memory-stores';
+import { ScopeRegistry } from './scope-registry';
+
+function setUp() {
+  const store = new InMemoryScopeStore();
+  return { store, registry: new ScopeRegistry(store, new TestClock()) };
+}
+
+describe(ScopeRegistry.name, () => {
+  it('defines a custom resource.action scope', async () => {
+    const { registry, store } = setUp();
+    await expect(registry.define('reports.read', 'Read reports')).resolves.toEqual({
+      name: 'reports.read',
+      description: 'Read reports',
+      standard: false,
+      createdAt: TEST_START,
+    });
+    await expect(store.listScopes()).resolves.toEqual([
+      { name: 'reports.read', description: 'Read reports', createdAt: TEST_START },
+    ]);
+  });
+
+  it.each(['billing.invoices.read', 'reports.*', 'data-lake.export_v2'])(
+    'accepts the namespaced name %s',
+    async (name) => {
+      const { registry } = setUp();
+      await expect(registry.define(name, 'A custom scope')).resolves.toMatchObject({ name });
+    },
+  );
+
+  it.each([
+    'reports',
+    'Reports.read',
+    'reports.',
+    '.read',
+    'reports read',
+    '1reports.read',
+    'reports.read!',
+    '*',
+    `r.${'a'.repeat(127)}`,
+  ])('refuses the malformed name %s as validation_failed', async (name) => {
+    const { registry } = setUp();
+    await expectDomainError(registry.define(name, 'A custom scope'), 'validation_failed');
+  });
+
+  it('refuses an empty or overlong description as validation_failed', async () => {
+    const { registry } = setUp();
+    await expectDomainError(registry.define('reports.read', '   '), 'validation_failed');
+    await expectDomainError(registry.define('reports.read', 'x'.repeat(501)), 'validation_failed');
+  });
+
+  it('refuses to redefine a standard scope as conflict', async () => {
+    const { registry } = setUp();
+    await expectDomainError(registry.define('jobs.read', 'Mine now'), 'conflict');
+    await expectDomainError(registry.define('admin.*', 'Mine now'), 'conflict');
+  });
+
+  it('refuses a scope that is already defined as conflict', async () => {
+    const { registry } = setUp();
+    await registry.define('reports.read', 'Read reports');
+    await expectDomainError(registry.define('reports.read', 'Again'), 'conflict');
+  });
+
+  it('lists the standard scopes, then the custom ones', async () => {
+    const { registry } = setUp();
+    await registry.define('reports.read', 'Read reports');
+    const scopes = await registry.list();
+    expect(scopes.slice(0, STANDARD_SCOPES.length)).toEqual(
+      STANDARD_SCOPES.map((s) => ({
+        name: s.name,
+        description: s.description,
+        standard: true,
+        createdAt: null,
+      })),
+    );
+    expect(scopes.slice(STANDARD_SCOPES.length)).toEqual([
+      { name: 'reports.read', description: 'Read reports', standard: false, createdAt: TEST_START },
+    ]);
+  });
+
+  it('lists every spec scope and tokens.introspect among the standard ones', async () => {
+    const { registry } = setUp();
+    expect(await registry.definedNames()).toEqual(
+      expect.arrayContaining([
+        'jobs.read',
+        'jobs.write',
+        'files.read',
+        'files.write',
+        'secrets.read',
+        'secrets.write',
+        'audit.write',
+        'admin.*',
+        'tokens.introspect',
+      ]),
+    );
+  });
+});

@@ -1,0 +1,46 @@
+import type { Clock } from '../clock';
+import { conflict, validationFailed } from '../errors';
+import { SCOPE_PATTERN, STANDARD_SCOPES } from '../scopes';
+import type { ScopeStore } from '../storage';
+
+export interface ScopeView {
+  name: string;
+  description: string;
+  standard: boolean;
+  createdAt: Date | null;
+}
+
+/** Standard scopes from the spec's table plus custom scopes defined by admins. */
+export class ScopeRegistry {
+  constructor(
+    private readonly scopes: ScopeStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async define(name: string, description: string): Promise<ScopeView> {
+    if (!SCOPE_PATTERN.test(name) || name.length > 128) {
+      throw validationFailed('name must be resource.action in lower case, for example reports.read');
+    }
+    if (description.trim().length === 0 || description.length > 500) {
+      throw validationFailed('description must be 1 to 500 characters');
+    }
+    if (STANDARD_SCOPES.some((s) => s.name === name)) throw conflict(`${name} is a standard scope`);
+    const createdAt = this.clock.now();
+    if ((await this.scopes.insertScope({ name, description, createdAt })) === 'duplicate') {
+      throw conflict(`scope ${name} is already defined`);
+    }
+    return { name, description, standard: false, createdAt };
+  }
+
+  async list(): Promise<ScopeView[]> {
+    const custom = await this.scopes.listScopes();
+    return [
+      ...STANDARD_SCOPES.map((s) => ({ ...s, standard: true, createdAt: null })),
+      ...custom.map((s) => ({ ...s, standard: false })),
+    ];
+  }
+
+  async definedNames(): Promise<string[]> {
+    return (await this.list()).map((s) => s.name);
+  }
+}

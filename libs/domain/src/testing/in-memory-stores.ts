@@ -1,0 +1,678 @@
+/**
+ * Test support for the domain's unit specs: in-memory implementations of the storage
+ * interfaces, a fixed clock that tests move by hand, factories, and a fully wired engine.
+ * Not exported from the package index; imported by `*.spec.ts` files only.
+ *
+ * The stores follow the contract written in storage.ts (the TypeORM adapter is checked
+ * against the same contract). They hand out copies, so code under test cannot change stored
+ * state except through the interface, and a transaction that throws is rolled back.
+ */
+import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
+import type { Application, AppType } from '../application';
+import { ClientAuthenticator } from '../clients/client-authenticator';
+import { argon2idHasher, VerifiedSecretCache, type SecretHasher } from '../clients/secret-hasher';
+import type { Clock } from '../clock';
+import { TokenIntrospector } from '../endpoints/introspection';
+import { TokenRevoker } from '../endpoints/revocation';
+import { DomainError, OAuthError, type DomainErrorCode, type OAuthErrorCode } from '../errors';
+import { ClientCredentialsGrant } from '../grants/client-credentials.grant';
+import { TokenEndpoint } from '../grants/token-endpoint';
+import { SigningKeyRing } from '../keys/signing-key-ring';
+import { ApplicationRegistry } from '../registry/application-registry';
+import { ScopeRegistry } from '../registry/scope-registry';
+import type {
+  ApplicationPage,
+  ApplicationStore,
+  AuthorizationCodeRecord,
+  AuthorizationCodeStore,
+  InsertResult,
+  RefreshTokenRecord,
+  RefreshTokenStore,
+  Revocation,
+  RevocationInput,
+  RevocationKind,
+  RevocationStore,
+  ScopeDefinition,
+  ScopeStore,
+  SigningKeyRecord,
+  SigningKeyStore,
+  Stores,
+  TokenEvent,
+  TokenEventInput,
+  TokenEventStore,
+  Transactor,
+  User,
+  UserStore,
+} from '../storage';
+import { ACCESS_TOKEN_LIFETIME_SECONDS, JwtAccessTokenStrategy } from '../tokens/access-token';
+import { generateOpaqueToken } from '../tokens/opaque-token';
+import { AccessTokenValidator } from '../tokens/token-validator';
+
+// ---------------------------------------------------------------------------------------------
+// Clock
+
+/** A whole second, so `iat` (seconds) and the clock (milliseconds) line up exactly. */
+export const TEST_START = new Date('2026-05-21T10:00:00.000Z');
+
+/** Stands still until a test moves it. */
+export class TestClock implements Clock {
+  private current: number;
+
+  constructor(start: Date = TEST_START) {
+    this.current = start.getTime();
+  }
+
+  now(): Date {
+    return new Date(this.current);
+  }
+
+  advanceSeconds(seconds: number): void {
+    this.current += seconds * 1000;
+  }
+
+  advanceMs(ms: number): void {
+    this.current += ms;
+  }
+
+  set(at: Date): void {
+    this.current = at.getTime();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stores
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+interface Snapshotting {
+  snapshot(): unknown;
+  restore(state: unknown): void;
+}
+
+export class InMemoryApplicationStore implements ApplicationStore, Snapshotting {
+  private rows = new Map<string, Application>();
+
+  async findApplication(clientId: string): Promise<Application | null> {
+    const row = this.rows.get(clientId);
+    return row ? copy(row) : null;
+  }
+
+  async insertApplication(app: Application): Promise<InsertResult> {
+    if (this.rows.has(app.clientId)) return 'duplicate';
+    this.rows.set(app.clientId, copy(app));
+    return 'created';
+  }
+
+  async listApplications(page: { after?: string; limit: number }): Promise<ApplicationPage> {
+    const sorted = [...this.rows.values()]
+      .sort((a, b) => (a.clientId < b.clientId ? -1 : a.clientId > b.clientId ? 1 : 0))
+      .filter((a) => page.after === undefined || a.clientId > page.after);
+    const items = sorted.slice(0, page.limit).map(copy);
+    const nextAfter = sorted.length > page.limit ? items[items.length - 1].clientId : null;
+    return { items, nextAfter };
+  }
+
+  async deleteApplication(clientId: string): Promise<boolean> {
+    return this.rows.delete(clientId);
+  }
+
+  async updateApplicationSecret(clientId: string, secretHash: string, rotatedAt: Date): Promise<boolean> {
+    const row = this.rows.get(clientId);
+    if (!row) return false;
+    this.rows.set(clientId, { ...row, secretHash, rotatedAt: new Date(rotatedAt) });
+    return true;
+  }
+
+  snapshot(): unknown {
+    return copy(this.rows);
+  }
+
+  restore(state: unknown): void {
+    this.rows = state as Map<string, Application>;
+  }
+}
+
+export class InMemoryScopeStore implements ScopeStore, Snapshotting {
+  private rows: ScopeDefinition[] = [];
+
+  async insertScope(scope: ScopeDefinition): Promise<InsertResult> {
+    if (this.rows.some((s) => s.name === scope.name)) return 'duplicate';
+    this.rows.push(copy(scope));
+    return 'created';
+  }
+
+  async listScopes(): Promise<ScopeDefinition[]> {
+    return [...this.rows].sort((a, b) => (a.name < b.name ? -1 : 1)).map(copy);
+  }
+
+  snapshot(): unknown {
+    return copy(this.rows);
+  }
+
+  restore(state: unknown): void {
+    this.rows = state as ScopeDefinition[];
+  }
+}
+
+export class InMemorySigningKeyStore implements SigningKeyStore, Snapshotting {
+  /** In insertion order; listing breaks createdAt ties by insertion, newest first. */
+  private rows: SigningKeyRecord[] = [];
+
+  async listSigningKeys(): Promise<SigningKeyRecord[]> {
+    return this.rows
+      .map((row, index) => ({ row, index }))
+      .sort((a, b) => b.row.createdAt.getTime() - a.row.createdAt.getTime() || b.index - a.index)
+      .map(({ row }) => copy(row));
+  }
+
+  async insertSigningKey(key: SigningKeyRecord): Promise<void> {
+    if (this.rows.some((k) => k.kid === key.kid)) throw new Error(`duplicate kid ${key.kid}`);
+    this.rows.push(copy(key));
+  }
+
+  async retireSigningKey(kid: string, at: Date): Promise<void> {
+    this.rows = this.rows.map((k) => (k.kid === kid ? { ...k, retiredAt: new Date(at) } : k));
+  }
+
+  async deleteSigningKey(kid: string): Promise<void> {
+    this.rows = this.rows.filter((k) => k.kid !== kid);
+  }
+
+  kids(): string[] {
+    return this.rows.map((k) => k.kid);
+  }
+
+  snapshot(): unknown {
+    return copy(this.rows);
+  }
+
+  restore(state: unknown): void {
+    this.rows = state as SigningKeyRecord[];
+  }
+}
+
+export class InMemoryRevocationStore implements RevocationStore, Snapshotting {
+  private rows: Revocation[] = [];
+  private lastSeq = 0;
+
+  async addRevocations(entries: RevocationInput[], now: Date): Promise<Revocation[]> {
+    const added = entries.map((e) => ({ ...copy(e), seq: ++this.lastSeq, createdAt: new Date(now) }));
+    this.rows.push(...added);
+    return added.map(copy);
+  }
+
+  async listRevocationsAfter(afterSeq: number, limit: number): Promise<Revocation[]> {
+    return this.rows
+      .filter((r) => r.seq > afterSeq)
+      .slice(0, limit)
+      .map(copy);
+  }
+
+  async listActiveRevocations(now: Date): Promise<Revocation[]> {
+    return this.rows.filter((r) => r.expiresAt > now).map(copy);
+  }
+
+  async findActiveRevocations(
+    keys: Array<{ kind: RevocationKind; value: string }>,
+    now: Date,
+  ): Promise<Revocation[]> {
+    return this.rows
+      .filter((r) => r.expiresAt > now && keys.some((k) => k.kind === r.kind && k.value === r.value))
+      .map(copy);
+  }
+
+  async pruneRevocations(now: Date): Promise<number> {
+    const before = this.rows.length;
+    this.rows = this.rows.filter((r) => r.expiresAt > now);
+    return before - this.rows.length;
+  }
+
+  /** Every entry ever added, ascending by seq. */
+  all(): Revocation[] {
+    return this.rows.map(copy);
+  }
+
+  snapshot(): unknown {
+    return copy({ rows: this.rows, lastSeq: this.lastSeq });
+  }
+
+  restore(state: unknown): void {
+    ({ rows: this.rows, lastSeq: this.lastSeq } = state as { rows: Revocation[]; lastSeq: number });
+  }
+}
+
+export class InMemoryTokenEventStore implements TokenEventStore, Snapshotting {
+  private rows: TokenEvent[] = [];
+  private lastId = 0;
+
+  async appendTokenEvents(events: TokenEventInput[]): Promise<void> {
+    this.rows.push(...events.map((e) => ({ ...copy(e), id: ++this.lastId })));
+  }
+
+  async listTokenEvents(query: { after?: number; limit: number; clientId?: string }): Promise<TokenEvent[]> {
+    return this.rows
+      .filter(
+        (e) =>
+          (query.after === undefined || e.id > query.after) &&
+          (!query.clientId || e.clientId === query.clientId),
+      )
+      .slice(0, query.limit)
+      .map(copy);
+  }
+
+  all(): TokenEvent[] {
+    return this.rows.map(copy);
+  }
+
+  snapshot(): unknown {
+    return copy({ rows: this.rows, lastId: this.lastId });
+  }
+
+  restore(state: unknown): void {
+    ({ rows: this.rows, lastId: this.lastId } = state as { rows: TokenEvent[]; lastId: number });
+  }
+}
+
+export class InMemoryUserStore implements UserStore, Snapshotting {
+  private rows: User[] = [];
+  private lastId = 0;
+
+  async findUser(id: string): Promise<User | null> {
+    const row = this.rows.find((u) => u.id === id);
+    return row ? copy(row) : null;
+  }
+
+  async upsertUserByExternalId(user: Omit<User, 'id' | 'createdAt' | 'updatedAt'>, now: Date): Promise<User> {
+    const existing = this.rows.find((u) => u.issuer === user.issuer && u.subject === user.subject);
+    if (existing) {
+      Object.assign(existing, copy(user), { updatedAt: new Date(now) });
+      return copy(existing);
+    }
+    const created: User = {
+      ...copy(user),
+      id: `user-${++this.lastId}`,
+      createdAt: new Date(now),
+      updatedAt: new Date(now),
+    };
+    this.rows.push(created);
+    return copy(created);
+  }
+
+  async setUserRoles(id: string, roles: string[], now: Date): Promise<boolean> {
+    const row = this.rows.find((u) => u.id === id);
+    if (!row) return false;
+    row.roles = [...roles];
+    row.updatedAt = new Date(now);
+    return true;
+  }
+
+  snapshot(): unknown {
+    return copy({ rows: this.rows, lastId: this.lastId });
+  }
+
+  restore(state: unknown): void {
+    ({ rows: this.rows, lastId: this.lastId } = state as { rows: User[]; lastId: number });
+  }
+}
+
+export class InMemoryAuthorizationCodeStore implements AuthorizationCodeStore, Snapshotting {
+  private rows = new Map<string, AuthorizationCodeRecord>();
+
+  async insertAuthorizationCode(code: AuthorizationCodeRecord): Promise<void> {
+    this.rows.set(code.codeHash, copy(code));
+  }
+
+  async consumeAuthorizationCode(codeHash: string, now: Date): Promise<AuthorizationCodeRecord | null> {
+    const row = this.rows.get(codeHash);
+    if (!row) return null;
+    const before = copy(row);
+    if (row.consumedAt === null) row.consumedAt = new Date(now);
+    return before;
+  }
+
+  snapshot(): unknown {
+    return copy(this.rows);
+  }
+
+  restore(state: unknown): void {
+    this.rows = state as Map<string, AuthorizationCodeRecord>;
+  }
+}
+
+export class InMemoryRefreshTokenStore implements RefreshTokenStore, Snapshotting {
+  private rows = new Map<string, RefreshTokenRecord>();
+
+  async insertRefreshToken(token: RefreshTokenRecord): Promise<void> {
+    this.rows.set(token.tokenHash, copy(token));
+  }
+
+  async findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | null> {
+    const row = this.rows.get(tokenHash);
+    return row ? copy(row) : null;
+  }
+
+  async markRefreshTokenRotated(tokenHash: string, now: Date): Promise<boolean> {
+    const row = this.rows.get(tokenHash);
+    if (!row || row.rotatedAt || row.revokedAt) return false;
+    row.rotatedAt = new Date(now);
+    return true;
+  }
+
+  async revokeRefreshTokenFamily(grantId: string, now: Date): Promise<number> {
+    return this.revokeWhere((t) => t.grantId === grantId, now);
+  }
+
+  async revokeRefreshTokensOfClient(clientId: string, now: Date): Promise<number> {
+    return this.revokeWhere((t) => t.clientId === clientId, now);
+  }
+
+  all(): RefreshTokenRecord[] {
+    return [...this.rows.values()].map(copy);
+  }
+
+  private revokeWhere(matches: (t: RefreshTokenRecord) => boolean, now: Date): number {
+    let live = 0;
+    for (const row of this.rows.values()) {
+      if (!matches(row) || row.revokedAt) continue;
+      if (!row.rotatedAt) live += 1;
+      row.revokedAt = new Date(now);
+    }
+    return live;
+  }
+
+  snapshot(): unknown {
+    return copy(this.rows);
+  }
+
+  restore(state: unknown): void {
+    this.rows = state as Map<string, RefreshTokenRecord>;
+  }
+}
+
+/** Every store, typed as the in-memory classes so specs can look inside. */
+export class InMemoryStores implements Stores {
+  readonly applications = new InMemoryApplicationStore();
+  readonly scopes = new InMemoryScopeStore();
+  readonly signingKeys = new InMemorySigningKeyStore();
+  readonly revocations = new InMemoryRevocationStore();
+  readonly tokenEvents = new InMemoryTokenEventStore();
+  readonly users = new InMemoryUserStore();
+  readonly authorizationCodes = new InMemoryAuthorizationCodeStore();
+  readonly refreshTokens = new InMemoryRefreshTokenStore();
+
+  private all(): Snapshotting[] {
+    return [
+      this.applications,
+      this.scopes,
+      this.signingKeys,
+      this.revocations,
+      this.tokenEvents,
+      this.users,
+      this.authorizationCodes,
+      this.refreshTokens,
+    ];
+  }
+
+  snapshot(): unknown[] {
+    return this.all().map((s) => s.snapshot());
+  }
+
+  restore(state: unknown[]): void {
+    this.all().forEach((s, i) => s.restore(state[i]));
+  }
+}
+
+/** Rolls every store back when the work throws; counts transactions for specs that care. */
+export class InMemoryTransactor implements Transactor {
+  committed = 0;
+  rolledBack = 0;
+
+  constructor(private readonly stores: InMemoryStores) {}
+
+  async inTransaction<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+    const before = this.stores.snapshot();
+    try {
+      const result = await work(this.stores);
+      this.committed += 1;
+      return result;
+    } catch (error) {
+      this.stores.restore(before);
+      this.rolledBack += 1;
+      throw error;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Factories
+
+const hashes = new Map<string, Promise<string>>();
+
+/** argon2id hash of a secret, computed once per spec file (argon2 is deliberately slow). */
+export function argon2idHashOf(secret: string): Promise<string> {
+  let hash = hashes.get(secret);
+  if (!hash) {
+    hash = argon2idHasher.hash(secret);
+    hashes.set(secret, hash);
+  }
+  return hash;
+}
+
+export function anApplication(overrides: Partial<Application> = {}): Application {
+  return {
+    clientId: 'reports-worker',
+    name: 'Reports worker',
+    appType: 'service',
+    declaredScopes: ['jobs.read'],
+    redirectUris: [],
+    secretHash: null,
+    createdAt: TEST_START,
+    rotatedAt: null,
+    ...overrides,
+  };
+}
+
+export interface SeededApplication {
+  app: Application;
+  /** The plain secret; undefined for spa apps. */
+  secret: string | undefined;
+}
+
+/** Stores an application directly, with a real argon2id hash of `${clientId}-secret`. */
+export async function seedApplication(
+  stores: Pick<Stores, 'applications'>,
+  options: { clientId: string; appType?: AppType; declaredScopes?: string[]; redirectUris?: string[] },
+): Promise<SeededApplication> {
+  const appType = options.appType ?? 'service';
+  const secret = appType === 'spa' ? undefined : `${options.clientId}-secret`;
+  const app = anApplication({
+    clientId: options.clientId,
+    name: options.clientId,
+    appType,
+    declaredScopes: options.declaredScopes ?? ['jobs.read'],
+    redirectUris: options.redirectUris ?? (appType === 'service' ? [] : ['https://app.example.com/callback']),
+    secretHash: secret === undefined ? null : await argon2idHashOf(secret),
+  });
+  await stores.applications.insertApplication(app);
+  return { app, secret };
+}
+
+/** Credentials in the form body (client_secret_post). */
+export function postCredentials(app: SeededApplication): Record<string, string> {
+  return app.secret === undefined
+    ? { client_id: app.app.clientId }
+    : { client_id: app.app.clientId, client_secret: app.secret };
+}
+
+/** RFC 6749 section 2.3.1: each part form-urlencoded, then `id:secret` in base64. */
+export function basicAuthorization(clientId: string, secret: string): string {
+  const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+');
+  return `Basic ${Buffer.from(`${encode(clientId)}:${encode(secret)}`).toString('base64')}`;
+}
+
+/** A refresh token value and its stored record (only the hash is stored). */
+export function aRefreshToken(overrides: Partial<RefreshTokenRecord> = {}): {
+  value: string;
+  record: RefreshTokenRecord;
+} {
+  const { value, hash } = generateOpaqueToken();
+  return {
+    value,
+    record: {
+      tokenHash: hash,
+      grantId: 'grant-1',
+      clientId: 'web-portal',
+      userId: 'user-1',
+      scopes: ['jobs.read'],
+      createdAt: TEST_START,
+      expiresAt: new Date(TEST_START.getTime() + 30 * 24 * 3600 * 1000),
+      rotatedAt: null,
+      revokedAt: null,
+      ...overrides,
+    },
+  };
+}
+
+/** A fresh RS256 key record as the ring stores it. */
+export async function aSigningKeyRecord(createdAt: Date): Promise<SigningKeyRecord> {
+  const { privateKey, publicKey } = await generateKeyPair('RS256', {
+    modulusLength: 2048,
+    extractable: true,
+  });
+  const publicJwk = await exportJWK(publicKey);
+  return {
+    kid: await calculateJwkThumbprint(publicJwk),
+    alg: 'RS256',
+    privateJwk: JSON.stringify(await exportJWK(privateKey)),
+    publicJwk: JSON.stringify(publicJwk),
+    createdAt,
+    retiredAt: null,
+  };
+}
+
+let sharedKey: Promise<SigningKeyRecord> | undefined;
+
+/** One key per spec file: RSA generation is slow, and a stored key is immutable. */
+function sharedSigningKeyRecord(): Promise<SigningKeyRecord> {
+  sharedKey ??= aSigningKeyRecord(new Date(TEST_START.getTime() - 24 * 3600 * 1000));
+  return sharedKey;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Engine
+
+export const TEST_ISSUER = 'https://auth.example.com';
+export const ADMIN_CLIENT_ID = 'admin';
+
+/** Everything wired as the control plane wires it, on in-memory stores and a test clock. */
+export interface TestEngine {
+  clock: TestClock;
+  stores: InMemoryStores;
+  transactor: InMemoryTransactor;
+  hasher: SecretHasher;
+  keys: SigningKeyRing;
+  accessTokens: JwtAccessTokenStrategy;
+  validator: AccessTokenValidator;
+  authenticator: ClientAuthenticator;
+  tokenEndpoint: TokenEndpoint;
+  introspector: TokenIntrospector;
+  revoker: TokenRevoker;
+  scopeRegistry: ScopeRegistry;
+  registry: ApplicationRegistry;
+  /** Seeds an app with a real argon2id-hashed secret. */
+  seed(options: Parameters<typeof seedApplication>[1]): Promise<SeededApplication>;
+  /** A client_credentials token for a seeded app, through the token endpoint. */
+  tokenFor(app: SeededApplication, scope?: string): Promise<string>;
+}
+
+export async function createTestEngine(): Promise<TestEngine> {
+  const clock = new TestClock();
+  const stores = new InMemoryStores();
+  const transactor = new InMemoryTransactor(stores);
+  const hasher = new VerifiedSecretCache(argon2idHasher);
+  await stores.signingKeys.insertSigningKey(await sharedSigningKeyRecord());
+  const keys = new SigningKeyRing(stores.signingKeys, clock, ACCESS_TOKEN_LIFETIME_SECONDS);
+  await keys.load();
+  const accessTokens = new JwtAccessTokenStrategy(
+    keys,
+    { issuer: TEST_ISSUER, lifetimeSeconds: ACCESS_TOKEN_LIFETIME_SECONDS },
+    clock,
+  );
+  const validator = new AccessTokenValidator(accessTokens, stores.revocations, clock);
+  const authenticator = new ClientAuthenticator(stores.applications, hasher);
+  const tokenEndpoint = new TokenEndpoint(
+    [new ClientCredentialsGrant(accessTokens, stores.tokenEvents, clock)],
+    authenticator,
+  );
+  const introspector = new TokenIntrospector(
+    authenticator,
+    validator,
+    stores.refreshTokens,
+    stores.revocations,
+    TEST_ISSUER,
+    clock,
+  );
+  const revoker = new TokenRevoker(
+    authenticator,
+    accessTokens,
+    transactor,
+    ACCESS_TOKEN_LIFETIME_SECONDS,
+    clock,
+  );
+  const scopeRegistry = new ScopeRegistry(stores.scopes, clock);
+  const registry = new ApplicationRegistry(
+    stores.applications,
+    scopeRegistry,
+    hasher,
+    transactor,
+    { accessTokenLifetimeSeconds: ACCESS_TOKEN_LIFETIME_SECONDS, adminClientId: ADMIN_CLIENT_ID },
+    clock,
+  );
+  return {
+    clock,
+    stores,
+    transactor,
+    hasher,
+    keys,
+    accessTokens,
+    validator,
+    authenticator,
+    tokenEndpoint,
+    introspector,
+    revoker,
+    scopeRegistry,
+    registry,
+    seed: (options) => seedApplication(stores, options),
+    tokenFor: async (app, scope) => {
+      const response = await tokenEndpoint.handle(
+        { grant_type: 'client_credentials', ...postCredentials(app), ...(scope !== undefined && { scope }) },
+        undefined,
+      );
+      return response.access_token;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Assertions
+
+/** Asserts both the error class and its stable code. */
+export async function expectOAuthError(promise: Promise<unknown>, code: OAuthErrorCode): Promise<void> {
+  await expect(promise).rejects.toBeInstanceOf(OAuthError);
+  await expect(promise).rejects.toMatchObject({ code });
+}
+
+export async function expectDomainError(promise: Promise<unknown>, code: DomainErrorCode): Promise<void> {
+  await expect(promise).rejects.toBeInstanceOf(DomainError);
+  await expect(promise).rejects.toMatchObject({ code });
+}
+
+/** The error a synchronous call throws (fails the test when it throws nothing). */
+export function thrownBy(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to throw');
+}

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { decodeProtectedHeader, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import type { Clock } from '../clock';
+import type { SigningKeyRing } from '../keys/signing-key-ring';
+
+export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
+
+/** RFC 9068 claims of our access tokens; user tokens add tenant, roles and grant_id. */
+export interface AccessTokenClaims {
+  iss: string;
+  sub: string;
+  aud: string;
+  exp: number;
+  iat: number;
+  jti: string;
+  client_id: string;
+  scope: string;
+  tenant?: string;
+  roles?: string[];
+  grant_id?: string;
+}
+
+export interface AccessTokenSubject {
+  clientId: string;
+  /** client_id for service tokens, the user id for user tokens. */
+  subject: string;
+  scopes: string[];
+  user?: { tenant: string; roles: string[]; grantId: string };
+}
+
+export interface IssuedAccessToken {
+  token: string;
+  claims: AccessTokenClaims;
+}
+
+export interface AccessTokenSettings {
+  issuer: string;
+  lifetimeSeconds: number;
+}
+
+/** Generates, signs and validates RS256 JWT access tokens (RFC 9068 profile). */
+export class JwtAccessTokenStrategy {
+  constructor(
+    private readonly keys: SigningKeyRing,
+    private readonly settings: AccessTokenSettings,
+    private readonly clock: Clock,
+  ) {}
+
+  async issue(subject: AccessTokenSubject): Promise<IssuedAccessToken> {
+    const iat = Math.floor(this.clock.now().getTime() / 1000);
+    const claims: AccessTokenClaims = {
+      iss: this.settings.issuer,
+      sub: subject.subject,
+      aud: this.settings.issuer,
+      exp: iat + this.settings.lifetimeSeconds,
+      iat,
+      jti: randomBytes(16).toString('base64url'),
+      client_id: subject.clientId,
+      scope: subject.scopes.join(' '),
+      ...(subject.user && {
+        tenant: subject.user.tenant,
+        roles: subject.user.roles,
+        grant_id: subject.user.grantId,
+      }),
+    };
+    const { kid, privateKey } = this.keys.signingKey();
+    const token = await new SignJWT(claims as unknown as JWTPayload)
+      .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid })
+      .sign(privateKey);
+    return { token, claims };
+  }
+
+  /**
+   * The token's claims when it is one of ours with a valid signature, otherwise null.
+   * `allowExpired` serves revocation, which must accept expired tokens (RFC 7009).
+   */
+  async verify(token: string, options: { allowExpired?: boolean } = {}): Promise<AccessTokenClaims | null> {
+    let kid: string | undefined;
+    try {
+      kid = decodeProtectedHeader(token).kid;
+    } catch {
+      return null;
+    }
+    const key = kid === undefined ? undefined : this.keys.verificationKey(kid);
+    if (!key) return null;
+    try {
+      const { payload } = await jwtVerify(token, key, {
+        algorithms: ['RS256'],
+        typ: 'at+jwt',
+        issuer: this.settings.issuer,
+        audience: this.settings.issuer,
+        requiredClaims: ['exp', 'iat', 'jti', 'sub', 'client_id'],
+        currentDate: options.allowExpired ? new Date(0) : this.clock.now(),
+      });
+      return payload as unknown as AccessTokenClaims;
+    } catch (error) {
+      if (error instanceof errors.JOSEError) return null;
+      throw error;
+    }
+  }
+}
