@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import {
+  ApplicationsController,
+  ScopesController,
+  SigningKeysController,
+  TokenEventsController,
+} from './admin.controllers';
+import { AdminGuard } from './admin.guard';
+
+/** Admin routes (`/api/v1/*`): every one needs an admin Bearer token. */
+@Module({
+  controllers: [ApplicationsController, ScopesController, TokenEventsController, SigningKeysController],
+  providers: [AdminGuard],
+})
+export class AdminModule {}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { AdminModule } from './admin/admin.module';
+import { InternalModule } from './internal/internal.module';
+import { BootstrapService } from './platform/bootstrap.service';
+import { PlatformModule } from './platform/platform.module';
+import { PublicModule } from './public/public.module';
+
+@Module({
+  imports: [PlatformModule, PublicModule, AdminModule, InternalModule],
+  providers: [BootstrapService],
+})
+export class ControlPlaneModule {}

@@ -1,0 +1,159 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Header,
+  Headers,
+  HttpCode,
+  Inject,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  OAuthError,
+  parseOAuthForm,
+  TokenEndpoint,
+  TokenIntrospector,
+  TokenRevoker,
+  type Clock,
+  type Stores,
+} from '@platform/domain';
+import { mediaType, type PlatformRequest } from '@platform/http';
+import type { FastifyReply } from 'fastify';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { CLOCK, STORES } from '../platform/tokens';
+import { RevocationFeed, toRevocationEntry } from '../platform/revocation-feed';
+import { InternalGuard } from './internal.guard';
+
+/** The form body of an OAuth request, as the backend forwarded it verbatim. */
+function oauthForm(request: PlatformRequest): Record<string, string> {
+  if (mediaType(request) !== 'application/x-www-form-urlencoded') {
+    throw new OAuthError('invalid_request', 'the body must be application/x-www-form-urlencoded');
+  }
+  return parseOAuthForm(request.rawBody ?? '');
+}
+
+@Controller('internal/v1/oauth')
+@UseGuards(InternalGuard)
+export class OAuthController {
+  constructor(
+    private readonly tokenEndpoint: TokenEndpoint,
+    private readonly introspector: TokenIntrospector,
+    private readonly revoker: TokenRevoker,
+    private readonly feed: RevocationFeed,
+  ) {}
+
+  @Post('token')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  token(@Req() request: PlatformRequest, @Headers('authorization') authorization?: string) {
+    return this.tokenEndpoint.handle(oauthForm(request), authorization);
+  }
+
+  @Post('introspect')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  introspect(@Req() request: PlatformRequest, @Headers('authorization') authorization?: string) {
+    return this.introspector.introspect(oauthForm(request), authorization);
+  }
+
+  @Post('revoke')
+  @HttpCode(200)
+  async revoke(@Req() request: PlatformRequest, @Headers('authorization') authorization?: string) {
+    await this.revoker.revoke(oauthForm(request), authorization);
+    this.feed.wake();
+    return {};
+  }
+}
+
+class TrustedRevocationDto {
+  @IsString()
+  @MaxLength(8192)
+  token: string;
+}
+
+class FeedQuery {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  after?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  limit?: number;
+}
+
+const HEARTBEAT_MS = 15_000;
+
+/** The deny-list feed the sidecars follow (docs/internal-api.md). */
+@Controller('internal/v1/revocations')
+@UseGuards(InternalGuard)
+export class RevocationsController {
+  constructor(
+    @Inject(STORES) private readonly stores: Stores,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly revoker: TokenRevoker,
+    private readonly feed: RevocationFeed,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  async revoke(@Body() body: TrustedRevocationDto) {
+    const revoked = await this.revoker.revokeTrusted(body.token);
+    this.feed.wake();
+    return { revoked };
+  }
+
+  @Get()
+  async after(@Query() query: FeedQuery) {
+    const after = query.after ?? 0;
+    const page = await this.stores.revocations.listRevocationsAfter(after, query.limit ?? 1000);
+    return { revocations: page.map(toRevocationEntry), last_seq: page.at(-1)?.seq ?? after };
+  }
+
+  /** The whole live deny-list, and the seq to follow the stream from. */
+  @Get('active')
+  async active() {
+    const entries = await this.stores.revocations.listActiveRevocations(this.clock.now());
+    let lastSeq = entries.at(-1)?.seq ?? 0;
+    for (let page = await this.nextPage(lastSeq); page.length > 0; page = await this.nextPage(lastSeq)) {
+      lastSeq = page[page.length - 1].seq; // expired entries newer than the last live one
+    }
+    return { revocations: entries.map(toRevocationEntry), last_seq: lastSeq };
+  }
+
+  private nextPage(after: number) {
+    return this.stores.revocations.listRevocationsAfter(after, 1000);
+  }
+
+  /** Server-Sent Events: one event per entry, `id` = seq, so a reconnect resumes with `after`. */
+  @Get('stream')
+  async stream(@Query() query: FeedQuery, @Req() request: PlatformRequest, @Res() reply: FastifyReply) {
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-request-id': request.id,
+    });
+    raw.write(': connected\n\n');
+    const unsubscribe = await this.feed.subscribe(query.after ?? 0, (entry) =>
+      raw.write(`id: ${entry.seq}\ndata: ${JSON.stringify(entry)}\n\n`),
+    );
+    const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
+    raw.on('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+    });
+  }
+}

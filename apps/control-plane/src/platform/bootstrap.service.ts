@@ -1,0 +1,70 @@
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { ApplicationRegistry, SigningKeyRing, type Clock, type Stores } from '@platform/domain';
+import type { PlatformConfig } from '@platform/config';
+import { CLOCK, PLATFORM_CONFIG, STORES } from './tokens';
+
+const KEY_RELOAD_MS = 30_000;
+const PRUNE_MS = 5 * 60_000;
+
+/**
+ * First-start work (signing key, admin app) and the periodic chores: re-reading keys that
+ * another replica may have rotated, and pruning deny-list entries no token can outlive.
+ */
+@Injectable()
+export class BootstrapService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(BootstrapService.name);
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(STORES) private readonly stores: Stores,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly keys: SigningKeyRing,
+    private readonly registry: ApplicationRegistry,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.keys.load();
+    const generated = await this.registry.ensureAdminApp(
+      this.config.adminClientId,
+      this.config.adminClientSecret,
+    );
+    if (generated !== undefined) this.writeAdminCredentials(generated);
+    this.every(KEY_RELOAD_MS, () => this.keys.load());
+    this.every(PRUNE_MS, () => this.stores.revocations.pruneRevocations(this.clock.now()));
+  }
+
+  onApplicationShutdown(): void {
+    for (const timer of this.timers) clearInterval(timer);
+  }
+
+  /** Written once, readable by the owner only; the secret itself is never logged. */
+  private writeAdminCredentials(secret: string): void {
+    mkdirSync(this.config.dataDir, { recursive: true, mode: 0o700 });
+    const file = join(this.config.dataDir, 'admin-credentials.json');
+    const body = {
+      client_id: this.config.adminClientId,
+      client_secret: secret,
+      token_endpoint: `${this.config.issuer}/v1/oauth/token`,
+    };
+    writeFileSync(file, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+    this.logger.log(`admin credentials for client ${this.config.adminClientId} written to ${file}`);
+  }
+
+  private every(ms: number, chore: () => Promise<unknown>): void {
+    const timer = setInterval(() => {
+      chore().catch((error: Error) => this.logger.warn(`periodic task failed: ${error.name}`));
+    }, ms);
+    timer.unref();
+    this.timers.push(timer);
+  }
+}

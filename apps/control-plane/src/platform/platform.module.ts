@@ -1,0 +1,166 @@
+import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  AccessTokenValidator,
+  ACCESS_TOKEN_LIFETIME_SECONDS,
+  ApplicationRegistry,
+  argon2idHasher,
+  ClientAuthenticator,
+  ClientCredentialsGrant,
+  JwtAccessTokenStrategy,
+  ScopeRegistry,
+  SigningKeyRing,
+  systemClock,
+  TokenEndpoint,
+  TokenIntrospector,
+  TokenRevoker,
+  VerifiedSecretCache,
+  type Clock,
+  type SecretHasher,
+  type Stores,
+  type Transactor,
+} from '@platform/domain';
+import { loadConfig, type PlatformConfig } from '@platform/config';
+import { openDataSource, TypeOrmStores, TypeOrmTransactor } from '@platform/persistence';
+import type { DataSource } from 'typeorm';
+import { RevocationFeed } from './revocation-feed';
+import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR } from './tokens';
+
+/**
+ * Wires the OAuth engine of libs/domain to the TypeORM adapter. Every domain object is built
+ * here once; controllers receive them ready to use.
+ */
+@Global()
+@Module({
+  providers: [
+    RevocationFeed,
+    { provide: PLATFORM_CONFIG, useFactory: () => loadConfig() },
+    { provide: CLOCK, useValue: systemClock },
+    {
+      provide: DATA_SOURCE,
+      useFactory: (config: PlatformConfig) => openDataSource(config.databaseUrl),
+      inject: [PLATFORM_CONFIG],
+    },
+    {
+      provide: STORES,
+      useFactory: (ds: DataSource) => TypeOrmStores.forDataSource(ds),
+      inject: [DATA_SOURCE],
+    },
+    { provide: TRANSACTOR, useFactory: (ds: DataSource) => new TypeOrmTransactor(ds), inject: [DATA_SOURCE] },
+    { provide: SECRET_HASHER, useFactory: () => new VerifiedSecretCache(argon2idHasher) },
+    {
+      provide: SigningKeyRing,
+      useFactory: (stores: Stores, clock: Clock) =>
+        new SigningKeyRing(stores.signingKeys, clock, ACCESS_TOKEN_LIFETIME_SECONDS),
+      inject: [STORES, CLOCK],
+    },
+    {
+      provide: JwtAccessTokenStrategy,
+      useFactory: (keys: SigningKeyRing, config: PlatformConfig, clock: Clock) =>
+        new JwtAccessTokenStrategy(
+          keys,
+          { issuer: config.issuer, lifetimeSeconds: ACCESS_TOKEN_LIFETIME_SECONDS },
+          clock,
+        ),
+      inject: [SigningKeyRing, PLATFORM_CONFIG, CLOCK],
+    },
+    {
+      provide: AccessTokenValidator,
+      useFactory: (tokens: JwtAccessTokenStrategy, stores: Stores, clock: Clock) =>
+        new AccessTokenValidator(tokens, stores.revocations, clock),
+      inject: [JwtAccessTokenStrategy, STORES, CLOCK],
+    },
+    {
+      provide: ClientAuthenticator,
+      useFactory: (stores: Stores, hasher: SecretHasher) =>
+        new ClientAuthenticator(stores.applications, hasher),
+      inject: [STORES, SECRET_HASHER],
+    },
+    {
+      provide: TokenEndpoint,
+      useFactory: (
+        authenticator: ClientAuthenticator,
+        tokens: JwtAccessTokenStrategy,
+        stores: Stores,
+        clock: Clock,
+      ) => new TokenEndpoint([new ClientCredentialsGrant(tokens, stores.tokenEvents, clock)], authenticator),
+      inject: [ClientAuthenticator, JwtAccessTokenStrategy, STORES, CLOCK],
+    },
+    {
+      provide: TokenIntrospector,
+      useFactory: (
+        authenticator: ClientAuthenticator,
+        validator: AccessTokenValidator,
+        stores: Stores,
+        config: PlatformConfig,
+        clock: Clock,
+      ) =>
+        new TokenIntrospector(
+          authenticator,
+          validator,
+          stores.refreshTokens,
+          stores.revocations,
+          config.issuer,
+          clock,
+        ),
+      inject: [ClientAuthenticator, AccessTokenValidator, STORES, PLATFORM_CONFIG, CLOCK],
+    },
+    {
+      provide: TokenRevoker,
+      useFactory: (
+        authenticator: ClientAuthenticator,
+        tokens: JwtAccessTokenStrategy,
+        transactor: Transactor,
+        clock: Clock,
+      ) => new TokenRevoker(authenticator, tokens, transactor, ACCESS_TOKEN_LIFETIME_SECONDS, clock),
+      inject: [ClientAuthenticator, JwtAccessTokenStrategy, TRANSACTOR, CLOCK],
+    },
+    {
+      provide: ScopeRegistry,
+      useFactory: (stores: Stores, clock: Clock) => new ScopeRegistry(stores.scopes, clock),
+      inject: [STORES, CLOCK],
+    },
+    {
+      provide: ApplicationRegistry,
+      useFactory: (
+        stores: Stores,
+        scopes: ScopeRegistry,
+        hasher: SecretHasher,
+        transactor: Transactor,
+        config: PlatformConfig,
+        clock: Clock,
+      ) =>
+        new ApplicationRegistry(
+          stores.applications,
+          scopes,
+          hasher,
+          transactor,
+          { accessTokenLifetimeSeconds: ACCESS_TOKEN_LIFETIME_SECONDS, adminClientId: config.adminClientId },
+          clock,
+        ),
+      inject: [STORES, ScopeRegistry, SECRET_HASHER, TRANSACTOR, PLATFORM_CONFIG, CLOCK],
+    },
+  ],
+  exports: [
+    RevocationFeed,
+    DATA_SOURCE,
+    PLATFORM_CONFIG,
+    CLOCK,
+    STORES,
+    TRANSACTOR,
+    SigningKeyRing,
+    JwtAccessTokenStrategy,
+    AccessTokenValidator,
+    TokenEndpoint,
+    TokenIntrospector,
+    TokenRevoker,
+    ScopeRegistry,
+    ApplicationRegistry,
+  ],
+})
+export class PlatformModule implements OnApplicationShutdown {
+  constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}
