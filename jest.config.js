@@ -11,12 +11,16 @@ const swc = [
   },
 ];
 const shared = {
-  transform: { '^.+\\.ts$': swc },
+  // jose, oauth4webapi and openid-client ship ESM only; swc turns it into CommonJS for jest.
+  transform: { '^.+\\.(t|j)s$': swc },
+  transformIgnorePatterns: ['/node_modules/(?!(jose|oauth4webapi|openid-client)/)'],
   moduleNameMapper: { '^@platform/(.*)$': '<rootDir>/libs/$1/src' },
   testEnvironment: 'node',
 };
 
 module.exports = {
+  // Generous for e2e specs, which start real processes; unit specs finish far below it.
+  testTimeout: 60_000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts'] },
     { ...shared, displayName: 'medium', testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.medium-spec.ts'] },
@@ -26,7 +30,6 @@ module.exports = {
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       // e2e specs drive the built processes (npm test builds first).
       moduleNameMapper: {},
-      testTimeout: 60_000,
     },
   ],
 };

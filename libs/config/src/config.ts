@@ -31,7 +31,12 @@ export interface PlatformConfig {
 
 export const PLATFORM_VERSION = '0.9.0';
 
-const NUMERIC_KEYS = ['BACKEND_PORT', 'CONTROL_PLANE_PORT', 'SIDECAR_HEALTH_PORT', 'REVOCATION_POLL_MS'] as const;
+const NUMERIC_KEYS = [
+  'BACKEND_PORT',
+  'CONTROL_PLANE_PORT',
+  'SIDECAR_HEALTH_PORT',
+  'REVOCATION_POLL_MS',
+] as const;
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';

@@ -2,54 +2,83 @@ import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength 
 
 /** The environment variables every process reads; validated once at boot. */
 export class EnvironmentVariables {
-  @IsOptional() @IsIn(['development', 'production', 'test'])
+  @IsOptional()
+  @IsIn(['development', 'production', 'test'])
   NODE_ENV?: string;
 
-  @IsOptional() @IsInt() @Min(0) @Max(65535)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   BACKEND_PORT?: number;
 
-  @IsOptional() @IsInt() @Min(0) @Max(65535)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   CONTROL_PLANE_PORT?: number;
 
-  @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
   CONTROL_PLANE_URL?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   SIDECAR_GRPC_ADDRESS?: string;
 
-  @IsOptional() @IsInt() @Min(0) @Max(65535)
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   SIDECAR_HEALTH_PORT?: number;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   DATA_DIR?: string;
 
-  @IsOptional() @Matches(/^(postgres(ql)?:\/\/|sqlite:)/, { message: 'DATABASE_URL must start with postgres://, postgresql:// or sqlite:' })
+  @IsOptional()
+  @Matches(/^(postgres(ql)?:\/\/|sqlite:)/, {
+    message: 'DATABASE_URL must start with postgres://, postgresql:// or sqlite:',
+  })
   DATABASE_URL?: string;
 
-  @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
   ISSUER?: string;
 
-  @IsOptional() @Matches(/^[A-Za-z0-9._-]{3,64}$/)
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9._-]{3,64}$/)
   ADMIN_CLIENT_ID?: string;
 
-  @IsOptional() @IsString() @MinLength(16)
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
   ADMIN_CLIENT_SECRET?: string;
 
-  @IsOptional() @IsString() @MinLength(32)
+  @IsOptional()
+  @IsString()
+  @MinLength(32)
   INTERNAL_TOKEN?: string;
 
-  @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
   OIDC_ISSUER?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   OIDC_CLIENT_ID?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   OIDC_CLIENT_SECRET?: string;
 
-  @IsOptional() @IsIn(['json', 'text'])
+  @IsOptional()
+  @IsIn(['json', 'text'])
   LOG_FORMAT?: string;
 
-  @IsOptional() @IsInt() @Min(1000) @Max(3_600_000)
+  @IsOptional()
+  @IsInt()
+  @Min(1000)
+  @Max(3_600_000)
   REVOCATION_POLL_MS?: number;
 }

@@ -62,7 +62,10 @@ export interface AuthServiceClient extends grpc.Client {
   SyncRevocations: Unary<Record<string, never>, { last_seq: number }>;
 }
 
-export function createAuthServiceClient(address: string, options: grpc.ChannelOptions = {}): AuthServiceClient {
+export function createAuthServiceClient(
+  address: string,
+  options: grpc.ChannelOptions = {},
+): AuthServiceClient {
   const pkg = grpc.loadPackageDefinition(loadProto(AUTH_PROTO)) as unknown as {
     platform: { auth: { v1: { AuthService: grpc.ServiceClientConstructor } } };
   };

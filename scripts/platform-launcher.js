@@ -1,0 +1,129 @@
+'use strict';
+/**
+ * Starts the three processes (control plane, sidecar, backend) from their builds and waits
+ * until each is healthy. Used by `npm start`, the end-to-end suite and the benchmarks, so all
+ * three run the platform the same way.
+ */
+const { spawn } = require('node:child_process');
+const { createServer } = require('node:net');
+const { join } = require('node:path');
+
+const ROOT = join(__dirname, '..');
+const MAIN = {
+  'control-plane': join(ROOT, 'apps/control-plane/dist/main.js'),
+  sidecar: join(ROOT, 'apps/sidecar/dist/main.js'),
+  backend: join(ROOT, 'apps/backend/dist/main.js'),
+};
+
+/** A TCP port that was free a moment ago. */
+function freePort(host = '127.0.0.1') {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, host, () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(url, child, name, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`${name} exited with code ${child.exitCode} before it was healthy`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      if (res.ok) return;
+      last = `HTTP ${res.status}`;
+    } catch (error) {
+      last = error.cause?.code ?? error.name;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${name} was not healthy at ${url} within ${timeoutMs} ms (${last})`);
+}
+
+/**
+ * @param {object} options
+ * @param {Record<string,string>} options.env  environment shared by the three processes
+ * @param {'inherit'|'pipe'|'ignore'} [options.stdio]  where their output goes
+ * @param {number} [options.timeoutMs]
+ */
+async function launchPlatform({ env, stdio = 'inherit', timeoutMs = 60_000, onExit } = {}) {
+  const children = [];
+  const baseEnv = { ...process.env, ...env };
+  let stopping = false;
+
+  const start = async (name, extraEnv, healthUrl) => {
+    const child = spawn(process.execPath, [MAIN[name]], {
+      env: { ...baseEnv, ...extraEnv },
+      stdio: ['ignore', stdio, stdio],
+    });
+    child.name = name;
+    children.push(child);
+    child.on('exit', (code, signal) => {
+      if (!stopping && !child.expectedExit && onExit) onExit(name, code, signal);
+    });
+    await waitForHealth(healthUrl, child, name, timeoutMs);
+    return child;
+  };
+
+  const stopChild = (child) =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+      child.once('exit', () => {
+        clearTimeout(kill);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+
+  const stop = async () => {
+    stopping = true;
+    await Promise.all(children.reverse().map(stopChild));
+  };
+
+  /** Stops one process on purpose (tests of what happens when it is gone). */
+  const stopProcess = async (name) => {
+    const child = children.find((c) => c.name === name);
+    child.expectedExit = true;
+    await stopChild(child);
+  };
+
+  const controlPlanePort = Number(baseEnv.CONTROL_PLANE_PORT ?? 8080);
+  const backendPort = Number(baseEnv.BACKEND_PORT ?? 3000);
+  const sidecarHealthPort = Number(baseEnv.SIDECAR_HEALTH_PORT ?? 9091);
+  try {
+    await start('control-plane', {}, `http://127.0.0.1:${controlPlanePort}/health`);
+    await start('sidecar', {}, `http://127.0.0.1:${sidecarHealthPort}/health`);
+    await start('backend', {}, `http://127.0.0.1:${backendPort}/health`);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { children, stop, stopProcess, baseUrl: `http://127.0.0.1:${backendPort}` };
+}
+
+/** Starts one more sidecar (with its own ports) against an already running control plane. */
+async function launchSidecar({ env, stdio = 'inherit', timeoutMs = 30_000 }) {
+  const child = spawn(process.execPath, [MAIN.sidecar], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', stdio, stdio],
+  });
+  await waitForHealth(`http://127.0.0.1:${env.SIDECAR_HEALTH_PORT}/health`, child, 'sidecar', timeoutMs);
+  return {
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+module.exports = { launchPlatform, launchSidecar, freePort, waitForHealth, ROOT };

@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, openSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// The same launcher `npm start` uses, so the suite runs the platform as users do.
+const launcher = require('../../scripts/platform-launcher.js') as {
+  launchPlatform(
+    options: object,
+  ): Promise<{ stop(): Promise<void>; stopProcess(name: string): Promise<void> }>;
+  launchSidecar(options: object): Promise<{ stop(): Promise<void> }>;
+  freePort(host?: string): Promise<number>;
+};
+
+export interface TestPlatform {
+  baseUrl: string;
+  controlPlaneUrl: string;
+  sidecarAddress: string;
+  dataDir: string;
+  internalToken: string;
+  admin: { clientId: string; clientSecret: string };
+  /** Environment the processes were started with; reused to start a second sidecar. */
+  env: Record<string, string>;
+  /** Stops one of the three processes, leaving the others running. */
+  stopProcess(name: 'backend' | 'control-plane' | 'sidecar'): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface PlatformOptions {
+  databaseUrl?: string;
+  env?: Record<string, string>;
+}
+
+/**
+ * Starts the three real processes on free ports with a fresh data directory. Their output
+ * goes to `<dataDir>/platform.log` (kept when E2E_KEEP_DATA is set).
+ */
+export async function startPlatform(options: PlatformOptions = {}): Promise<TestPlatform> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'oauth-platform-e2e-'));
+  const [backendPort, controlPlanePort, sidecarPort, sidecarHealthPort] = await Promise.all([
+    launcher.freePort(),
+    launcher.freePort(),
+    launcher.freePort('::1'),
+    launcher.freePort(),
+  ]);
+  const internalToken = randomBytes(32).toString('base64url');
+  const admin = { clientId: 'admin', clientSecret: randomBytes(24).toString('base64url') };
+  const baseUrl = `http://127.0.0.1:${backendPort}`;
+  const env: Record<string, string> = {
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    BACKEND_PORT: String(backendPort),
+    CONTROL_PLANE_PORT: String(controlPlanePort),
+    CONTROL_PLANE_URL: `http://127.0.0.1:${controlPlanePort}`,
+    SIDECAR_GRPC_ADDRESS: `[::1]:${sidecarPort}`,
+    SIDECAR_HEALTH_PORT: String(sidecarHealthPort),
+    ISSUER: baseUrl,
+    INTERNAL_TOKEN: internalToken,
+    ADMIN_CLIENT_ID: admin.clientId,
+    ADMIN_CLIENT_SECRET: admin.clientSecret,
+    ...(options.databaseUrl && { DATABASE_URL: options.databaseUrl }),
+    ...options.env,
+  };
+  const log = openSync(join(dataDir, 'platform.log'), 'a');
+  const platform = await launcher.launchPlatform({ env, stdio: log, timeoutMs: 30_000 });
+  return {
+    baseUrl,
+    controlPlaneUrl: env.CONTROL_PLANE_URL,
+    sidecarAddress: env.SIDECAR_GRPC_ADDRESS,
+    dataDir,
+    internalToken,
+    admin,
+    env,
+    stopProcess: (name) => platform.stopProcess(name),
+    stop: async () => {
+      await platform.stop();
+      if (!process.env.E2E_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A second sidecar beside the first, following the same control plane. */
+export async function startExtraSidecar(
+  platform: TestPlatform,
+): Promise<{ address: string; stop(): Promise<void> }> {
+  const [port, healthPort] = await Promise.all([launcher.freePort('::1'), launcher.freePort()]);
+  const env = {
+    ...platform.env,
+    SIDECAR_GRPC_ADDRESS: `[::1]:${port}`,
+    SIDECAR_HEALTH_PORT: String(healthPort),
+  };
+  const log = openSync(join(platform.dataDir, `sidecar-${port}.log`), 'a');
+  const sidecar = await launcher.launchSidecar({ env, stdio: log });
+  return { address: env.SIDECAR_GRPC_ADDRESS, stop: sidecar.stop };
+}
