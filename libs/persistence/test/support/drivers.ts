@@ -1,7 +1,7 @@
 import type { Stores, Transactor } from '@platform/domain';
 import type { DataSource } from 'typeorm';
 import { openDataSource, TypeOrmStores, TypeOrmTransactor } from '../../src';
-import { createScratchDatabase, postgresReachable, POSTGRES_ADMIN_URL } from './postgres';
+import { createScratchDatabase, postgresSuiteEnabled } from './postgres';
 
 /** A migrated database of its own for one test file. */
 export interface TestDatabase {
@@ -41,19 +41,7 @@ function wrap(dataSource: DataSource, drop: () => Promise<void>): TestDatabase {
   };
 }
 
-/**
- * SQLite always; Postgres when reachable. Unreachable Postgres fails the run under CI=true and
- * is skipped loudly elsewhere, by not registering the driver (no skipped test counts as passed).
- */
+/** SQLite always; Postgres when reachable, and always under CI=true. */
 export function registeredDrivers(): TestDriver[] {
-  if (postgresReachable()) return [sqlite, postgres];
-  const where = new URL(POSTGRES_ADMIN_URL).host;
-  if (process.env.CI === 'true') {
-    throw new Error(`Postgres at ${where} is unreachable; CI must run the Postgres contract suite`);
-  }
-  console.warn(
-    `\n!!! Postgres at ${where} is unreachable: the Postgres storage contract suite is SKIPPED.\n` +
-      '!!! Only SQLite was checked. Set TEST_DATABASE_URL or start Postgres to run it.\n',
-  );
-  return [sqlite];
+  return postgresSuiteEnabled('the Postgres storage contract suite') ? [sqlite, postgres] : [sqlite];
 }
