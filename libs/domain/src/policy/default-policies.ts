@@ -1,0 +1,49 @@
+import type { Policy } from './policy';
+
+/**
+ * The default role bundle, in terms of the spec's scopes (docs/roles.md shows the same table).
+ * Cross-tenant access is denied explicitly for every role but global_admin, so no later allow
+ * can open it by mistake.
+ */
+export const DEFAULT_POLICIES: readonly Policy[] = [
+  {
+    id: 'global-admin-all',
+    description: 'global_admin may do anything in any tenant',
+    effect: 'allow',
+    roles: ['global_admin'],
+    actions: ['*'],
+    tenants: 'any',
+  },
+  {
+    id: 'tenant-isolation',
+    description: 'nobody but global_admin reaches into another tenant',
+    effect: 'deny',
+    roles: ['tenant_admin', 'user', 'viewer'],
+    actions: ['*'],
+    tenants: 'other',
+  },
+  {
+    id: 'tenant-admin-own-tenant',
+    description: 'tenant_admin manages jobs, files, secrets, audit and users of its tenant',
+    effect: 'allow',
+    roles: ['tenant_admin'],
+    actions: ['jobs.*', 'files.*', 'secrets.*', 'audit.write', 'users.*'],
+    tenants: 'own',
+  },
+  {
+    id: 'user-own-tenant',
+    description: 'user works with jobs and files and reads secrets of its tenant',
+    effect: 'allow',
+    roles: ['user'],
+    actions: ['jobs.read', 'jobs.write', 'files.read', 'files.write', 'secrets.read', 'users.read'],
+    tenants: 'own',
+  },
+  {
+    id: 'viewer-own-tenant',
+    description: 'viewer reads jobs and files of its tenant',
+    effect: 'allow',
+    roles: ['viewer'],
+    actions: ['jobs.read', 'files.read', 'users.read'],
+    tenants: 'own',
+  },
+];

@@ -1,0 +1,3 @@
+export * from './policy';
+export * from './default-policies';
+export * from './policy-engine';
