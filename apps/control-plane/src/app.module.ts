@@ -4,9 +4,10 @@ import { InternalModule } from './internal/internal.module';
 import { BootstrapService } from './platform/bootstrap.service';
 import { PlatformModule } from './platform/platform.module';
 import { PublicModule } from './public/public.module';
+import { UserFlowModule } from './user-flow/user-flow.module';
 
 @Module({
-  imports: [PlatformModule, PublicModule, AdminModule, InternalModule],
+  imports: [PlatformModule, PublicModule, AdminModule, InternalModule, UserFlowModule],
   providers: [BootstrapService],
 })
 export class ControlPlaneModule {}

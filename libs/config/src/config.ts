@@ -23,13 +23,29 @@ export interface PlatformConfig {
   adminClientSecret: string | undefined;
   /** Shared secret between our own processes (header `x-internal-token`, gRPC metadata). */
   internalToken: string;
-  oidc: { issuer: string | undefined; clientId: string | undefined; clientSecret: string | undefined };
+  /** The external OpenID Provider the backend signs users in with (relying party). */
+  oidc: {
+    issuer: string | undefined;
+    clientId: string | undefined;
+    clientSecret: string | undefined;
+    /** Space-separated scopes asked for at login (default `openid email profile`). */
+    scopes: string;
+    /**
+     * ID token / userinfo claims that carry the user's tenant and roles. loadConfig always sets
+     * them (defaults in OIDC_CLAIM_DEFAULTS); optional so configs built by hand stay valid.
+     */
+    tenantClaim?: string;
+    rolesClaim?: string;
+  };
   logFormat: 'json' | 'text';
   /** How often a sidecar re-reads the whole deny-list even when its stream is healthy. */
   revocationPollMs: number;
 }
 
 export const PLATFORM_VERSION = '0.9.0';
+
+/** The claims a user's tenant and roles are read from unless OIDC_TENANT_CLAIM / OIDC_ROLES_CLAIM say otherwise. */
+export const OIDC_CLAIM_DEFAULTS = { tenantClaim: 'tenant', rolesClaim: 'roles' } as const;
 
 const NUMERIC_KEYS = [
   'BACKEND_PORT',
@@ -75,7 +91,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     adminClientId: vars.ADMIN_CLIENT_ID ?? 'admin',
     adminClientSecret: vars.ADMIN_CLIENT_SECRET,
     internalToken: vars.INTERNAL_TOKEN ?? sharedDevelopmentToken(dataDir),
-    oidc: { issuer: vars.OIDC_ISSUER, clientId: vars.OIDC_CLIENT_ID, clientSecret: vars.OIDC_CLIENT_SECRET },
+    oidc: {
+      issuer: vars.OIDC_ISSUER,
+      clientId: vars.OIDC_CLIENT_ID,
+      clientSecret: vars.OIDC_CLIENT_SECRET,
+      scopes: vars.OIDC_SCOPES ?? 'openid email profile',
+      tenantClaim: vars.OIDC_TENANT_CLAIM ?? OIDC_CLAIM_DEFAULTS.tenantClaim,
+      rolesClaim: vars.OIDC_ROLES_CLAIM ?? OIDC_CLAIM_DEFAULTS.rolesClaim,
+    },
     logFormat: (vars.LOG_FORMAT as 'json' | 'text' | undefined) ?? (production ? 'json' : 'text'),
     revocationPollMs: vars.REVOCATION_POLL_MS ?? 30_000,
   };

@@ -1,4 +1,15 @@
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
 
 /** The environment variables every process reads; validated once at boot. */
 export class EnvironmentVariables {
@@ -71,6 +82,25 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsString()
   OIDC_CLIENT_SECRET?: string;
+
+  /** Scopes the backend asks the identity provider for; must include `openid`. */
+  @IsOptional()
+  @Matches(/^(?=(?:.* )?openid(?: |$))[\x21\x23-\x5b\x5d-\x7e]+(?: [\x21\x23-\x5b\x5d-\x7e]+)*$/, {
+    message: 'OIDC_SCOPES must be space-separated scope names including openid',
+  })
+  OIDC_SCOPES?: string;
+
+  /** The ID token / userinfo claim holding the user's tenant (default `tenant`). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  OIDC_TENANT_CLAIM?: string;
+
+  /** The claim holding the user's roles, an array or a space-separated string (default `roles`). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  OIDC_ROLES_CLAIM?: string;
 
   @IsOptional()
   @IsIn(['json', 'text'])

@@ -27,6 +27,8 @@ export class OAuthError extends Error {
   }
 }
 
+export const invalidGrant = (description: string): OAuthError => new OAuthError('invalid_grant', description);
+
 /** Error codes of the non-OAuth surface (registry, scopes, admin). */
 export type DomainErrorCode =
   'not_found' | 'conflict' | 'validation_failed' | 'unauthenticated' | 'forbidden' | 'unavailable';

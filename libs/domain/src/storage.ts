@@ -187,6 +187,24 @@ export interface RefreshTokenStore {
   revokeRefreshTokensOfClient(clientId: string, now: Date): Promise<number>;
 }
 
+/** A browser session at the platform, opened after the identity provider vouched for the user. */
+export interface SessionRecord {
+  /** SHA-256 of the session value; the value itself lives only in the browser's cookie. */
+  sessionHash: string;
+  userId: string;
+  createdAt: Date;
+  expiresAt: Date;
+  /** Set at logout; an ended session never resolves again. */
+  endedAt: Date | null;
+}
+
+export interface SessionStore {
+  insertSession(session: SessionRecord): Promise<void>;
+  findSession(sessionHash: string): Promise<SessionRecord | null>;
+  /** Ends the session if it has not ended (the first end time stays); false when it was not live. */
+  endSession(sessionHash: string, now: Date): Promise<boolean>;
+}
+
 /** Everything one transaction can touch. */
 export interface Stores {
   applications: ApplicationStore;
@@ -197,6 +215,7 @@ export interface Stores {
   users: UserStore;
   authorizationCodes: AuthorizationCodeStore;
   refreshTokens: RefreshTokenStore;
+  sessions: SessionStore;
 }
 
 export interface Transactor {

@@ -1,9 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DataSource } from 'typeorm';
-import { createDataSource, DatabaseUrlError, openDataSource, TypeOrmStores } from '../src';
-import { anApplication } from './support/factories';
+import { DataSource } from 'typeorm';
+import {
+  createDataSource,
+  DatabaseUrlError,
+  dataSourceOptions,
+  MIGRATIONS,
+  openDataSource,
+  TypeOrmStores,
+} from '../src';
+import { anApplication, aSession } from './support/factories';
 
 describe(openDataSource.name, () => {
   let directory: string;
@@ -54,7 +61,26 @@ describe(openDataSource.name, () => {
     await expect(
       TypeOrmStores.forDataSource(second).applications.findApplication(app.clientId),
     ).resolves.toEqual(app);
-    await expect(second.query('SELECT name FROM migrations')).resolves.toHaveLength(1);
+    await expect(second.query('SELECT name FROM migrations')).resolves.toHaveLength(MIGRATIONS.length);
+  });
+
+  it('brings a database of the first release up to date, keeping its data', async () => {
+    const url = `sqlite:${join(directory, 'platform.sqlite')}`;
+    const app = anApplication();
+    const firstRelease = await new DataSource({
+      ...dataSourceOptions(url),
+      migrations: [MIGRATIONS[0]],
+    }).initialize();
+    await TypeOrmStores.forDataSource(firstRelease).applications.insertApplication(app);
+    await firstRelease.destroy();
+
+    const upgraded = await open(url);
+
+    const stores = TypeOrmStores.forDataSource(upgraded);
+    await expect(stores.applications.findApplication(app.clientId)).resolves.toEqual(app);
+    const session = aSession();
+    await stores.sessions.insertSession(session);
+    await expect(stores.sessions.findSession(session.sessionHash)).resolves.toEqual(session);
   });
 
   it('opens an in-memory SQLite database for tests', async () => {

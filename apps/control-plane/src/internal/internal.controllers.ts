@@ -51,8 +51,15 @@ export class OAuthController {
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
-  token(@Req() request: PlatformRequest, @Headers('authorization') authorization?: string) {
-    return this.tokenEndpoint.handle(oauthForm(request), authorization);
+  async token(@Req() request: PlatformRequest, @Headers('authorization') authorization?: string) {
+    try {
+      return await this.tokenEndpoint.handle(oauthForm(request), authorization);
+    } catch (error) {
+      // A replayed code or refresh token revokes its grant and answers invalid_grant: the
+      // sidecars hear of it now rather than at the feed's next poll.
+      if (error instanceof OAuthError && error.code === 'invalid_grant') this.feed.wake();
+      throw error;
+    }
   }
 
   @Post('introspect')

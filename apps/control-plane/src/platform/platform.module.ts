@@ -4,22 +4,30 @@ import {
   ACCESS_TOKEN_LIFETIME_SECONDS,
   ApplicationRegistry,
   argon2idHasher,
+  AuthorizationCodeGrant,
+  AuthorizationRequestValidator,
   ClientAuthenticator,
   ClientCredentialsGrant,
+  ConsentService,
   JwtAccessTokenStrategy,
+  REFRESH_TOKEN_LIFETIME_SECONDS,
+  RefreshTokenGrant,
   ScopeRegistry,
+  SESSION_LIFETIME_SECONDS,
+  SessionService,
   SigningKeyRing,
   systemClock,
   TokenEndpoint,
   TokenIntrospector,
   TokenRevoker,
+  UserTokenIssuer,
   VerifiedSecretCache,
   type Clock,
   type SecretHasher,
   type Stores,
   type Transactor,
 } from '@platform/domain';
-import { loadConfig, type PlatformConfig } from '@platform/config';
+import { loadConfig, OIDC_CLAIM_DEFAULTS, type PlatformConfig } from '@platform/config';
 import { openDataSource, TypeOrmStores, TypeOrmTransactor } from '@platform/persistence';
 import type { DataSource } from 'typeorm';
 import { RevocationFeed } from './revocation-feed';
@@ -76,14 +84,39 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
       inject: [STORES, SECRET_HASHER],
     },
     {
+      provide: UserTokenIssuer,
+      useFactory: (tokens: JwtAccessTokenStrategy, clock: Clock) =>
+        new UserTokenIssuer(tokens, REFRESH_TOKEN_LIFETIME_SECONDS, clock),
+      inject: [JwtAccessTokenStrategy, CLOCK],
+    },
+    {
       provide: TokenEndpoint,
       useFactory: (
         authenticator: ClientAuthenticator,
         tokens: JwtAccessTokenStrategy,
+        userTokens: UserTokenIssuer,
+        revoker: TokenRevoker,
         stores: Stores,
+        transactor: Transactor,
         clock: Clock,
-      ) => new TokenEndpoint([new ClientCredentialsGrant(tokens, stores.tokenEvents, clock)], authenticator),
-      inject: [ClientAuthenticator, JwtAccessTokenStrategy, STORES, CLOCK],
+      ) =>
+        new TokenEndpoint(
+          [
+            new ClientCredentialsGrant(tokens, stores.tokenEvents, clock),
+            new AuthorizationCodeGrant(transactor, revoker, userTokens, clock),
+            new RefreshTokenGrant(transactor, revoker, userTokens, clock),
+          ],
+          authenticator,
+        ),
+      inject: [
+        ClientAuthenticator,
+        JwtAccessTokenStrategy,
+        UserTokenIssuer,
+        TokenRevoker,
+        STORES,
+        TRANSACTOR,
+        CLOCK,
+      ],
     },
     {
       provide: TokenIntrospector,
@@ -139,6 +172,35 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
         ),
       inject: [STORES, ScopeRegistry, SECRET_HASHER, TRANSACTOR, PLATFORM_CONFIG, CLOCK],
     },
+    {
+      provide: SessionService,
+      useFactory: (stores: Stores, config: PlatformConfig, clock: Clock) =>
+        new SessionService(
+          stores.users,
+          stores.sessions,
+          {
+            claims: {
+              tenantClaim: config.oidc.tenantClaim ?? OIDC_CLAIM_DEFAULTS.tenantClaim,
+              rolesClaim: config.oidc.rolesClaim ?? OIDC_CLAIM_DEFAULTS.rolesClaim,
+            },
+            lifetimeSeconds: SESSION_LIFETIME_SECONDS,
+          },
+          clock,
+        ),
+      inject: [STORES, PLATFORM_CONFIG, CLOCK],
+    },
+    {
+      provide: ConsentService,
+      useFactory: (stores: Stores, scopes: ScopeRegistry, sessions: SessionService, clock: Clock) =>
+        new ConsentService(
+          new AuthorizationRequestValidator(stores.applications),
+          scopes,
+          sessions,
+          stores.authorizationCodes,
+          clock,
+        ),
+      inject: [STORES, ScopeRegistry, SessionService, CLOCK],
+    },
   ],
   exports: [
     RevocationFeed,
@@ -155,6 +217,8 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     TokenRevoker,
     ScopeRegistry,
     ApplicationRegistry,
+    SessionService,
+    ConsentService,
   ],
 })
 export class PlatformModule implements OnApplicationShutdown {

@@ -30,10 +30,20 @@ export class ClientAuthenticator {
     return { app, authenticatedWithSecret: true };
   }
 
-  /** For endpoints where every client must prove its identity (introspection, revocation). */
+  /** For endpoints where every client must prove its identity (introspection). */
   async authenticateConfidential(credentials: PresentedClientCredentials): Promise<Application> {
     const client = await this.authenticate(credentials);
     if (!client.authenticatedWithSecret) throw invalidClient();
+    return client.app;
+  }
+
+  /**
+   * Confidential clients prove themselves with their secret; a client that has none (spa)
+   * identifies itself by client_id alone, as RFC 7009 section 2.1 allows for revocation.
+   */
+  async authenticateOwnSecretOrPublic(credentials: PresentedClientCredentials): Promise<Application> {
+    const client = await this.authenticate(credentials);
+    if (!client.authenticatedWithSecret && client.app.secretHash !== null) throw invalidClient();
     return client.app;
   }
 }

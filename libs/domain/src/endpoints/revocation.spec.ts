@@ -1,6 +1,9 @@
 import { decodeJwt } from 'jose';
 import {
+  approvedCode,
+  anApplication,
   aRefreshToken,
+  codeExchange,
   createTestEngine,
   expectOAuthError,
   postCredentials,
@@ -9,6 +12,12 @@ import {
 import { TokenRevoker } from './revocation';
 
 const HOUR_MS = 3600 * 1000;
+const spaApp = anApplication({
+  clientId: 'dashboard',
+  appType: 'spa',
+  secretHash: null,
+  redirectUris: ['https://dashboard.example.com/cb'],
+});
 
 async function setUp() {
   const engine = await createTestEngine();
@@ -87,13 +96,22 @@ describe(TokenRevoker.name, () => {
     await expect(validator.validate(token)).resolves.toBeNull();
   });
 
-  it('refuses a caller presenting no secret as invalid_client', async () => {
+  it('refuses a confidential caller presenting no secret as invalid_client', async () => {
     const { revoker, tokenFor, worker } = await setUp();
     const token = await tokenFor(worker);
     await expectOAuthError(
       revoker.revoke({ token, client_id: 'reports-worker' }, undefined),
       'invalid_client',
     );
+  });
+
+  it('lets a spa app, which has no secret, revoke its own refresh token by client_id (RFC 7009 2.1)', async () => {
+    const { revoker, stores } = await setUp();
+    const dashboard = aRefreshToken({ clientId: 'dashboard', grantId: 'grant-spa' });
+    await stores.refreshTokens.insertRefreshToken(dashboard.record);
+    await stores.applications.insertApplication(spaApp);
+    await revoker.revoke({ token: dashboard.value, client_id: 'dashboard' }, undefined);
+    expect(stores.refreshTokens.all().find((t) => t.grantId === 'grant-spa')?.revokedAt).toEqual(TEST_START);
   });
 
   it('refuses a request without a token as invalid_request', async () => {
@@ -158,6 +176,21 @@ describe(TokenRevoker.name, () => {
           occurredAt: TEST_START,
         },
       ]);
+    });
+
+    it('revokes a refresh token of the code flow: it no longer refreshes, its access token stops working', async () => {
+      const { revokeAs, portal, tokenEndpoint, validator, ...engine } = await setUp();
+      const { code } = await approvedCode(engine, portal);
+      const tokens = await tokenEndpoint.handle(codeExchange(portal, code), undefined);
+      await revokeAs(portal, tokens.refresh_token!);
+      await expect(validator.validate(tokens.access_token)).resolves.toBeNull();
+      await expectOAuthError(
+        tokenEndpoint.handle(
+          { grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, ...postCredentials(portal) },
+          undefined,
+        ),
+        'invalid_grant',
+      );
     });
 
     it("refuses to revoke another app's refresh token and changes nothing", async () => {

@@ -23,7 +23,7 @@ export class TokenRevoker {
   ) {}
 
   async revoke(params: Record<string, string>, authorization: string | undefined): Promise<void> {
-    const caller = await this.authenticator.authenticateConfidential(
+    const caller = await this.authenticator.authenticateOwnSecretOrPublic(
       readClientCredentials(params, authorization),
     );
     const token = params.token;

@@ -62,7 +62,10 @@ describe(TokenEndpoint.name, () => {
       'unsupported_grant_type',
     );
     await expectOAuthError(
-      tokenEndpoint.handle({ grant_type: 'refresh_token', ...postCredentials(worker) }, undefined),
+      tokenEndpoint.handle(
+        { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', ...postCredentials(worker) },
+        undefined,
+      ),
       'unsupported_grant_type',
     );
   });

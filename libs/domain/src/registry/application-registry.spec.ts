@@ -2,7 +2,9 @@ import { argon2idHasher } from '../clients/secret-hasher';
 import { OAuthError } from '../errors';
 import {
   ADMIN_CLIENT_ID,
+  approvedCode,
   aRefreshToken,
+  codeExchange,
   createTestEngine,
   expectDomainError,
   expectOAuthError,
@@ -395,6 +397,23 @@ describe(ApplicationRegistry.name, () => {
       const revoked = new Map(engine.stores.refreshTokens.all().map((t) => [t.grantId, t.revokedAt]));
       expect(revoked.get('grant-1')).toEqual(TEST_START);
       expect(revoked.get('grant-2')).toBeNull();
+    });
+
+    it('kills the refresh tokens the app got through the code flow, and their access tokens', async () => {
+      const engine = await createTestEngine();
+      const portal = await engine.seed({ clientId: 'web-portal', appType: 'web' });
+      const { code } = await approvedCode(engine, portal);
+      const tokens = await engine.tokenEndpoint.handle(codeExchange(portal, code), undefined);
+      await engine.registry.delete('web-portal');
+      expect(engine.stores.refreshTokens.all().map((t) => t.revokedAt)).toEqual([TEST_START]);
+      await expect(engine.validator.validate(tokens.access_token)).resolves.toBeNull();
+      await expectOAuthError(
+        engine.tokenEndpoint.handle(
+          { grant_type: 'refresh_token', client_id: 'web-portal', refresh_token: tokens.refresh_token! },
+          undefined,
+        ),
+        'invalid_client',
+      );
     });
 
     it('records an app.deleted event', async () => {

@@ -1,4 +1,4 @@
-import { redirectUriProblem } from './redirect-uri';
+import { redirectUriProblem, redirectUriWithParameters } from './redirect-uri';
 
 describe(redirectUriProblem.name, () => {
   it('accepts an https URI with a path and query', () => {
@@ -34,5 +34,34 @@ describe(redirectUriProblem.name, () => {
 
   it('refuses a relative URI', () => {
     expect(redirectUriProblem('/callback')).toMatch(/not an absolute URI/);
+  });
+});
+
+describe(redirectUriWithParameters.name, () => {
+  it('adds the parameters as a query', () => {
+    expect(redirectUriWithParameters('https://app.example.com/cb', { code: 'abc', state: 'xyz' })).toBe(
+      'https://app.example.com/cb?code=abc&state=xyz',
+    );
+  });
+
+  it('keeps the registered query exactly as it was registered', () => {
+    expect(redirectUriWithParameters('https://app.example.com/cb?a=b%20c&flag', { code: 'abc' })).toBe(
+      'https://app.example.com/cb?a=b%20c&flag&code=abc',
+    );
+    expect(redirectUriWithParameters('https://app.example.com/cb?', { code: 'abc' })).toBe(
+      'https://app.example.com/cb?code=abc',
+    );
+  });
+
+  it('form-encodes the values, so a state cannot add parameters or a fragment', () => {
+    const uri = redirectUriWithParameters('https://app.example.com/cb', { state: 'a b&code=evil#frag' });
+    expect(uri).toBe('https://app.example.com/cb?state=a+b%26code%3Devil%23frag');
+    expect(new URL(uri).searchParams.getAll('code')).toEqual([]);
+  });
+
+  it('leaves out parameters without a value', () => {
+    expect(
+      redirectUriWithParameters('com.example.app:/cb', { error: 'access_denied', state: undefined }),
+    ).toBe('com.example.app:/cb?error=access_denied');
   });
 });

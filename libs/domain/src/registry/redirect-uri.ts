@@ -19,3 +19,15 @@ export function redirectUriProblem(uri: string): string | null {
   if (scheme.includes('.') && !['javascript', 'data', 'file', 'vbscript'].includes(scheme)) return null;
   return `${uri} uses an unsupported scheme`;
 }
+
+/**
+ * The registered redirect URI with response parameters added to its query (RFC 6749 section
+ * 4.1.2), form-encoded. Whatever query the URI was registered with is kept byte for byte.
+ */
+export function redirectUriWithParameters(uri: string, params: Record<string, string | undefined>): string {
+  const query = new URLSearchParams(
+    Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  ).toString();
+  const separator = !uri.includes('?') ? '?' : /[?&]$/.test(uri) ? '' : '&';
+  return `${uri}${separator}${query}`;
+}

@@ -95,4 +95,29 @@ describe(ScopeRegistry.name, () => {
       ]),
     );
   });
+
+  describe('describe', () => {
+    it('gives standard and custom scopes their own description, in the order asked', async () => {
+      const { registry } = setUp();
+      await registry.define('reports.read', 'Read reports');
+      await expect(registry.describe(['reports.read', 'jobs.read'])).resolves.toEqual([
+        { name: 'reports.read', description: 'Read reports' },
+        { name: 'jobs.read', description: 'List and view job executions' },
+      ]);
+    });
+
+    it('describes a scope covered by a defined wildcard with that wildcard', async () => {
+      const { registry } = setUp();
+      await expect(registry.describe(['admin.users'])).resolves.toEqual([
+        { name: 'admin.users', description: 'Full administrative access' },
+      ]);
+    });
+
+    it('describes a wildcard by everything it covers', async () => {
+      const { registry } = setUp();
+      await expect(registry.describe(['files.*'])).resolves.toEqual([
+        { name: 'files.*', description: 'Read file content and metadata; Upload and delete files' },
+      ]);
+    });
+  });
 });

@@ -1,7 +1,12 @@
 import type { Clock } from '../clock';
 import { conflict, validationFailed } from '../errors';
-import { SCOPE_PATTERN, STANDARD_SCOPES } from '../scopes';
+import { SCOPE_PATTERN, scopeCovers, STANDARD_SCOPES } from '../scopes';
 import type { ScopeStore } from '../storage';
+
+export interface ScopeDescription {
+  name: string;
+  description: string;
+}
 
 export interface ScopeView {
   name: string;
@@ -42,5 +47,22 @@ export class ScopeRegistry {
 
   async definedNames(): Promise<string[]> {
     return (await this.list()).map((s) => s.name);
+  }
+
+  /**
+   * What each scope means, for the consent screen. A scope that is not itself defined borrows
+   * the description of the wildcard covering it (`admin.users` from `admin.*`), and a wildcard
+   * lists what it covers (`jobs.*`: both jobs descriptions).
+   */
+  async describe(names: readonly string[]): Promise<ScopeDescription[]> {
+    const defined = await this.list();
+    const describeOne = (name: string): string =>
+      defined.find((d) => d.name === name)?.description ??
+      defined.find((d) => scopeCovers(d.name, name))?.description ??
+      defined
+        .filter((d) => scopeCovers(name, d.name))
+        .map((d) => d.description)
+        .join('; ');
+    return names.map((name) => ({ name, description: describeOne(name) }));
   }
 }

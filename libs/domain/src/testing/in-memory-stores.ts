@@ -9,17 +9,26 @@
  */
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
 import type { Application, AppType } from '../application';
+import {
+  AuthorizationRequestValidator,
+  type AuthorizationRequestParams,
+} from '../authorization/authorization-request';
+import { ConsentService } from '../authorization/consent.service';
 import { ClientAuthenticator } from '../clients/client-authenticator';
 import { argon2idHasher, VerifiedSecretCache, type SecretHasher } from '../clients/secret-hasher';
 import type { Clock } from '../clock';
 import { TokenIntrospector } from '../endpoints/introspection';
 import { TokenRevoker } from '../endpoints/revocation';
 import { DomainError, OAuthError, type DomainErrorCode, type OAuthErrorCode } from '../errors';
+import { AuthorizationCodeGrant } from '../grants/authorization-code.grant';
 import { ClientCredentialsGrant } from '../grants/client-credentials.grant';
+import { RefreshTokenGrant } from '../grants/refresh-token.grant';
 import { TokenEndpoint } from '../grants/token-endpoint';
+import { REFRESH_TOKEN_LIFETIME_SECONDS, UserTokenIssuer } from '../grants/user-tokens';
 import { SigningKeyRing } from '../keys/signing-key-ring';
 import { ApplicationRegistry } from '../registry/application-registry';
 import { ScopeRegistry } from '../registry/scope-registry';
+import { SESSION_LIFETIME_SECONDS, SessionService } from '../sessions/session.service';
 import type {
   ApplicationPage,
   ApplicationStore,
@@ -30,6 +39,8 @@ import type {
   RefreshTokenStore,
   Revocation,
   RevocationInput,
+  SessionRecord,
+  SessionStore,
   RevocationKind,
   RevocationStore,
   ScopeDefinition,
@@ -330,6 +341,10 @@ export class InMemoryAuthorizationCodeStore implements AuthorizationCodeStore, S
     return before;
   }
 
+  all(): AuthorizationCodeRecord[] {
+    return [...this.rows.values()].map(copy);
+  }
+
   snapshot(): unknown {
     return copy(this.rows);
   }
@@ -389,6 +404,38 @@ export class InMemoryRefreshTokenStore implements RefreshTokenStore, Snapshottin
   }
 }
 
+export class InMemorySessionStore implements SessionStore, Snapshotting {
+  private rows = new Map<string, SessionRecord>();
+
+  async insertSession(session: SessionRecord): Promise<void> {
+    this.rows.set(session.sessionHash, copy(session));
+  }
+
+  async findSession(sessionHash: string): Promise<SessionRecord | null> {
+    const row = this.rows.get(sessionHash);
+    return row ? copy(row) : null;
+  }
+
+  async endSession(sessionHash: string, now: Date): Promise<boolean> {
+    const row = this.rows.get(sessionHash);
+    if (!row || row.endedAt) return false;
+    row.endedAt = new Date(now);
+    return true;
+  }
+
+  all(): SessionRecord[] {
+    return [...this.rows.values()].map(copy);
+  }
+
+  snapshot(): unknown {
+    return copy(this.rows);
+  }
+
+  restore(state: unknown): void {
+    this.rows = state as Map<string, SessionRecord>;
+  }
+}
+
 /** Every store, typed as the in-memory classes so specs can look inside. */
 export class InMemoryStores implements Stores {
   readonly applications = new InMemoryApplicationStore();
@@ -399,6 +446,7 @@ export class InMemoryStores implements Stores {
   readonly users = new InMemoryUserStore();
   readonly authorizationCodes = new InMemoryAuthorizationCodeStore();
   readonly refreshTokens = new InMemoryRefreshTokenStore();
+  readonly sessions = new InMemorySessionStore();
 
   private all(): Snapshotting[] {
     return [
@@ -410,6 +458,7 @@ export class InMemoryStores implements Stores {
       this.users,
       this.authorizationCodes,
       this.refreshTokens,
+      this.sessions,
     ];
   }
 
@@ -422,14 +471,25 @@ export class InMemoryStores implements Stores {
   }
 }
 
-/** Rolls every store back when the work throws; counts transactions for specs that care. */
+/**
+ * Runs one transaction at a time, as SQLite does (a database's row locks give the same outcome
+ * for the races specs stage), and rolls every store back when the work throws. Counts
+ * transactions for specs that care.
+ */
 export class InMemoryTransactor implements Transactor {
   committed = 0;
   rolledBack = 0;
+  private tail: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly stores: InMemoryStores) {}
 
-  async inTransaction<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+  inTransaction<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+    const run = this.tail.then(() => this.run(work));
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  private async run<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
     const before = this.stores.snapshot();
     try {
       const result = await work(this.stores);
@@ -563,6 +623,7 @@ function sharedSigningKeyRecord(): Promise<SigningKeyRecord> {
 
 export const TEST_ISSUER = 'https://auth.example.com';
 export const ADMIN_CLIENT_ID = 'admin';
+export const TEST_CLAIM_NAMES = { tenantClaim: 'tenant', rolesClaim: 'roles' };
 
 /** Everything wired as the control plane wires it, on in-memory stores and a test clock. */
 export interface TestEngine {
@@ -579,6 +640,8 @@ export interface TestEngine {
   revoker: TokenRevoker;
   scopeRegistry: ScopeRegistry;
   registry: ApplicationRegistry;
+  sessions: SessionService;
+  consent: ConsentService;
   /** Seeds an app with a real argon2id-hashed secret. */
   seed(options: Parameters<typeof seedApplication>[1]): Promise<SeededApplication>;
   /** A client_credentials token for a seeded app, through the token endpoint. */
@@ -600,8 +663,20 @@ export async function createTestEngine(): Promise<TestEngine> {
   );
   const validator = new AccessTokenValidator(accessTokens, stores.revocations, clock);
   const authenticator = new ClientAuthenticator(stores.applications, hasher);
+  const revoker = new TokenRevoker(
+    authenticator,
+    accessTokens,
+    transactor,
+    ACCESS_TOKEN_LIFETIME_SECONDS,
+    clock,
+  );
+  const userTokens = new UserTokenIssuer(accessTokens, REFRESH_TOKEN_LIFETIME_SECONDS, clock);
   const tokenEndpoint = new TokenEndpoint(
-    [new ClientCredentialsGrant(accessTokens, stores.tokenEvents, clock)],
+    [
+      new ClientCredentialsGrant(accessTokens, stores.tokenEvents, clock),
+      new AuthorizationCodeGrant(transactor, revoker, userTokens, clock),
+      new RefreshTokenGrant(transactor, revoker, userTokens, clock),
+    ],
     authenticator,
   );
   const introspector = new TokenIntrospector(
@@ -612,13 +687,6 @@ export async function createTestEngine(): Promise<TestEngine> {
     TEST_ISSUER,
     clock,
   );
-  const revoker = new TokenRevoker(
-    authenticator,
-    accessTokens,
-    transactor,
-    ACCESS_TOKEN_LIFETIME_SECONDS,
-    clock,
-  );
   const scopeRegistry = new ScopeRegistry(stores.scopes, clock);
   const registry = new ApplicationRegistry(
     stores.applications,
@@ -626,6 +694,19 @@ export async function createTestEngine(): Promise<TestEngine> {
     hasher,
     transactor,
     { accessTokenLifetimeSeconds: ACCESS_TOKEN_LIFETIME_SECONDS, adminClientId: ADMIN_CLIENT_ID },
+    clock,
+  );
+  const sessions = new SessionService(
+    stores.users,
+    stores.sessions,
+    { claims: TEST_CLAIM_NAMES, lifetimeSeconds: SESSION_LIFETIME_SECONDS },
+    clock,
+  );
+  const consent = new ConsentService(
+    new AuthorizationRequestValidator(stores.applications),
+    scopeRegistry,
+    sessions,
+    stores.authorizationCodes,
     clock,
   );
   return {
@@ -642,6 +723,8 @@ export async function createTestEngine(): Promise<TestEngine> {
     revoker,
     scopeRegistry,
     registry,
+    sessions,
+    consent,
     seed: (options) => seedApplication(stores, options),
     tokenFor: async (app, scope) => {
       const response = await tokenEndpoint.handle(
@@ -651,6 +734,74 @@ export async function createTestEngine(): Promise<TestEngine> {
       return response.access_token;
     },
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// User flow
+
+/** The PKCE example of RFC 7636 Appendix B. */
+export const PKCE_VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
+export const PKCE_CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+
+export const TEST_IDENTITY = {
+  issuer: 'https://idp.example.com',
+  subject: 'ada',
+  claims: { email: 'ada@example.com', name: 'Ada Lovelace', tenant: 'acme', roles: ['tenant_admin'] },
+};
+
+/** A valid authorization request of the seeded app, for its first redirect URI. */
+export function anAuthorizationRequest(
+  app: SeededApplication,
+  overrides: Partial<AuthorizationRequestParams> = {},
+): AuthorizationRequestParams {
+  return {
+    client_id: app.app.clientId,
+    redirect_uri: app.app.redirectUris[0],
+    response_type: 'code',
+    code_challenge: PKCE_CHALLENGE,
+    code_challenge_method: 'S256',
+    state: 'xyz',
+    ...overrides,
+  };
+}
+
+/** Logs the test user in and approves a request of `app`: the code, and the user it is for. */
+export async function approvedCode(
+  engine: Pick<TestEngine, 'sessions' | 'consent'>,
+  app: SeededApplication,
+  overrides: Partial<AuthorizationRequestParams> = {},
+): Promise<{ code: string; user: User }> {
+  const { session, user } = await engine.sessions.create(TEST_IDENTITY);
+  const redirectTo = await engine.consent.decide({
+    request: anAuthorizationRequest(app, overrides),
+    session,
+    approved: true,
+  });
+  const code = new URL(redirectTo).searchParams.get('code');
+  if (!code) throw new Error(`no code in ${redirectTo}`);
+  return { code, user };
+}
+
+/**
+ * The token request exchanging `code` for the app (client_id only, like a public client);
+ * an override of `undefined` leaves that parameter out.
+ */
+export function codeExchange(
+  app: SeededApplication,
+  code: string,
+  overrides: Record<string, string | undefined> = {},
+): Record<string, string> {
+  const params: Record<string, string | undefined> = {
+    grant_type: 'authorization_code',
+    client_id: app.app.clientId,
+    code,
+    redirect_uri: app.app.redirectUris[0],
+    code_verifier: PKCE_VERIFIER,
+    ...overrides,
+  };
+  return Object.fromEntries(
+    Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

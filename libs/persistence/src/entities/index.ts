@@ -3,6 +3,7 @@ import { AuthorizationCodeEntity } from './authorization-code.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
 import { RevocationEntity } from './revocation.entity';
 import { ScopeEntity } from './scope.entity';
+import { SessionEntity } from './session.entity';
 import { SigningKeyEntity } from './signing-key.entity';
 import { TokenEventEntity } from './token-event.entity';
 import { UserEntity } from './user.entity';
@@ -13,6 +14,7 @@ export {
   RefreshTokenEntity,
   RevocationEntity,
   ScopeEntity,
+  SessionEntity,
   SigningKeyEntity,
   TokenEventEntity,
   UserEntity,
@@ -28,4 +30,5 @@ export const ENTITIES = [
   UserEntity,
   AuthorizationCodeEntity,
   RefreshTokenEntity,
+  SessionEntity,
 ];

@@ -4,6 +4,7 @@ import type {
   RefreshTokenStore,
   RevocationStore,
   ScopeStore,
+  SessionStore,
   SigningKeyStore,
   Stores,
   TokenEventStore,
@@ -16,6 +17,7 @@ import { TypeOrmAuthorizationCodeStore } from './authorization-code.store';
 import { TypeOrmRefreshTokenStore } from './refresh-token.store';
 import { TypeOrmRevocationStore } from './revocation.store';
 import { TypeOrmScopeStore } from './scope.store';
+import { TypeOrmSessionStore } from './session.store';
 import { TypeOrmSigningKeyStore } from './signing-key.store';
 import { TypeOrmTokenEventStore } from './token-event.store';
 import { TypeOrmUserStore } from './user.store';
@@ -30,6 +32,7 @@ export class TypeOrmStores implements Stores {
   readonly users: UserStore;
   readonly authorizationCodes: AuthorizationCodeStore;
   readonly refreshTokens: RefreshTokenStore;
+  readonly sessions: SessionStore;
 
   constructor(manager: EntityManager) {
     this.applications = new TypeOrmApplicationStore(manager);
@@ -40,6 +43,7 @@ export class TypeOrmStores implements Stores {
     this.users = new TypeOrmUserStore(manager);
     this.authorizationCodes = new TypeOrmAuthorizationCodeStore(manager);
     this.refreshTokens = new TypeOrmRefreshTokenStore(manager);
+    this.sessions = new TypeOrmSessionStore(manager);
   }
 
   /**
@@ -59,6 +63,7 @@ export class TypeOrmStores implements Stores {
       users: serialized(stores.users, lock),
       authorizationCodes: serialized(stores.authorizationCodes, lock),
       refreshTokens: serialized(stores.refreshTokens, lock),
+      sessions: serialized(stores.sessions, lock),
     };
   }
 }

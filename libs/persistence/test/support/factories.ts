@@ -4,6 +4,7 @@ import type {
   AuthorizationCodeRecord,
   RefreshTokenRecord,
   RevocationInput,
+  SessionRecord,
   SigningKeyRecord,
   TokenEventInput,
   User,
@@ -103,6 +104,17 @@ export function aRefreshToken(overrides: Partial<RefreshTokenRecord> = {}): Refr
     expiresAt: at(30 * 24 * 3_600_000),
     rotatedAt: null,
     revokedAt: null,
+    ...overrides,
+  };
+}
+
+export function aSession(overrides: Partial<SessionRecord> = {}): SessionRecord {
+  return {
+    sessionHash: uniqueId('session-hash'),
+    userId: uniqueId('user'),
+    createdAt: T0,
+    expiresAt: at(8 * 3_600_000),
+    endedAt: null,
     ...overrides,
   };
 }

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { InternalGuard } from '../internal/internal.guard';
+import { AuthorizeController } from './authorize.controller';
+import { SessionsController } from './sessions.controller';
+
+/**
+ * Internal routes of the user flow (`/internal/v1/sessions`, `/internal/v1/authorize`), behind
+ * the internal token: users, browser sessions and consent decisions live here; the backend
+ * renders the pages and talks to the identity provider.
+ */
+@Module({ controllers: [SessionsController, AuthorizeController], providers: [InternalGuard] })
+export class UserFlowModule {}

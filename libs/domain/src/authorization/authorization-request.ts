@@ -1,0 +1,89 @@
+import { appMayUseGrant, type Application } from '../application';
+import { OAuthError, type OAuthErrorCode } from '../errors';
+import { parseScope, uncoveredScopes } from '../scopes';
+import type { ApplicationStore } from '../storage';
+import { isS256CodeChallenge } from './pkce';
+
+/** RFC 6749 section 4.1.1 and RFC 7636 section 4.3, as the browser sent them (any may be missing). */
+export interface AuthorizationRequestParams {
+  client_id?: string;
+  redirect_uri?: string;
+  response_type?: string;
+  scope?: string;
+  code_challenge?: string;
+  code_challenge_method?: string;
+  state?: string;
+}
+
+/** A request that passed every check: what consent is asked for and a code is bound to. */
+export interface ValidAuthorizationRequest {
+  client: Application;
+  redirectUri: string;
+  scopes: string[];
+  codeChallenge: string;
+  state: string | undefined;
+}
+
+/**
+ * RFC 6749 section 4.1.2.1. `redirectable` is false when the client or its redirect URI cannot
+ * be trusted: the user then sees an error page and is never sent to the URI (no open redirect).
+ */
+export class AuthorizationRequestError extends OAuthError {
+  constructor(
+    code: OAuthErrorCode,
+    description: string,
+    readonly redirectable: boolean,
+  ) {
+    super(code, description);
+  }
+}
+
+/**
+ * Checks an authorization request before the user is asked anything: the client and its exact
+ * redirect URI first (errors not redirectable), then response type, PKCE S256 (required, so no
+ * downgrade to plain or to none) and scopes.
+ */
+export class AuthorizationRequestValidator {
+  constructor(private readonly applications: Pick<ApplicationStore, 'findApplication'>) {}
+
+  async validate(params: AuthorizationRequestParams): Promise<ValidAuthorizationRequest> {
+    const untrusted = (code: OAuthErrorCode, description: string) =>
+      new AuthorizationRequestError(code, description, false);
+    if (!params.client_id) throw untrusted('invalid_request', 'client_id is required');
+    const client = await this.applications.findApplication(params.client_id);
+    if (!client) throw untrusted('invalid_client', 'unknown client');
+    // Exact string comparison (RFC 9700 section 2.1): no prefix, pattern or normalization.
+    const redirectUri = params.redirect_uri;
+    const registered = redirectUri !== undefined && client.redirectUris.includes(redirectUri);
+    if (!appMayUseGrant(client.appType, 'authorization_code')) {
+      throw new AuthorizationRequestError(
+        'unauthorized_client',
+        `a ${client.appType} app may not use the authorization code flow`,
+        registered,
+      );
+    }
+    if (redirectUri === undefined) throw untrusted('invalid_request', 'redirect_uri is required');
+    if (!registered) throw untrusted('invalid_request', 'redirect_uri is not registered for this client');
+
+    const refuse = (code: OAuthErrorCode, description: string) =>
+      new AuthorizationRequestError(code, description, true);
+    if (!params.response_type) throw refuse('invalid_request', 'response_type is required');
+    if (params.response_type !== 'code') {
+      throw refuse('unsupported_response_type', 'only response_type code is supported');
+    }
+    if (!params.code_challenge) throw refuse('invalid_request', 'code_challenge is required (PKCE)');
+    if (params.code_challenge_method !== 'S256') {
+      throw refuse('invalid_request', 'code_challenge_method must be S256');
+    }
+    if (!isS256CodeChallenge(params.code_challenge)) {
+      throw refuse('invalid_request', 'code_challenge must be 43 characters of base64url');
+    }
+    const requested = parseScope(params.scope);
+    const scopes = requested.length === 0 ? client.declaredScopes : requested;
+    const refused = uncoveredScopes(client.declaredScopes, scopes);
+    if (refused.length > 0) {
+      throw refuse('invalid_scope', `scope not declared by the client: ${refused.join(' ')}`);
+    }
+    return { client, redirectUri, scopes, codeChallenge: params.code_challenge, state: params.state };
+  }
+}

@@ -1,0 +1,74 @@
+import type { Clock } from '../clock';
+import { formatScope } from '../scopes';
+import type { Stores, TokenEventInput, User } from '../storage';
+import type { JwtAccessTokenStrategy } from '../tokens/access-token';
+import { generateOpaqueToken } from '../tokens/opaque-token';
+import type { TokenResponse } from './grant-handler';
+
+export const REFRESH_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600;
+
+/** One step of a user grant: the code exchange, or a refresh. */
+export interface UserGrantStep {
+  grantId: string;
+  clientId: string;
+  /** As stored now, so tenant and roles changed at the provider apply from the next token on. */
+  user: User;
+  /** Scopes of the access token (a refresh may narrow them). */
+  scopes: string[];
+  /** Scopes of the new refresh token: always those the user granted (RFC 6749 section 6). */
+  grantedScopes: string[];
+}
+
+/**
+ * Issues the tokens of a user grant: an access token carrying the user's tenant, roles and the
+ * grant id, and a new refresh token of the same grant (its family), stored as a hash only.
+ */
+export class UserTokenIssuer {
+  constructor(
+    private readonly accessTokens: JwtAccessTokenStrategy,
+    private readonly refreshTokenLifetimeSeconds: number,
+    private readonly clock: Clock,
+  ) {}
+
+  /** `stores` is the caller's transaction, so the tokens exist only if the whole step commits. */
+  async issue(
+    stores: Pick<Stores, 'refreshTokens' | 'tokenEvents'>,
+    step: UserGrantStep,
+  ): Promise<TokenResponse> {
+    const now = this.clock.now();
+    const { token, claims } = await this.accessTokens.issue({
+      clientId: step.clientId,
+      subject: step.user.id,
+      scopes: step.scopes,
+      user: { tenant: step.user.tenant, roles: step.user.roles, grantId: step.grantId },
+    });
+    const refresh = generateOpaqueToken();
+    await stores.refreshTokens.insertRefreshToken({
+      tokenHash: refresh.hash,
+      grantId: step.grantId,
+      clientId: step.clientId,
+      userId: step.user.id,
+      scopes: step.grantedScopes,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + this.refreshTokenLifetimeSeconds * 1000),
+      rotatedAt: null,
+      revokedAt: null,
+    });
+    const event: TokenEventInput = {
+      type: 'token.issued',
+      clientId: step.clientId,
+      subject: step.user.id,
+      jti: claims.jti,
+      grantId: step.grantId,
+      occurredAt: now,
+    };
+    await stores.tokenEvents.appendTokenEvents([event]);
+    return {
+      access_token: token,
+      token_type: 'Bearer',
+      expires_in: claims.exp - claims.iat,
+      scope: formatScope(step.scopes),
+      refresh_token: refresh.value,
+    };
+  }
+}
