@@ -11,9 +11,10 @@ const swc = [
   },
 ];
 const shared = {
-  // jose, oauth4webapi and openid-client ship ESM only; swc turns it into CommonJS for jest.
+  // jose, oauth4webapi, openid-client and cookie ship ESM only (@fastify/cookie imports cookie
+  // dynamically); swc turns them into CommonJS for jest.
   transform: { '^.+\\.(t|j)s$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!(jose|oauth4webapi|openid-client)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(jose|oauth4webapi|openid-client|@fastify/cookie|cookie)/)'],
   moduleNameMapper: { '^@platform/(.*)$': '<rootDir>/libs/$1/src' },
   testEnvironment: 'node',
 };

@@ -5,6 +5,7 @@
  * three run the platform the same way.
  */
 const { spawn } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
 const { createServer } = require('node:net');
 const { join } = require('node:path');
 
@@ -13,6 +14,7 @@ const MAIN = {
   'control-plane': join(ROOT, 'apps/control-plane/dist/main.js'),
   sidecar: join(ROOT, 'apps/sidecar/dist/main.js'),
   backend: join(ROOT, 'apps/backend/dist/main.js'),
+  'identity-provider': join(ROOT, 'scripts/dev-idp.mjs'),
 };
 
 /** A TCP port that was free a moment ago. */
@@ -47,14 +49,47 @@ async function waitForHealth(url, child, name, timeoutMs) {
 }
 
 /**
+ * The development identity provider's settings, and the OIDC_* variables that point the
+ * backend at it. Port DEV_IDP_PORT (3001), issuer DEV_IDP_ISSUER (http://localhost:<port>),
+ * client OIDC_CLIENT_ID (platform-backend) with OIDC_CLIENT_SECRET (random when unset).
+ */
+function devIdentityProvider(env) {
+  const port = Number(env.DEV_IDP_PORT ?? 3001);
+  const issuer = env.DEV_IDP_ISSUER ?? `http://localhost:${port}`;
+  return {
+    issuer,
+    healthUrl: `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`,
+    env: {
+      DEV_IDP_PORT: String(port),
+      DEV_IDP_ISSUER: issuer,
+      OIDC_ISSUER: issuer,
+      OIDC_CLIENT_ID: env.OIDC_CLIENT_ID ?? 'platform-backend',
+      OIDC_CLIENT_SECRET: env.OIDC_CLIENT_SECRET ?? randomBytes(24).toString('base64url'),
+      // Its `platform` scope carries the tenant and roles claims.
+      OIDC_SCOPES: env.OIDC_SCOPES ?? 'openid email profile platform',
+    },
+  };
+}
+
+/**
  * @param {object} options
  * @param {Record<string,string>} options.env  environment shared by the three processes
  * @param {'inherit'|'pipe'|'ignore'} [options.stdio]  where their output goes
  * @param {number} [options.timeoutMs]
+ * @param {boolean} [options.identityProvider]  also start the development identity provider
+ *   (scripts/dev-idp.mjs) first, and point the backend at it
  */
-async function launchPlatform({ env, stdio = 'inherit', timeoutMs = 60_000, onExit } = {}) {
+async function launchPlatform({
+  env,
+  stdio = 'inherit',
+  timeoutMs = 60_000,
+  onExit,
+  identityProvider = false,
+} = {}) {
   const children = [];
   const baseEnv = { ...process.env, ...env };
+  const idp = identityProvider ? devIdentityProvider(baseEnv) : undefined;
+  if (idp) Object.assign(baseEnv, idp.env);
   let stopping = false;
 
   const start = async (name, extraEnv, healthUrl) => {
@@ -98,6 +133,7 @@ async function launchPlatform({ env, stdio = 'inherit', timeoutMs = 60_000, onEx
   const backendPort = Number(baseEnv.BACKEND_PORT ?? 3000);
   const sidecarHealthPort = Number(baseEnv.SIDECAR_HEALTH_PORT ?? 9091);
   try {
+    if (idp) await start('identity-provider', {}, idp.healthUrl);
     await start('control-plane', {}, `http://127.0.0.1:${controlPlanePort}/health`);
     await start('sidecar', {}, `http://127.0.0.1:${sidecarHealthPort}/health`);
     await start('backend', {}, `http://127.0.0.1:${backendPort}/health`);
@@ -105,7 +141,13 @@ async function launchPlatform({ env, stdio = 'inherit', timeoutMs = 60_000, onEx
     await stop();
     throw error;
   }
-  return { children, stop, stopProcess, baseUrl: `http://127.0.0.1:${backendPort}` };
+  return {
+    children,
+    stop,
+    stopProcess,
+    baseUrl: `http://127.0.0.1:${backendPort}`,
+    ...(idp && { identityProvider: { issuer: idp.issuer, clientId: idp.env.OIDC_CLIENT_ID } }),
+  };
 }
 
 /** Starts one more sidecar (with its own ports) against an already running control plane. */

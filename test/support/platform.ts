@@ -5,9 +5,11 @@ import { join } from 'node:path';
 
 // The same launcher `npm start` uses, so the suite runs the platform as users do.
 const launcher = require('../../scripts/platform-launcher.js') as {
-  launchPlatform(
-    options: object,
-  ): Promise<{ stop(): Promise<void>; stopProcess(name: string): Promise<void> }>;
+  launchPlatform(options: object): Promise<{
+    stop(): Promise<void>;
+    stopProcess(name: string): Promise<void>;
+    identityProvider?: { issuer: string; clientId: string };
+  }>;
   launchSidecar(options: object): Promise<{ stop(): Promise<void> }>;
   freePort(host?: string): Promise<number>;
 };
@@ -21,14 +23,22 @@ export interface TestPlatform {
   admin: { clientId: string; clientSecret: string };
   /** Environment the processes were started with; reused to start a second sidecar. */
   env: Record<string, string>;
-  /** Stops one of the three processes, leaving the others running. */
-  stopProcess(name: 'backend' | 'control-plane' | 'sidecar'): Promise<void>;
+  /** The development identity provider, when started (`withIdentityProvider`). */
+  identityProvider?: { issuer: string; clientId: string };
+  /** Stops one of the processes, leaving the others running. */
+  stopProcess(name: 'backend' | 'control-plane' | 'sidecar' | 'identity-provider'): Promise<void>;
   stop(): Promise<void>;
 }
 
 export interface PlatformOptions {
   databaseUrl?: string;
   env?: Record<string, string>;
+  /**
+   * Also start the development identity provider (scripts/dev-idp.mjs) at
+   * `http://localhost:<port>` and point the backend at it. Off by default: most suites do not
+   * sign anyone in.
+   */
+  withIdentityProvider?: boolean;
 }
 
 /**
@@ -37,10 +47,11 @@ export interface PlatformOptions {
  */
 export async function startPlatform(options: PlatformOptions = {}): Promise<TestPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'oauth-platform-e2e-'));
-  const [backendPort, controlPlanePort, sidecarPort, sidecarHealthPort] = await Promise.all([
+  const [backendPort, controlPlanePort, sidecarPort, sidecarHealthPort, idpPort] = await Promise.all([
     launcher.freePort(),
     launcher.freePort(),
     launcher.freePort('::1'),
+    launcher.freePort(),
     launcher.freePort(),
   ]);
   const internalToken = randomBytes(32).toString('base64url');
@@ -59,10 +70,20 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     ADMIN_CLIENT_ID: admin.clientId,
     ADMIN_CLIENT_SECRET: admin.clientSecret,
     ...(options.databaseUrl && { DATABASE_URL: options.databaseUrl }),
+    // Another host name than the backend's, so the two never share cookies.
+    ...(options.withIdentityProvider && {
+      DEV_IDP_PORT: String(idpPort),
+      DEV_IDP_ISSUER: `http://localhost:${idpPort}`,
+    }),
     ...options.env,
   };
   const log = openSync(join(dataDir, 'platform.log'), 'a');
-  const platform = await launcher.launchPlatform({ env, stdio: log, timeoutMs: 30_000 });
+  const platform = await launcher.launchPlatform({
+    env,
+    stdio: log,
+    timeoutMs: 30_000,
+    identityProvider: options.withIdentityProvider ?? false,
+  });
   return {
     baseUrl,
     controlPlaneUrl: env.CONTROL_PLANE_URL,
@@ -71,6 +92,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     internalToken,
     admin,
     env,
+    ...(platform.identityProvider && { identityProvider: platform.identityProvider }),
     stopProcess: (name) => platform.stopProcess(name),
     stop: async () => {
       await platform.stop();

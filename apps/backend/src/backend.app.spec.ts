@@ -473,6 +473,40 @@ describe('backend HTTP surface', () => {
     });
   });
 
+  describe('POST /api/v1/keys/rotate', () => {
+    it('forwards the rotation with the caller admin token and relays 201', async () => {
+      controlPlane.request.mockResolvedValue(
+        upstream(201, { kid: 'k2', created_at: '2026-05-21T00:00:00Z' }),
+      );
+      const response = await app.inject({ method: 'POST', url: '/api/v1/keys/rotate', headers: ADMIN });
+      expect(response.statusCode).toBe(201);
+      expect(response.json()).toEqual({ kid: 'k2', created_at: '2026-05-21T00:00:00Z' });
+      expect(controlPlane.request).toHaveBeenCalledWith({
+        method: 'POST',
+        path: '/api/v1/keys/rotate',
+        query: undefined,
+        requestId: expect.any(String),
+        authorization: 'Bearer admin-token',
+      });
+    });
+
+    it('refuses a non-admin token with 403 without calling the control plane', async () => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/v1/keys/rotate',
+        headers: { authorization: 'Bearer user-token' },
+      });
+      expect(response.statusCode).toBe(403);
+      expect(controlPlane.request).not.toHaveBeenCalled();
+    });
+
+    it('refuses a missing token with 401', async () => {
+      const response = await app.inject({ method: 'POST', url: '/api/v1/keys/rotate' });
+      expect(response.statusCode).toBe(401);
+      expect(controlPlane.request).not.toHaveBeenCalled();
+    });
+  });
+
   describe('GET /health', () => {
     it('answers 200 ok when the sidecar is serving', async () => {
       const response = await app.inject({ method: 'GET', url: '/health' });

@@ -1,14 +1,31 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import type { PlatformConfig } from '@platform/config';
-import { AppsController, ScopesController, TokenEventsController } from './apps/apps.controller';
+import {
+  AppsController,
+  KeysController,
+  ScopesController,
+  TokenEventsController,
+} from './apps/apps.controller';
 import { AppsService } from './apps/apps.service';
 import { AdminGuard } from './auth/admin.guard';
 import { BearerGuard } from './auth/bearer.guard';
+import { AuthorizeController } from './authorize/authorize.controller';
+import { AuthorizeService } from './authorize/authorize.service';
+import { BrowserCookies, cookieSettings } from './browser/cookies';
+import { CsrfTokens } from './browser/csrf';
+import { deriveKey } from './browser/keys';
+import { SealedBox } from './browser/sealed-box';
+import { AuthorizationClient } from './clients/authorization.client';
 import { ControlPlaneClient } from './clients/control-plane.client';
+import { SessionsClient } from './clients/sessions.client';
 import { SidecarClient } from './clients/sidecar.client';
 import { PLATFORM_CONFIG } from './config';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
+import { IdentityProviderClient } from './login/identity-provider.client';
+import { LoginController } from './login/login.controller';
+import { LoginService } from './login/login.service';
+import { LoginTransactions } from './login/login-transactions';
 import { MeController } from './me/me.controller';
 import { MetadataController } from './metadata/metadata.controller';
 import { OAuthController } from './oauth/oauth.controller';
@@ -28,9 +45,12 @@ export class BackendModule {
         AppsController,
         ScopesController,
         TokenEventsController,
+        KeysController,
         MeController,
         HealthController,
         MetadataController,
+        AuthorizeController,
+        LoginController,
       ],
       providers: [
         { provide: PLATFORM_CONFIG, useValue: config },
@@ -47,7 +67,32 @@ export class BackendModule {
         HealthService,
         BearerGuard,
         AdminGuard,
+        ...browserProviders(config),
       ],
     };
   }
+}
+
+/** The user flow in the browser: identity provider, sessions, consent, and their cookie keys. */
+function browserProviders(config: PlatformConfig): Provider[] {
+  return [
+    {
+      provide: IdentityProviderClient,
+      useFactory: () =>
+        new IdentityProviderClient({ ...config.oidc, redirectUri: `${config.issuer}/auth/oidc/callback` }),
+    },
+    { provide: BrowserCookies, useFactory: () => new BrowserCookies(cookieSettings(config)) },
+    { provide: CsrfTokens, useFactory: () => new CsrfTokens(deriveKey(config.internalToken, 'csrf')) },
+    {
+      provide: LoginTransactions,
+      useFactory: () =>
+        new LoginTransactions(
+          new SealedBox(deriveKey(config.internalToken, 'login-transaction'), 'login-transaction'),
+        ),
+    },
+    SessionsClient,
+    AuthorizationClient,
+    LoginService,
+    AuthorizeService,
+  ];
 }

@@ -2,17 +2,27 @@ import 'reflect-metadata';
 import { loadConfig } from '@platform/config';
 import { createHttpApp, createLogger } from '@platform/http';
 import { BackendModule } from './backend.module';
+import { registerCookieParser } from './browser/cookies';
+import { assertBackendConfig } from './config';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
+  assertBackendConfig(config);
   const logger = createLogger(config.logFormat);
   const app = await createHttpApp(BackendModule.forRoot(config), { logger });
+  await registerCookieParser(app);
   app.enableShutdownHooks();
   await app.listen({ port: config.backendPort, host: '0.0.0.0' });
   logger.log(
     `backend listening on http://0.0.0.0:${config.backendPort} (issuer ${config.issuer})`,
     'Bootstrap',
   );
+  if (config.oidc.issuer === undefined) {
+    logger.warn(
+      'OIDC_ISSUER is not set: browser sign-in (and so /oauth/authorize) is unavailable',
+      'Bootstrap',
+    );
+  }
 }
 
 bootstrap().catch((error: unknown) => {

@@ -93,3 +93,15 @@ export class TokenEventsController {
     await relay(reply, await this.apps.tokenEvents(query, caller));
   }
 }
+
+/** Signing-key rotation (admin Bearer token): the new key signs, the old one stays published. */
+@Controller('api/v1/keys')
+@UseGuards(AdminGuard)
+export class KeysController {
+  constructor(private readonly apps: AppsService) {}
+
+  @Post('rotate')
+  async rotate(@CurrentCaller() caller: Caller, @Res() reply: FastifyReply): Promise<void> {
+    await relay(reply, await this.apps.rotateSigningKey(caller));
+  }
+}

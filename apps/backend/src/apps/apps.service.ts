@@ -64,6 +64,10 @@ export class AppsService {
     return this.call(caller, 'GET', '/api/v1/token-events', { query: pick(query, TOKEN_EVENTS_QUERY) });
   }
 
+  async rotateSigningKey(caller: Caller): Promise<UpstreamResponse> {
+    return this.call(caller, 'POST', '/api/v1/keys/rotate');
+  }
+
   private call(
     caller: Caller,
     method: 'GET' | 'POST' | 'DELETE',

@@ -118,6 +118,21 @@ describe(ControlPlaneClient.name, () => {
     await client.onModuleDestroy();
   });
 
+  it('relays a 401 from an internal route that judges something the caller sent (a browser session)', async () => {
+    answer = { status: 401, headers: { 'content-type': 'application/problem+json' }, body: '{"status":401}' };
+    const client = new ControlPlaneClient(baseUrl, 'internal-secret');
+    const response = await client.request({
+      method: 'POST',
+      path: '/internal/v1/sessions/resolve',
+      requestId: 'r',
+      contentType: 'application/json',
+      body: '{"session":"s"}',
+      answersUnauthorized: true,
+    });
+    await client.onModuleDestroy();
+    expect(response.status).toBe(401);
+  });
+
   it('relays a 401 from an admin route, where it judges the caller', async () => {
     answer = {
       status: 401,

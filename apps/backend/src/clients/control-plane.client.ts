@@ -13,6 +13,12 @@ export interface UpstreamRequest {
   authorization?: string;
   contentType?: string;
   body?: string;
+  /**
+   * The route itself answers 401 problem+json about something the caller sent (a browser
+   * session that is unknown or expired), so a 401 is relayed instead of being read as the
+   * control plane refusing our internal token.
+   */
+  answersUnauthorized?: boolean;
 }
 
 /** The control plane's answer: status, the headers the backend may relay, the body bytes. */
@@ -88,6 +94,7 @@ export class ControlPlaneClient implements OnModuleDestroy {
     if (
       response.status === 401 &&
       call.path.startsWith('/internal/') &&
+      call.answersUnauthorized !== true &&
       response.headers['content-type']?.startsWith('application/problem+json')
     ) {
       this.logger.error(

@@ -1,8 +1,11 @@
 import type { DynamicModule, Provider } from '@nestjs/common';
 import type { PlatformConfig } from '@platform/config';
 import type { TokenClaims } from '@platform/grpc';
+import type { AcceptedAuthorizeRequest, AuthorizationClient } from '../clients/authorization.client';
 import type { ControlPlaneClient, UpstreamResponse } from '../clients/control-plane.client';
+import type { SessionsClient, SessionUser } from '../clients/sessions.client';
 import type { SidecarClient } from '../clients/sidecar.client';
+import type { IdentityProviderClient } from '../login/identity-provider.client';
 
 /** Test helpers for the backend's unit specs (never imported by production code). */
 
@@ -19,7 +22,7 @@ export const testConfig = (overrides: Partial<PlatformConfig> = {}): PlatformCon
   adminClientId: 'admin',
   adminClientSecret: undefined,
   internalToken: 'internal-test-token',
-  oidc: { issuer: undefined, clientId: undefined, clientSecret: undefined },
+  oidc: { issuer: undefined, clientId: undefined, clientSecret: undefined, scopes: 'openid email profile' },
   logFormat: 'text',
   revocationPollMs: 30_000,
   ...overrides,
@@ -83,3 +86,43 @@ export function withProviders(
     ],
   };
 }
+
+export type FakeAuthorizationClient = jest.Mocked<Pick<AuthorizationClient, 'check' | 'decide'>>;
+export type FakeSessionsClient = jest.Mocked<Pick<SessionsClient, 'create' | 'resolve' | 'end'>>;
+export type FakeIdentityProvider = jest.Mocked<Pick<IdentityProviderClient, 'startLogin' | 'finishLogin'>>;
+
+export const fakeAuthorizationClient = (): FakeAuthorizationClient => ({
+  check: jest.fn(),
+  decide: jest.fn(),
+});
+
+export const fakeSessionsClient = (): FakeSessionsClient => ({
+  create: jest.fn(),
+  resolve: jest.fn(),
+  end: jest.fn().mockResolvedValue(undefined),
+});
+
+export const fakeIdentityProvider = (): FakeIdentityProvider => ({
+  startLogin: jest.fn(),
+  finishLogin: jest.fn(),
+});
+
+export const userFactory = (overrides: Partial<SessionUser> = {}): SessionUser => ({
+  id: 'user-1',
+  email: 'alice@acme.example',
+  name: 'Alice Admin',
+  tenant: 'acme',
+  roles: ['tenant_admin'],
+  ...overrides,
+});
+
+/** What the control plane's check answers for a request it accepts. */
+export const acceptedRequest = (
+  overrides: Partial<AcceptedAuthorizeRequest> = {},
+): AcceptedAuthorizeRequest => ({
+  clientId: 'dashboard',
+  clientName: 'Dashboard',
+  redirectUri: 'https://dashboard.example.com/callback',
+  scopes: [{ name: 'jobs.read', description: 'List and view job executions' }],
+  ...overrides,
+});

@@ -1,0 +1,176 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@platform/domain';
+import { CsrfTokens } from '../browser/csrf';
+import { formActionSource } from '../browser/html';
+import type { ConsentView } from '../browser/pages';
+import { MAX_RETURN_TO_LENGTH } from '../browser/return-to';
+import {
+  AuthorizationClient,
+  type AuthorizeParameters,
+  type AuthorizeRefusal,
+} from '../clients/authorization.client';
+import { SessionsClient } from '../clients/sessions.client';
+import { type AuthorizationRequest, authorizePath, redirectWith } from './authorization-request';
+
+/** Where an authorization request goes next. Error pages are thrown as DomainErrors. */
+export type AuthorizeOutcome =
+  /** Back to the client: a code, or an error it can handle. */
+  | { kind: 'redirect'; location: string }
+  /** To the login, coming back to this authorization request; `sessionEnded`: drop the cookie. */
+  | { kind: 'login'; location: string; sessionEnded: boolean }
+  /** The consent screen; `formActions`: the client's redirect origin, for the page's CSP. */
+  | { kind: 'consent'; view: ConsentView; formActions: string[] };
+
+export type Decision = 'approve' | 'deny';
+
+/**
+ * The browser side of the authorization endpoint. The control plane judges the request (client,
+ * redirect URI, response type, PKCE, scopes) before anyone is asked to log in; a request that
+ * cannot be trusted to redirect shows an error page and never leaves this server.
+ */
+@Injectable()
+export class AuthorizeService {
+  constructor(
+    private readonly authorization: AuthorizationClient,
+    private readonly sessions: SessionsClient,
+    private readonly csrf: CsrfTokens,
+  ) {}
+
+  async begin(
+    request: AuthorizationRequest,
+    session: string | undefined,
+    requestId: string,
+  ): Promise<AuthorizeOutcome> {
+    const { parameters } = request;
+    refuseRepeatedTarget(request);
+    const check = await this.authorization.check(parameters, requestId);
+    if (!check.ok) return refusalOutcome(check.refusal, parameters);
+    const repeated = repeatedParameterRedirect(request, check.request.redirectUri);
+    if (repeated !== undefined) return repeated;
+
+    const returnTo = authorizePath(parameters);
+    if (returnTo.length > MAX_RETURN_TO_LENGTH) {
+      return {
+        kind: 'redirect',
+        location: redirectWith(check.request.redirectUri, {
+          error: 'invalid_request',
+          error_description: 'The authorization request is too long',
+          state: parameters.state,
+        }),
+      };
+    }
+    if (session === undefined) return toLogin(returnTo, false);
+    const user = await this.sessions.resolve(session, requestId);
+    if (user === undefined) return toLogin(returnTo, true);
+
+    const formAction = formActionSource(check.request.redirectUri);
+    return {
+      kind: 'consent',
+      formActions: formAction === undefined ? [] : [formAction],
+      view: {
+        clientName: check.request.clientName,
+        redirectUri: check.request.redirectUri,
+        scopes: check.request.scopes,
+        user: { name: user.name, email: user.email },
+        parameters: presentParameters(parameters),
+        csrfToken: this.csrf.tokenFor(session),
+        returnTo,
+      },
+    };
+  }
+
+  /** The consent form came back: CSRF token first, then the control plane issues the code or the denial. */
+  async decide(
+    request: AuthorizationRequest,
+    session: string | undefined,
+    csrfToken: unknown,
+    decision: unknown,
+    requestId: string,
+  ): Promise<AuthorizeOutcome> {
+    if (!this.csrf.matches(session, csrfToken) || session === undefined) {
+      throw new DomainError(
+        'forbidden',
+        'This form could not be verified: its security token is missing or does not belong to your session. Nothing was authorized. Please start again from the application.',
+      );
+    }
+    if (decision !== 'approve' && decision !== 'deny') {
+      throw new DomainError('validation_failed', 'Choose Approve or Deny.');
+    }
+    const { parameters } = request;
+    refuseRepeatedTarget(request);
+    const answer = await this.authorization.decide(parameters, session, decision === 'approve', requestId);
+    switch (answer.outcome) {
+      case 'redirect':
+        return { kind: 'redirect', location: answer.redirectTo };
+      case 'refused':
+        return refusalOutcome(answer.refusal, parameters);
+      case 'session-expired':
+        return toLogin(authorizePath(parameters), true);
+      default:
+        return assertNever(answer);
+    }
+  }
+}
+
+/** The client and its redirect URI decide where the browser may go: sent twice, neither can be trusted. */
+function refuseRepeatedTarget({ repeated }: AuthorizationRequest): void {
+  const target = repeated.find((name) => name === 'client_id' || name === 'redirect_uri');
+  if (target !== undefined) {
+    throw new DomainError(
+      'validation_failed',
+      `The application sent an invalid authorization request: ${target} appears more than once.`,
+    );
+  }
+}
+
+function repeatedParameterRedirect(
+  { parameters, repeated }: AuthorizationRequest,
+  redirectUri: string,
+): AuthorizeOutcome | undefined {
+  if (repeated.length === 0) return undefined;
+  return {
+    kind: 'redirect',
+    location: redirectWith(redirectUri, {
+      error: 'invalid_request',
+      error_description: `${repeated[0]} appears more than once`,
+      state: parameters.state,
+    }),
+  };
+}
+
+function refusalOutcome(refusal: AuthorizeRefusal, parameters: AuthorizeParameters): AuthorizeOutcome {
+  if (!refusal.redirectable || parameters.redirect_uri === undefined) {
+    throw new DomainError(
+      'validation_failed',
+      `The application sent an invalid authorization request${
+        refusal.errorDescription ? `: ${refusal.errorDescription}` : ` (${refusal.error})`
+      }. You cannot be sent back to it; please contact its developers.`,
+    );
+  }
+  return {
+    kind: 'redirect',
+    location: redirectWith(parameters.redirect_uri, {
+      error: refusal.error,
+      error_description: refusal.errorDescription,
+      state: parameters.state,
+    }),
+  };
+}
+
+function toLogin(returnTo: string, sessionEnded: boolean): AuthorizeOutcome {
+  return {
+    kind: 'login',
+    location: `/auth/login?${new URLSearchParams({ return_to: returnTo }).toString()}`,
+    sessionEnded,
+  };
+}
+
+function presentParameters(parameters: AuthorizeParameters): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(parameters).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unhandled decision outcome ${JSON.stringify(value)}`);
+}

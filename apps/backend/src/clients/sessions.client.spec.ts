@@ -1,0 +1,94 @@
+import { Logger } from '@nestjs/common';
+import { fakeControlPlane, type FakeControlPlane, upstream } from '../testing/fakes';
+import type { ControlPlaneClient } from './control-plane.client';
+import { SessionsClient } from './sessions.client';
+
+beforeAll(() => Logger.overrideLogger(false));
+afterAll(() => Logger.overrideLogger(['log', 'error', 'warn']));
+
+const USER = {
+  id: 'u1',
+  email: 'alice@acme.example',
+  name: 'Alice',
+  tenant: 'acme',
+  roles: ['tenant_admin'],
+};
+
+describe(SessionsClient.name, () => {
+  let controlPlane: FakeControlPlane;
+  let sessions: SessionsClient;
+
+  beforeEach(() => {
+    controlPlane = fakeControlPlane();
+    sessions = new SessionsClient(controlPlane as unknown as ControlPlaneClient);
+  });
+
+  describe('create', () => {
+    const identity = {
+      issuer: 'https://idp.example',
+      subject: 'alice',
+      claims: { email: 'alice@acme.example' },
+    };
+
+    it('posts the verified identity and reads the session, its expiry (Unix seconds) and the user', async () => {
+      controlPlane.request.mockResolvedValue(
+        upstream(201, { session: 'opaque', expires_at: 2_000_000_000, user: USER }),
+      );
+      await expect(sessions.create(identity, 'req-1')).resolves.toEqual({
+        session: 'opaque',
+        expiresAt: new Date(2_000_000_000_000),
+        user: USER,
+      });
+      expect(controlPlane.request).toHaveBeenCalledWith({
+        method: 'POST',
+        path: '/internal/v1/sessions',
+        requestId: 'req-1',
+        contentType: 'application/json',
+        body: JSON.stringify(identity),
+      });
+    });
+
+    it('also reads an ISO 8601 expiry', async () => {
+      controlPlane.request.mockResolvedValue(
+        upstream(201, { session: 'opaque', expires_at: '2033-05-18T03:33:20.000Z', user: USER }),
+      );
+      await expect(sessions.create(identity, 'r')).resolves.toMatchObject({
+        expiresAt: new Date('2033-05-18T03:33:20.000Z'),
+      });
+    });
+
+    it('treats an answer outside the contract as the control plane being unavailable', async () => {
+      controlPlane.request.mockResolvedValue(upstream(201, { session: '', user: USER }));
+      await expect(sessions.create(identity, 'r')).rejects.toMatchObject({ code: 'unavailable' });
+      controlPlane.request.mockResolvedValue(upstream(500, { title: 'Internal Server Error' }));
+      await expect(sessions.create(identity, 'r')).rejects.toMatchObject({ code: 'unavailable' });
+    });
+  });
+
+  describe('resolve', () => {
+    it('answers the user of a live session', async () => {
+      controlPlane.request.mockResolvedValue(upstream(200, { user: USER }));
+      await expect(sessions.resolve('s', 'r')).resolves.toEqual(USER);
+      expect(controlPlane.request).toHaveBeenCalledWith(
+        expect.objectContaining({ path: '/internal/v1/sessions/resolve', answersUnauthorized: true }),
+      );
+    });
+
+    it('answers undefined for an unknown or expired session (401)', async () => {
+      controlPlane.request.mockResolvedValue(
+        upstream(401, { status: 401 }, { 'content-type': 'application/problem+json' }),
+      );
+      await expect(sessions.resolve('s', 'r')).resolves.toBeUndefined();
+    });
+  });
+
+  describe('end', () => {
+    it('ends the session', async () => {
+      controlPlane.request.mockResolvedValue(upstream(204));
+      await expect(sessions.end('s', 'r')).resolves.toBeUndefined();
+      expect(controlPlane.request).toHaveBeenCalledWith(
+        expect.objectContaining({ path: '/internal/v1/sessions/end', body: '{"session":"s"}' }),
+      );
+    });
+  });
+});

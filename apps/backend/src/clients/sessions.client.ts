@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { ControlPlaneClient } from './control-plane.client';
+import { isRecord, isString, postInternalJson, unexpectedAnswer } from './internal-json';
+
+/** The signed-in person, as the control plane keeps them. */
+export interface SessionUser {
+  id: string;
+  email?: string;
+  name?: string;
+  tenant: string;
+  roles: string[];
+}
+
+/** What the identity provider vouched for, passed on for the control plane to upsert the user. */
+export interface VerifiedIdentity {
+  issuer: string;
+  subject: string;
+  claims: Record<string, unknown>;
+}
+
+export interface NewSession {
+  /** The opaque value for the session cookie. */
+  session: string;
+  expiresAt: Date;
+  user: SessionUser;
+}
+
+/**
+ * Browser sessions, owned by the control plane (`/internal/v1/sessions*`, docs/internal-api.md):
+ * the backend only carries the opaque value in a cookie.
+ */
+@Injectable()
+export class SessionsClient {
+  constructor(private readonly controlPlane: ControlPlaneClient) {}
+
+  async create(identity: VerifiedIdentity, requestId: string): Promise<NewSession> {
+    const path = '/internal/v1/sessions';
+    const { status, body } = await postInternalJson(this.controlPlane, path, identity, requestId);
+    if (status !== 201 && status !== 200) return unexpectedAnswer(path, requestId, status);
+    const answer = isRecord(body) ? body : {};
+    const expiresAt = toDate(answer.expires_at);
+    const user = toUser(answer.user);
+    if (!isString(answer.session) || answer.session === '' || expiresAt === undefined || user === undefined) {
+      return unexpectedAnswer(path, requestId, status);
+    }
+    return { session: answer.session, expiresAt, user };
+  }
+
+  /** The session's user; undefined when the control plane does not know it or it expired. */
+  async resolve(session: string, requestId: string): Promise<SessionUser | undefined> {
+    const path = '/internal/v1/sessions/resolve';
+    const { status, body } = await postInternalJson(this.controlPlane, path, { session }, requestId, {
+      answersUnauthorized: true,
+    });
+    if (status === 401) return undefined;
+    const user = status === 200 && isRecord(body) ? toUser(body.user) : undefined;
+    return user ?? unexpectedAnswer(path, requestId, status);
+  }
+
+  /** Ends the session (logout); unknown sessions too. */
+  async end(session: string, requestId: string): Promise<void> {
+    const path = '/internal/v1/sessions/end';
+    const { status } = await postInternalJson(this.controlPlane, path, { session }, requestId, {
+      answersUnauthorized: true,
+    });
+    if (status >= 300 && status !== 401) unexpectedAnswer(path, requestId, status);
+  }
+}
+
+function toUser(value: unknown): SessionUser | undefined {
+  if (!isRecord(value) || !isString(value.id)) return undefined;
+  return {
+    id: value.id,
+    ...(isString(value.email) && { email: value.email }),
+    ...(isString(value.name) && { name: value.name }),
+    tenant: isString(value.tenant) ? value.tenant : '',
+    roles: Array.isArray(value.roles) ? value.roles.filter(isString) : [],
+  };
+}
+
+/** `expires_at` as Unix seconds or an ISO 8601 timestamp. */
+function toDate(value: unknown): Date | undefined {
+  const date =
+    typeof value === 'number' ? new Date(value * 1000) : isString(value) ? new Date(value) : undefined;
+  return date !== undefined && !Number.isNaN(date.getTime()) ? date : undefined;
+}

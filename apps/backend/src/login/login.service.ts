@@ -1,0 +1,61 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DomainError } from '@platform/domain';
+import { CsrfTokens } from '../browser/csrf';
+import { type NewSession, SessionsClient } from '../clients/sessions.client';
+import { IdentityProviderClient } from './identity-provider.client';
+import { LoginTransactions } from './login-transactions';
+
+/**
+ * Login through the identity provider: the transaction leaves sealed in a cookie, comes back
+ * at the callback, the code is exchanged server-side, and the control plane opens a session.
+ */
+@Injectable()
+export class LoginService {
+  private readonly logger = new Logger(LoginService.name);
+
+  constructor(
+    private readonly identityProvider: IdentityProviderClient,
+    private readonly transactions: LoginTransactions,
+    private readonly sessions: SessionsClient,
+    private readonly csrf: CsrfTokens,
+  ) {}
+
+  async start(returnTo: string): Promise<{ authorizationUrl: string; sealedTransaction: string }> {
+    const { authorizationUrl, transaction } = await this.identityProvider.startLogin(returnTo);
+    return {
+      authorizationUrl: authorizationUrl.href,
+      sealedTransaction: this.transactions.seal(transaction),
+    };
+  }
+
+  async finish(
+    callbackUrl: URL,
+    sealedTransaction: string | undefined,
+    requestId: string,
+  ): Promise<{ session: NewSession; returnTo: string }> {
+    const transaction = this.transactions.open(sealedTransaction);
+    if (transaction === undefined) {
+      throw new DomainError(
+        'validation_failed',
+        'This sign-in has expired or was started in another browser. Please start again from the application.',
+      );
+    }
+    const identity = await this.identityProvider.finishLogin(callbackUrl, transaction, requestId);
+    const session = await this.sessions.create(identity, requestId);
+    this.logger.log(`[${requestId}] signed in: user ${session.user.id} of tenant ${session.user.tenant}`);
+    return { session, returnTo: transaction.returnTo };
+  }
+
+  /** Ends the browser session; a session cookie without its CSRF token is refused (403). */
+  async logout(session: string | undefined, csrfToken: unknown, requestId: string): Promise<void> {
+    if (session === undefined) return;
+    if (!this.csrf.matches(session, csrfToken)) {
+      throw new DomainError(
+        'forbidden',
+        'This sign-out could not be verified: its security token is missing or does not belong to your session.',
+      );
+    }
+    await this.sessions.end(session, requestId);
+    this.logger.log(`[${requestId}] signed out`);
+  }
+}

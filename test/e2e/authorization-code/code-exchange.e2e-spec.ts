@@ -1,0 +1,180 @@
+import * as client from 'openid-client';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { adminToken, discover, postForm, registerApp, type RegisteredApp } from '../../support/oauth';
+import { startPlatform, type TestPlatform } from '../../support/platform';
+import {
+  authorize,
+  clientFor,
+  createSession,
+  introspectAsAdmin,
+  meStatus,
+  signIn,
+  untilRejected,
+} from '../../support/internal-consent';
+
+describe('POST /v1/oauth/token (authorization_code)', () => {
+  let platform: TestPlatform;
+  let dashboard: RegisteredApp;
+  let portal: RegisteredApp;
+
+  beforeAll(async () => {
+    platform = await startPlatform();
+    const admin = await adminToken(await discover(platform), platform);
+    dashboard = await registerApp(platform, admin, {
+      client_id: 'dashboard',
+      app_type: 'spa',
+      declared_scopes: ['jobs.*', 'files.read'],
+      redirect_uris: ['https://dashboard.example.test/callback'],
+    });
+    portal = await registerApp(platform, admin, {
+      client_id: 'web-portal',
+      app_type: 'web',
+      declared_scopes: ['jobs.read'],
+      redirect_uris: ['https://portal.example.test/callback'],
+    });
+  });
+  afterAll(() => platform?.stop());
+
+  const tokenUrl = () => `${platform.baseUrl}/v1/oauth/token`;
+
+  /** A code approved for the app, not yet exchanged, with what the exchange needs. */
+  async function approvedCode(app: RegisteredApp) {
+    const config = await clientFor(platform, app);
+    const { session } = await createSession(platform);
+    const authorization = await authorize(platform, config, { session, redirectUri: app.redirect_uris[0] });
+    return { config, ...authorization, code: authorization.callback.searchParams.get('code')! };
+  }
+
+  /** The exchange as a plain form, for requests a client library would not send; no verifier if none given. */
+  const exchangeForm = (app: RegisteredApp, code: string, verifier?: string) => ({
+    grant_type: 'authorization_code',
+    client_id: app.client_id,
+    code,
+    redirect_uri: app.redirect_uris[0],
+    ...(verifier !== undefined && { code_verifier: verifier }),
+  });
+
+  it("issues a spa, with no secret, an RS256 user token carrying the user's tenant and roles, and a refresh token", async () => {
+    const { tokens, user } = await signIn(platform, dashboard, { scope: 'jobs.read files.read' });
+    expect(tokens).toMatchObject({
+      token_type: 'bearer', // openid-client lower-cases it
+      expires_in: 3600,
+      scope: 'jobs.read files.read',
+      refresh_token: expect.any(String),
+    });
+
+    const jwks = createRemoteJWKSet(new URL(`${platform.baseUrl}/v1/jwks`));
+    const { payload } = await jwtVerify(tokens.access_token, jwks, {
+      issuer: platform.baseUrl,
+      audience: platform.baseUrl,
+      typ: 'at+jwt',
+      algorithms: ['RS256'],
+    });
+    expect(payload).toMatchObject({
+      sub: user.id,
+      client_id: 'dashboard',
+      scope: 'jobs.read files.read',
+      tenant: 'acme',
+      roles: ['tenant_admin', 'viewer'],
+      grant_id: expect.any(String),
+    });
+
+    const me = await fetch(`${platform.baseUrl}/v1/me`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({
+      sub: user.id,
+      tenant: 'acme',
+      roles: ['tenant_admin', 'viewer'],
+    });
+  });
+
+  it('grants every declared scope when the request names none', async () => {
+    const { tokens } = await signIn(platform, dashboard);
+    expect(tokens.scope).toBe('jobs.* files.read');
+  });
+
+  it('issues a web app its tokens when it authenticates with its secret (client_secret_post)', async () => {
+    const { tokens } = await signIn(platform, portal);
+    expect(tokens).toMatchObject({ scope: 'jobs.read', refresh_token: expect.any(String) });
+  });
+
+  it('refuses a web app sending a wrong secret: 401 invalid_client', async () => {
+    const { code, verifier } = await approvedCode(portal);
+    const response = await postForm(tokenUrl(), {
+      ...exchangeForm(portal, code, verifier),
+      client_secret: 'wrong',
+    });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: 'invalid_client' });
+  });
+
+  describe('a code used twice', () => {
+    it('is refused with 400 invalid_grant, and the tokens of its first use stop working', async () => {
+      const { config, callback, verifier, state } = await approvedCode(dashboard);
+      const checks = { pkceCodeVerifier: verifier, expectedState: state };
+      const first = await client.authorizationCodeGrant(config, callback, checks);
+      expect(await meStatus(platform, first.access_token)).toBe(200);
+
+      const replay = await client.authorizationCodeGrant(config, callback, checks).catch((e: unknown) => e);
+      expect(replay).toBeInstanceOf(client.ResponseBodyError);
+      expect(replay).toMatchObject({ status: 400, error: 'invalid_grant' });
+
+      await untilRejected(platform, first.access_token);
+      expect(await introspectAsAdmin(platform, first.access_token)).toEqual({ active: false });
+      expect(await introspectAsAdmin(platform, first.refresh_token!)).toEqual({ active: false });
+      const refreshed = await client.refreshTokenGrant(config, first.refresh_token!).catch((e: unknown) => e);
+      expect(refreshed).toMatchObject({ status: 400, error: 'invalid_grant' });
+    });
+  });
+
+  it('refuses a wrong code_verifier: 400 invalid_grant', async () => {
+    const { config, callback, state } = await approvedCode(dashboard);
+    const error = await client
+      .authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: client.randomPKCECodeVerifier(),
+        expectedState: state,
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(client.ResponseBodyError);
+    expect(error).toMatchObject({ status: 400, error: 'invalid_grant' });
+  });
+
+  it('refuses an exchange without code_verifier: 400 invalid_request', async () => {
+    const { code } = await approvedCode(dashboard);
+    const response = await postForm(tokenUrl(), exchangeForm(dashboard, code));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: 'invalid_request' });
+  });
+
+  it('refuses a redirect_uri other than the one of the authorization request: 400 invalid_grant', async () => {
+    const { code, verifier } = await approvedCode(dashboard);
+    const response = await postForm(tokenUrl(), {
+      ...exchangeForm(dashboard, code, verifier),
+      redirect_uri: 'https://dashboard.example.test/other',
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it("refuses another client's code: 400 invalid_grant", async () => {
+    const { code, verifier } = await approvedCode(portal);
+    const response = await postForm(tokenUrl(), {
+      ...exchangeForm(dashboard, code, verifier),
+      redirect_uri: portal.redirect_uris[0],
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('refuses an unknown code: 400 invalid_grant', async () => {
+    const response = await postForm(
+      tokenUrl(),
+      exchangeForm(dashboard, 'never-issued', client.randomPKCECodeVerifier()),
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+});
