@@ -1,0 +1,30 @@
+export { AdminClient, nextPage, type AppPage, type ListAppsOptions } from './admin-client';
+export { systemClock, type Clock } from './clock';
+export {
+  errorFromResponse,
+  OAuthProtocolError,
+  PlatformError,
+  ProblemError,
+  type OAuthErrorBody,
+  type ProblemDetails,
+} from './errors';
+export type { FetchLike } from './fetch';
+export { findLink, parseLinkHeader, type Link } from './link-header';
+export {
+  basicAuthorization,
+  OAuthClient,
+  type ClientAuthMethod,
+  type OAuthClientOptions,
+} from './oauth-client';
+export { PlatformClient, type PlatformClientOptions } from './platform-client';
+export { ServiceTokenSource, type ServiceTokenSourceOptions } from './service-token-source';
+export { REFRESH_AT_FRACTION, refreshDeadline } from './token-cache';
+export type { TokenSource } from './token-source';
+export {
+  UserTokenSource,
+  type RefreshedTokens,
+  type RefreshFunction,
+  type UserTokens,
+  type UserTokenSourceOptions,
+} from './user-token-source';
+export type * from './wire';
