@@ -20,6 +20,7 @@ describe(loadSidecarConfig.name, () => {
       revocationPollMs: 30_000,
       keyRefreshMs: 30_000,
       unknownKidRefreshIntervalMs: 5_000,
+      verifiedTokenCacheSize: 10_000,
     });
   });
 
@@ -49,5 +50,13 @@ describe(loadSidecarConfig.name, () => {
 
   it('refuses a SIDECAR_ALLOW_NON_LOOPBACK that is neither true nor false', () => {
     expect(() => loadSidecarConfig(env({ SIDECAR_ALLOW_NON_LOOPBACK: 'yes' }))).toThrow(ConfigError);
+  });
+
+  it('reads SIDECAR_TOKEN_CACHE_SIZE, 0 included, and refuses anything but a whole number', () => {
+    expect(loadSidecarConfig(env({ SIDECAR_TOKEN_CACHE_SIZE: '0' })).verifiedTokenCacheSize).toBe(0);
+    expect(loadSidecarConfig(env({ SIDECAR_TOKEN_CACHE_SIZE: '500' })).verifiedTokenCacheSize).toBe(500);
+    for (const bad of ['-1', '1e3', 'lots', '12345678']) {
+      expect(() => loadSidecarConfig(env({ SIDECAR_TOKEN_CACHE_SIZE: bad }))).toThrow(ConfigError);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, type PlatformConfig } from '@platform/config';
+import { DEFAULT_VERIFIED_TOKEN_CACHE_SIZE } from '../validation/verified-token-cache';
 import { assertLoopbackBinding } from './loopback';
 
 /**
@@ -24,6 +25,11 @@ export interface SidecarConfig {
   keyRefreshMs: number;
   /** An unknown `kid` triggers at most one key refresh per this interval. */
   unknownKidRefreshIntervalMs: number;
+  /**
+   * Entries of the verified-token cache (`SIDECAR_TOKEN_CACHE_SIZE`, default 10000; 0 turns it
+   * off). See `validation/verified-token-cache.ts`.
+   */
+  verifiedTokenCacheSize: number;
 }
 
 export const SIDECAR_CONFIG = Symbol('SIDECAR_CONFIG');
@@ -46,6 +52,11 @@ export function loadSidecarConfig(env: NodeJS.ProcessEnv = process.env): Sidecar
     revocationPollMs: platform.revocationPollMs,
     keyRefreshMs: KEY_REFRESH_MS,
     unknownKidRefreshIntervalMs: UNKNOWN_KID_REFRESH_INTERVAL_MS,
+    verifiedTokenCacheSize: parseCount(
+      'SIDECAR_TOKEN_CACHE_SIZE',
+      env.SIDECAR_TOKEN_CACHE_SIZE,
+      DEFAULT_VERIFIED_TOKEN_CACHE_SIZE,
+    ),
   };
   assertLoopbackBinding(config);
   return config;
@@ -55,4 +66,12 @@ function parseBoolean(name: string, value: string | undefined): boolean {
   if (value === undefined || value === '' || value === 'false') return false;
   if (value === 'true') return true;
   throw new ConfigError(`invalid configuration:\n  ${name}: must be true or false`);
+}
+
+function parseCount(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d{1,7}$/.test(value)) {
+    throw new ConfigError(`invalid configuration:\n  ${name}: must be a whole number from 0 to 9999999`);
+  }
+  return Number(value);
 }

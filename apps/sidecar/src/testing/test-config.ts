@@ -17,6 +17,7 @@ export function testConfig(overrides: Partial<SidecarConfig> = {}): SidecarConfi
     revocationPollMs: 30_000,
     keyRefreshMs: 30_000,
     unknownKidRefreshIntervalMs: 5_000,
+    verifiedTokenCacheSize: 1_000,
     ...overrides,
   };
 }

@@ -7,6 +7,7 @@ import { KeyCache } from '../keys/key-cache';
 import { DenyList } from '../revocation/deny-list';
 import { FakeControlPlane } from '../testing/fake-control-plane';
 import { TEST_ISSUER, testConfig } from '../testing/test-config';
+import { ManualClock } from '../testing/manual-clock';
 import { createTestKey, signAccessToken, type TestKey } from '../testing/test-keys';
 import { TokenValidator } from './token-validator';
 
@@ -321,6 +322,93 @@ describe(TokenValidator.name, () => {
 
     await expect(validator.validate(await signAccessToken(rs256))).resolves.toMatchObject({
       client_id: 'reports-service',
+    });
+  });
+
+  describe('a token it accepted before (verified-token cache)', () => {
+    let clock: ManualClock;
+    let keys: KeyCache;
+    let cached: TokenValidator;
+
+    beforeEach(async () => {
+      clock = new ManualClock(Date.now());
+      keys = new KeyCache(controlPlane, testConfig(), systemClock, new Readiness());
+      await keys.refresh();
+      cached = new TokenValidator(keys, denyList, testConfig(), clock);
+    });
+
+    afterEach(() => jest.restoreAllMocks());
+
+    async function refusalOf(token: string): Promise<SidecarErrorCode | undefined> {
+      const error = await cached.validate(token).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      return error instanceof SidecarError ? error.code : undefined;
+    }
+
+    it('answers the same claims without checking the signature again', async () => {
+      const token = await signAccessToken(rs256, { claims: { jti: 'seen-twice' } });
+      const first = await cached.validate(token);
+      const verify = jest.spyOn(crypto.subtle, 'verify');
+
+      await expect(cached.validate(token)).resolves.toEqual(first);
+      expect(verify).not.toHaveBeenCalled();
+    });
+
+    it('refuses it once it expires', async () => {
+      const token = await signAccessToken(rs256, { iat: clock.seconds, expiresIn: 60 });
+      await cached.validate(token);
+
+      clock.advance(59_000);
+      await expect(refusalOf(token)).resolves.toBeUndefined();
+      clock.advance(1_000);
+      await expect(refusalOf(token)).resolves.toBe('token_expired');
+    });
+
+    it('refuses it as soon as it is revoked', async () => {
+      const token = await signAccessToken(rs256, { claims: { jti: 'revoked-later' } });
+      await cached.validate(token);
+
+      denyList.apply({
+        seq: 1,
+        kind: 'jti',
+        value: 'revoked-later',
+        created_at: now(),
+        expires_at: now() + 3600,
+      });
+
+      await expect(refusalOf(token)).resolves.toBe('token_revoked');
+    });
+
+    it('refuses it once its key is no longer published', async () => {
+      const token = await signAccessToken(rs256);
+      await cached.validate(token);
+
+      controlPlane.publish(es256.publicJwk);
+      await keys.refresh();
+
+      await expect(refusalOf(token)).resolves.toBe('unknown_key');
+    });
+
+    it('checks the signature again when its kid now names another key', async () => {
+      const token = await signAccessToken(rs256);
+      await cached.validate(token);
+
+      controlPlane.publish({ ...unpublished.publicJwk, kid: rs256.kid });
+      await keys.refresh();
+
+      await expect(refusalOf(token)).resolves.toBe('signature_invalid');
+    });
+
+    it('still validates every token with the cache turned off', async () => {
+      const uncached = new TokenValidator(keys, denyList, testConfig({ verifiedTokenCacheSize: 0 }), clock);
+      const token = await signAccessToken(rs256);
+      await uncached.validate(token);
+      const verify = jest.spyOn(crypto.subtle, 'verify');
+
+      await expect(uncached.validate(token)).resolves.toMatchObject({ client_id: 'reports-service' });
+      expect(verify).toHaveBeenCalledTimes(1);
     });
   });
 

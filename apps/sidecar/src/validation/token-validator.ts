@@ -8,11 +8,12 @@ import {
   type JWTPayload,
   type JWTVerifyOptions,
 } from 'jose';
-import { CLOCK, type Clock } from '../clock';
+import { CLOCK, epochSeconds, type Clock } from '../clock';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
 import { SidecarError } from '../errors';
 import { ALLOWED_ALGORITHMS, KeyCache } from '../keys/key-cache';
 import { DenyList } from '../revocation/deny-list';
+import { VerifiedTokenCache } from './verified-token-cache';
 
 /** An access token is a few hundred bytes; anything this large is not one of ours. */
 export const MAX_TOKEN_LENGTH = 16 * 1024;
@@ -29,10 +30,15 @@ const reject = {
  * Validates an access token (RFC 9068 profile, docs/internal-api.md): signature by a trusted
  * key with RS256/ES256/PS256, `typ: at+jwt`, issuer and audience, exp, the required claims,
  * then the deny-list. Throws `SidecarError`; never logs or echoes the token.
+ *
+ * A token seen before skips the signature check and the parsing (VerifiedTokenCache) as long as
+ * the key that verified it is still the trusted key for its `kid` and `alg` and it has not
+ * expired; the deny-list is consulted on every call either way.
  */
 @Injectable()
 export class TokenValidator {
   private readonly options: JWTVerifyOptions;
+  private readonly verified: VerifiedTokenCache;
 
   constructor(
     private readonly keys: KeyCache,
@@ -47,24 +53,49 @@ export class TokenValidator {
       audience: config.issuer,
       requiredClaims: REQUIRED_CLAIMS,
     };
+    this.verified = new VerifiedTokenCache(config.verifiedTokenCacheSize);
   }
 
   async validate(token: string): Promise<TokenClaims> {
     if (token === '') throw new SidecarError('token_missing', 'token is empty');
     if (token.length > MAX_TOKEN_LENGTH) throw new SidecarError('token_malformed', 'token too large');
 
+    const claims = this.verifiedBefore(token) ?? (await this.verify(token));
+    if (this.denyList.revocationOf(claims) !== undefined) throw reject.revoked();
+    return claims;
+  }
+
+  /** The claims of a token that passed `verify` before, while its key is trusted and it is unexpired. */
+  private verifiedBefore(token: string): TokenClaims | undefined {
+    const hit = this.verified.get(token);
+    if (hit === undefined) return undefined;
+    // Same rule as jose's: expired once exp <= now (whole seconds).
+    if (hit.claims.exp > epochSeconds(this.clock) && this.keys.find(hit.kid, hit.alg) === hit.key) {
+      return hit.claims;
+    }
+    this.verified.delete(token);
+    return undefined;
+  }
+
+  /** Signature, header and claims; a token that passes is remembered with the key that verified it. */
+  private async verify(token: string): Promise<TokenClaims> {
     let payload: JWTPayload;
+    let header: JWTHeaderParameters;
+    let key: unknown;
     try {
-      ({ payload } = await jwtVerify(token, this.resolveKey, {
+      ({
+        payload,
+        protectedHeader: header,
+        key,
+      } = await jwtVerify(token, this.resolveKey, {
         ...this.options,
         currentDate: this.clock.now(),
       }));
     } catch (error) {
       throw asSidecarError(error);
     }
-
-    const claims = toTokenClaims(payload);
-    if (this.denyList.revocationOf(claims) !== undefined) throw reject.revoked();
+    const claims = freeze(toTokenClaims(payload));
+    this.verified.set(token, { claims, kid: header.kid as string, alg: header.alg, key: key as CryptoKey });
     return claims;
   }
 
@@ -111,6 +142,12 @@ function toTokenClaims(payload: JWTPayload): TokenClaims {
     roles: (roles as string[] | undefined) ?? [],
     grant_id: grant_id ?? '',
   };
+}
+
+/** The cached claims are shared by every later call: nobody may change them. */
+function freeze(claims: TokenClaims): TokenClaims {
+  Object.freeze(claims.roles);
+  return Object.freeze(claims);
 }
 
 /** jose's failures as our codes, with short reasons for the UNAUTHENTICATED message. */

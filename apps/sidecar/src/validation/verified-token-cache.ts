@@ -1,0 +1,48 @@
+import type { TokenClaims } from '@platform/grpc';
+import type { CryptoKey } from 'jose';
+
+/** A token that passed full validation, and the imported key whose signature check it passed. */
+export interface VerifiedToken {
+  claims: Readonly<TokenClaims>;
+  kid: string;
+  alg: string;
+  key: CryptoKey;
+}
+
+/** Default bound: at ~1 KiB per token, about 10 MiB at most. */
+export const DEFAULT_VERIFIED_TOKEN_CACHE_SIZE = 10_000;
+
+/**
+ * Access tokens that already passed full validation, keyed by the exact token string, so a client
+ * that presents the same token on every request pays for the RS256 check and the JSON parsing
+ * once. It only ever saves work the answer does not depend on: the caller still checks, on every
+ * hit, that the key that verified the token is still trusted (the same imported key for its
+ * `kid` and `alg`, so a key dropped from the key set refuses its tokens at once), that the token
+ * has not expired, and the deny-list. Refused tokens are never stored. Bounded: the oldest
+ * entry goes first; size 0 disables it.
+ */
+export class VerifiedTokenCache {
+  private readonly entries = new Map<string, VerifiedToken>();
+
+  constructor(private readonly maxEntries: number = DEFAULT_VERIFIED_TOKEN_CACHE_SIZE) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(token: string): VerifiedToken | undefined {
+    return this.entries.get(token);
+  }
+
+  set(token: string, verified: VerifiedToken): void {
+    if (this.maxEntries <= 0) return;
+    if (this.entries.size >= this.maxEntries && !this.entries.has(token)) {
+      this.entries.delete(this.entries.keys().next().value as string);
+    }
+    this.entries.set(token, verified);
+  }
+
+  delete(token: string): void {
+    this.entries.delete(token);
+  }
+}

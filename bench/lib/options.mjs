@@ -1,0 +1,72 @@
+import { parseArgs } from 'node:util';
+
+/** Every scenario, in the order they run. */
+export const SCENARIOS = ['limit', 'issuance', 'protected', 'grpc-validate', 'introspection', 'revocation'];
+
+const USAGE = `usage: node bench/run.mjs [options]   (npm run bench -- [options])
+
+  --quick               short run (2 s warm-up, 5 s per load); full run: 5 s + 15 s
+  --duration <s>        seconds measured per load (overrides --quick's)
+  --warmup <s>          seconds of warm-up before each load
+  --connections <n>     HTTP connections and in-flight gRPC calls of every load (default 64)
+  --only <a,b,...>      run only these scenarios: ${SCENARIOS.join(', ')}
+  --revocations <n>     revocations timed by the propagation scenario (default 100)
+  --json-out <file>     write the JSON result there only (no bench/results/ files)
+  --cpu-prof <dir>      profile the platform and the peer (V8 CPU profiles into <dir>;
+                        summarize with node bench/profile-summary.mjs <dir>)
+  -h, --help
+`;
+
+/** The harness's command line, validated. Exits with the usage on a bad flag. */
+export function readOptions(argv = process.argv.slice(2)) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        quick: { type: 'boolean', default: false },
+        duration: { type: 'string' },
+        warmup: { type: 'string' },
+        connections: { type: 'string' },
+        only: { type: 'string' },
+        revocations: { type: 'string' },
+        'json-out': { type: 'string' },
+        'cpu-prof': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    fail(error.message);
+  }
+  if (values.help) {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  }
+  const only = values.only ? values.only.split(',').map((s) => s.trim()) : SCENARIOS;
+  const unknown = only.filter((s) => !SCENARIOS.includes(s));
+  if (unknown.length > 0) fail(`unknown scenario: ${unknown.join(', ')}`);
+  const duration = positive('duration', values.duration, values.quick ? 5 : 15);
+  return {
+    quick: values.quick,
+    duration,
+    warmup: positive('warmup', values.warmup, Math.min(values.quick ? 2 : 5, duration)),
+    connections: positive('connections', values.connections, 64),
+    scenarios: SCENARIOS.filter((s) => only.includes(s)),
+    revocations: positive('revocations', values.revocations, 100),
+    jsonOut: values['json-out'],
+    cpuProfDir: values['cpu-prof'],
+  };
+}
+
+function positive(name, raw, fallback) {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) fail(`--${name} must be a positive integer`);
+  return value;
+}
+
+function fail(message) {
+  process.stderr.write(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}

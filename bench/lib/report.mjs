@@ -1,0 +1,214 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** Short names of the rows a ratio can be taken against. */
+const BASELINES = {
+  'issuance-peer': 'node-oidc-provider',
+  'introspection-peer': 'node-oidc-provider',
+  unprotected: 'unprotected route',
+  'rs256-sign': 'RS256 sign, 1 core',
+  'rs256-verify': 'RS256 verify, 1 core',
+};
+
+/** The bars of issue #5; `aim` is the stretch goal. A bar whose rows did not run is left out. */
+const BARS = [
+  {
+    name: 'Issuance vs node-oidc-provider',
+    row: 'issuance',
+    against: 'issuance-peer',
+    min: 1.0,
+    aim: 1.5,
+  },
+  {
+    name: 'Protected vs unprotected route',
+    row: 'protected',
+    against: 'unprotected',
+    min: 0.6,
+    aim: 0.85,
+  },
+  { name: 'Revocation at a second sidecar, p99', row: 'revocation', maxP99Ms: 1000 },
+];
+
+/** Resolves the ratios of every row and judges the bars. */
+export function buildReport({ rows, processes, machine, settings, conditions, startedAt, finishedAt }) {
+  const byKey = new Map(rows.map((row) => [row.key, row]));
+  const results = rows.map((row) => ({
+    ...row,
+    rps: row.rps === null ? null : Math.round(row.rps),
+    ratios: (row.ratios ?? [])
+      .filter(({ against }) => byKey.has(against))
+      .map(({ against }) => ({
+        against,
+        label: BASELINES[against],
+        value: round2(row.rps / byKey.get(against).rps),
+      })),
+  }));
+  const bars = [];
+  for (const bar of BARS) {
+    const row = results.find((r) => r.key === bar.row);
+    if (!row) continue;
+    if (bar.maxP99Ms !== undefined) {
+      bars.push({
+        name: bar.name,
+        target: `< ${bar.maxP99Ms} ms`,
+        value: `${row.p99} ms`,
+        met: row.errors === 0 && row.p99 < bar.maxP99Ms,
+      });
+      continue;
+    }
+    const ratio = row.ratios.find((r) => r.against === bar.against);
+    if (!ratio) continue;
+    bars.push({
+      name: bar.name,
+      target: `>= ${bar.min}x (aim ${bar.aim}x)`,
+      value: `${ratio.value}x`,
+      met: ratio.value >= bar.min,
+      aimMet: ratio.value >= bar.aim,
+    });
+  }
+  const errorFree = results.every((row) => !row.errors);
+  return {
+    schema: 1,
+    startedAt,
+    finishedAt,
+    machine,
+    conditions,
+    settings,
+    results,
+    bars,
+    errorFree,
+    processes,
+  };
+}
+
+const round2 = (value) => Math.round(value * 100) / 100;
+const int = (value) =>
+  value === null || value === undefined || Number.isNaN(value) ? '-' : value.toLocaleString('en-US');
+const ms = (value) => (value === null || value === undefined || Number.isNaN(value) ? '-' : String(value));
+
+function throughput(row) {
+  if (row.unit === 'revocations') return `${row.count} revocations`;
+  return `${int(row.rps)} ${row.unit ?? 'req/s'}`;
+}
+
+function table(headers, lines) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...lines.map((line) => String(line[i]).length)));
+  const render = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
+  return [render(headers), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...lines.map(render)].join(
+    '\n',
+  );
+}
+
+/** The results table (Markdown, also what the console shows). */
+export function resultsTable(report) {
+  const barOf = new Map(BARS.map((bar) => [bar.row, report.bars.find((b) => b.name === bar.name)]));
+  return table(
+    ['Scenario', 'Conns', 'Throughput', 'p50 ms', 'p99 ms', 'Errors', 'Compared with', 'Bar'],
+    report.results.map((row) => {
+      const bar = barOf.get(row.key);
+      return [
+        row.label,
+        row.connections ?? '-',
+        throughput(row),
+        ms(row.p50),
+        ms(row.p99),
+        row.errors ?? '-',
+        row.ratios.map((r) => `${r.value}x ${r.label}`).join('; ') || '-',
+        bar ? `${bar.target}: ${bar.met ? 'met' : 'NOT met'}${bar.aimMet ? ', aim met' : ''}` : '',
+      ];
+    }),
+  );
+}
+
+/**
+ * CPU of each process during each load: percent of one core, and CPU microseconds per request
+ * (the cost of one request in that process, which other work on the machine distorts less
+ * than throughput). `other` is what processes the harness did not start used meanwhile.
+ */
+export function cpuTable(report) {
+  const loads = report.results.filter((row) => row.cpu);
+  const names = [...new Set(loads.flatMap((row) => Object.keys(row.cpu)))].filter((name) =>
+    loads.some((row) => row.cpu[name] >= 1),
+  );
+  return table(
+    ['Load', ...names],
+    loads.map((row) => [
+      row.label,
+      ...names.map((name) => {
+        const percent = row.cpu[name];
+        if (percent === undefined || Number.isNaN(percent) || percent < 1) return '-';
+        if (name === 'other') return `${percent}%`;
+        const micros = row.rps > 0 ? Math.round((percent / 100) * (1e6 / row.rps)) : NaN;
+        return `${percent}% (${Number.isNaN(micros) ? '-' : micros} µs)`;
+      }),
+    ]),
+  );
+}
+
+export function processesTable(report) {
+  return table(
+    ['Process', 'Start to healthy ms', 'RSS idle MiB', 'RSS peak under load MiB'],
+    report.processes.map((p) => [p.process, ms(p.healthyMs), ms(p.idleMiB), ms(p.loadMiB)]),
+  );
+}
+
+export function machineLine({ machine }) {
+  return `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB RAM, ${machine.os}, Node ${machine.node}`;
+}
+
+function settingsLine({ settings }) {
+  return (
+    `${settings.quick ? 'quick run' : 'full run'}: ${settings.warmup} s warm-up + ${settings.duration} s per load, ` +
+    `${settings.connections} connections, ${settings.revocations} revocations, database ${settings.database}`
+  );
+}
+
+export function toMarkdown(report) {
+  return `# Benchmark results
+
+Run ${report.startedAt} (${settingsLine(report)}).
+
+Machine: ${machineLine(report)}. Load average (1 min) when the run began: ${report.conditions.loadAverage}.
+
+${resultsTable(report)}
+
+CPU per process during each measured load, in percent of one core and (in brackets) CPU
+microseconds per request; \`other\` is CPU used meanwhile by processes the benchmark did not start
+(and hypervisor steal), which the figures suffer from:
+
+${cpuTable(report)}
+
+${processesTable(report)}
+
+Bars: ${report.bars.map((b) => `${b.name} ${b.value} (${b.target}): ${b.met ? 'met' : 'NOT met'}`).join('; ')}.
+Every request answered without error: ${report.errorFree ? 'yes' : 'NO'}.
+
+Load generator: autocannon in the harness's own process on the same machine (it competes with
+the servers for the cores). The peer is node-oidc-provider ${report.settings.peerVersion ?? ''} in one
+process: client_credentials with client_secret_post, RS256 \`at+jwt\` access tokens; its client
+secrets are compared in plain text, ours are argon2id hashes. node-oidc-provider does not store
+or introspect its JWT access tokens, so its introspection figure is for its own opaque token.
+Reproduce: \`npm run bench\` (\`npm run bench -- --quick\` for the short run); see
+docs/performance.md.
+`;
+}
+
+/** Writes `<dir>/<timestamp>.md|json` and `<dir>/latest.md|json`; answers the paths. */
+export function writeResults(report, dir) {
+  mkdirSync(dir, { recursive: true });
+  const stamp = report.startedAt.replace(/[:.]/g, '-');
+  const markdown = toMarkdown(report);
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  const paths = [];
+  for (const name of [stamp, 'latest']) {
+    writeFileSync(join(dir, `${name}.md`), markdown);
+    writeFileSync(join(dir, `${name}.json`), json);
+    paths.push(join(dir, `${name}.md`), join(dir, `${name}.json`));
+  }
+  return paths;
+}
+
+export function writeJson(report, file) {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+}

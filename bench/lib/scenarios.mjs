@@ -1,0 +1,249 @@
+import { createRequire } from 'node:module';
+import { grpc, grpcLoad, percentile, validateToken } from './load.mjs';
+import { measureRs256 } from './limit.mjs';
+import { FORM, form, issueToken, jwsHeader, postForm } from './oauth.mjs';
+
+const require = createRequire(import.meta.url);
+const { createAuthServiceClient, INTERNAL_TOKEN_METADATA, REQUEST_ID_METADATA } = require('@platform/grpc');
+
+/** How long one revocation may take to reach the second sidecar before it counts as an error. */
+const PROPAGATION_TIMEOUT_MS = 5_000;
+
+/**
+ * The scenarios, in run order. Each answers result rows:
+ * `{ key, label, connections?, rps, p50, p99, errors, unit?, ratios?: [{ against, value }] }`.
+ * Ratios name the key of the row they compare with; report.mjs resolves them and the bars.
+ */
+export const scenarios = {
+  /** Single-core RS256 sign and verify rates: the ceiling of issuance and of validation. */
+  async limit(ctx) {
+    const seconds = Math.min(ctx.options.duration, ctx.options.quick ? 1 : 3);
+    ctx.progress(`RS256 sign/verify on one core (${seconds} s each)`);
+    const { signPerSecond, verifyPerSecond } = measureRs256({ seconds });
+    return [
+      { key: 'rs256-sign', label: 'RS256 sign, 1 core (crypto.sign)', rps: signPerSecond, unit: 'ops/s' },
+      {
+        key: 'rs256-verify',
+        label: 'RS256 verify, 1 core (crypto.verify)',
+        rps: verifyPerSecond,
+        unit: 'ops/s',
+      },
+    ];
+  },
+
+  /** client_credentials + client_secret_post at our backend and at node-oidc-provider. */
+  async issuance(ctx) {
+    const { platform, peer, app } = ctx;
+    const ours = `${platform.baseUrl}/v1/oauth/token`;
+    await expectSameKindOfToken(ours, app, peer.tokenUrl, peer.client);
+    const body = (client) =>
+      form({
+        grant_type: 'client_credentials',
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        scope: 'jobs.read',
+      });
+    const platformRow = await ctx.load('issuance: POST /v1/oauth/token (platform)', {
+      url: ours,
+      method: 'POST',
+      headers: { 'content-type': FORM },
+      body: body(app),
+    });
+    const peerRow = await ctx.load('issuance: POST /token (node-oidc-provider)', {
+      url: peer.tokenUrl,
+      method: 'POST',
+      headers: { 'content-type': FORM },
+      body: body(peer.client),
+    });
+    return [
+      {
+        key: 'issuance',
+        label: 'Issuance, client_credentials (platform)',
+        ...platformRow,
+        ratios: [{ against: 'issuance-peer' }, { against: 'rs256-sign' }],
+      },
+      {
+        key: 'issuance-peer',
+        label: 'Issuance, client_credentials (node-oidc-provider)',
+        ...peerRow,
+        ratios: [{ against: 'rs256-sign' }],
+      },
+    ];
+  },
+
+  /** GET /v1/me (Bearer, validated by the sidecar) against GET /v1/ping on the same stack. */
+  async protected(ctx) {
+    const { platform } = ctx;
+    const token = ctx.token;
+    const me = await fetch(`${platform.baseUrl}/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+    if (me.status !== 200) throw new Error(`GET /v1/me answered ${me.status} before the load`);
+    const protectedRow = await ctx.load('protected: GET /v1/me', {
+      url: `${platform.baseUrl}/v1/me`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const unprotectedRow = await ctx.load('unprotected: GET /v1/ping', {
+      url: `${platform.baseUrl}/v1/ping`,
+    });
+    return [
+      {
+        key: 'protected',
+        label: 'Protected GET /v1/me (Bearer via sidecar)',
+        ...protectedRow,
+        ratios: [{ against: 'unprotected' }, { against: 'rs256-verify' }],
+      },
+      { key: 'unprotected', label: 'Unprotected GET /v1/ping (same stack)', ...unprotectedRow },
+    ];
+  },
+
+  /** ValidateToken straight to the sidecar over gRPC, with the backend's metadata. */
+  async 'grpc-validate'(ctx) {
+    const { platform } = ctx;
+    const client = createAuthServiceClient(platform.sidecarAddress);
+    try {
+      const metadata = new grpc.Metadata();
+      metadata.set(INTERNAL_TOKEN_METADATA, platform.internalToken);
+      metadata.set(REQUEST_ID_METADATA, 'bench-validate');
+      const token = ctx.token;
+      const first = await validateToken(client, token, metadata);
+      if (first !== grpc.status.OK)
+        throw new Error(`ValidateToken answered ${grpc.status[first]} before the load`);
+      const call = (done) => client.ValidateToken({ token }, metadata, (error) => done(error ?? undefined));
+      const row = await ctx.measure('grpc-validate: sidecar ValidateToken', (seconds) =>
+        grpcLoad({ call, concurrency: ctx.options.connections }, seconds),
+      );
+      return [
+        {
+          key: 'grpc-validate',
+          label: 'Sidecar ValidateToken over gRPC (direct)',
+          connections: ctx.options.connections,
+          ...row,
+          ratios: [{ against: 'rs256-verify' }],
+        },
+      ];
+    } finally {
+      client.close();
+    }
+  },
+
+  /** RFC 7662 at our backend (own JWT) and at node-oidc-provider (own opaque token). */
+  async introspection(ctx) {
+    const { platform, peer, app } = ctx;
+    const ours = `${platform.baseUrl}/v1/oauth/introspect`;
+    const peerToken = (await issueToken(peer.tokenUrl, peer.opaqueClient)).access_token;
+    const fields = (client, token) => ({
+      token,
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+    });
+    for (const [url, client, token] of [
+      [ours, app, ctx.token],
+      [peer.introspectionUrl, peer.opaqueClient, peerToken],
+    ]) {
+      const { status, body } = await postForm(url, fields(client, token));
+      if (status !== 200 || body?.active !== true)
+        throw new Error(`${url} did not find its own token active`);
+    }
+    const platformRow = await ctx.load('introspection: POST /v1/oauth/introspect (platform)', {
+      url: ours,
+      method: 'POST',
+      headers: { 'content-type': FORM },
+      body: form(fields(app, ctx.token)),
+    });
+    const peerRow = await ctx.load('introspection: POST /token/introspection (node-oidc-provider)', {
+      url: peer.introspectionUrl,
+      method: 'POST',
+      headers: { 'content-type': FORM },
+      body: form(fields(peer.opaqueClient, peerToken)),
+    });
+    return [
+      {
+        key: 'introspection',
+        label: 'Introspection, own JWT (platform)',
+        ...platformRow,
+        ratios: [{ against: 'introspection-peer' }],
+      },
+      {
+        key: 'introspection-peer',
+        label: 'Introspection, own opaque token (node-oidc-provider)',
+        ...peerRow,
+      },
+    ];
+  },
+
+  /**
+   * Revoke through the backend, then poll the SECOND sidecar until it refuses the token; the
+   * time counts from sending the revocation. Also checks that the backend's own sidecar refuses
+   * the token as soon as the revocation has answered.
+   */
+  async revocation(ctx) {
+    const { platform, app, secondSidecar } = ctx;
+    const count = ctx.options.revocations;
+    const remote = createAuthServiceClient(secondSidecar.address);
+    const local = createAuthServiceClient(platform.sidecarAddress);
+    try {
+      ctx.progress(`revocation: issuing ${count} tokens`);
+      const tokens = [];
+      for (let i = 0; i < count; i++)
+        tokens.push((await issueToken(`${platform.baseUrl}/v1/oauth/token`, app)).access_token);
+      ctx.progress(`revocation: ${count} revocations, each until the second sidecar refuses the token`);
+      const times = [];
+      let errors = 0;
+      for (const token of tokens) {
+        if ((await validateToken(remote, token)) !== grpc.status.OK) {
+          errors++;
+          continue;
+        }
+        const sent = process.hrtime.bigint();
+        const revoked = postForm(`${platform.baseUrl}/v1/oauth/revoke`, {
+          token,
+          client_id: app.clientId,
+          client_secret: app.clientSecret,
+        });
+        const refused = pollUntilRefused(remote, token, PROPAGATION_TIMEOUT_MS);
+        const { status } = await revoked;
+        if (status !== 200 || (await validateToken(local, token)) !== grpc.status.UNAUTHENTICATED) errors++;
+        const refusedAt = await refused;
+        if (refusedAt === undefined) errors++;
+        else times.push(Number(refusedAt - sent) / 1e6);
+      }
+      times.sort((a, b) => a - b);
+      return [
+        {
+          key: 'revocation',
+          label: 'Revocation reaches a second sidecar',
+          rps: null,
+          count,
+          p50: percentile(times, 50),
+          p99: percentile(times, 99),
+          errors,
+          unit: 'revocations',
+        },
+      ];
+    } finally {
+      remote.close();
+      local.close();
+    }
+  },
+};
+
+/** Asks the sidecar again and again; answers the hrtime of its first refusal, undefined on timeout. */
+async function pollUntilRefused(client, token, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if ((await validateToken(client, token)) === grpc.status.UNAUTHENTICATED) return process.hrtime.bigint();
+  }
+  return undefined;
+}
+
+/** Both servers must issue an RS256 `at+jwt` for the comparison to be the same work. */
+async function expectSameKindOfToken(ours, ourClient, peers, peerClient) {
+  for (const [url, client] of [
+    [ours, ourClient],
+    [peers, peerClient],
+  ]) {
+    const header = jwsHeader((await issueToken(url, client)).access_token);
+    if (header.alg !== 'RS256' || header.typ !== 'at+jwt') {
+      throw new Error(`${url} issued alg ${header.alg} typ ${header.typ}, not an RS256 at+jwt`);
+    }
+  }
+}

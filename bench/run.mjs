@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: starts the platform (three processes, SQLite; Postgres when DATABASE_URL is
+ * set), a second sidecar and node-oidc-provider as the peer, runs every scenario with the same
+ * load settings, prints the table and writes bench/results/<timestamp>.md|json and latest.md|json.
+ * Every process it started is stopped on success, failure, Ctrl+C and SIGTERM.
+ * Flags: `node bench/run.mjs --help`.
+ */
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { httpLoad } from './lib/load.mjs';
+import { describeMachine } from './lib/machine.mjs';
+import { readOptions } from './lib/options.mjs';
+import { startPeer } from './lib/peer.mjs';
+import { freePort, startExtraSidecar, startPlatform } from './lib/platform.mjs';
+import { assertRunning, cleanup, installSignalHandlers, interrupted, keepLogs } from './lib/processes.mjs';
+import {
+  buildReport,
+  cpuTable,
+  processesTable,
+  resultsTable,
+  writeJson,
+  writeResults,
+} from './lib/report.mjs';
+import { issueToken, registerServiceApp } from './lib/oauth.mjs';
+import { ProcessSampler } from './lib/proc.mjs';
+import { scenarios } from './lib/scenarios.mjs';
+
+const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
+const require = createRequire(import.meta.url);
+
+const options = readOptions();
+installSignalHandlers();
+
+const startedAt = new Date();
+const clock = performance.now();
+const progress = (message) => {
+  const seconds = Math.round((performance.now() - clock) / 1000);
+  console.log(`[${String(seconds).padStart(4)} s] ${message}`);
+};
+
+async function main() {
+  const machine = describeMachine();
+  // Other work on the machine competes with the servers and the load generator alike.
+  const conditions = { loadAverage: Math.round(loadavg()[0] * 100) / 100 };
+  progress(
+    `${machine.cpu} x${machine.cores}, Node ${machine.node}, load average ${conditions.loadAverage}; ` +
+      `scenarios: ${options.scenarios.join(', ')}`,
+  );
+  if (conditions.loadAverage > machine.cores / 2) {
+    console.warn(
+      `warning: the machine is busy (load average ${conditions.loadAverage}); the figures will suffer`,
+    );
+  }
+  const rows = [];
+  const wants = (id) => options.scenarios.includes(id);
+  if (wants('limit')) rows.push(...(await scenarios.limit({ options, progress })));
+
+  const needsPlatform = options.scenarios.some((id) => id !== 'limit');
+  const needsPeer = wants('issuance') || wants('introspection');
+  const sampler = new ProcessSampler();
+  sampler.add('harness', process.pid);
+  const processes = [];
+  const ctx = { options, progress, sampler };
+
+  if (needsPlatform) {
+    progress(`starting the platform (${process.env.DATABASE_URL ? 'DATABASE_URL' : 'SQLite'})`);
+    const platform = await startPlatform({ cpuProfDir: options.cpuProfDir });
+    ctx.platform = platform;
+    for (const { process: name, healthyMs } of platform.startup) {
+      processes.push({ process: name, healthyMs });
+      sampler.add(name, platform.pids[name]);
+    }
+    ctx.app = await registerServiceApp(platform, `bench-${startedAt.getTime().toString(36)}`);
+    ctx.token = (await issueToken(`${platform.baseUrl}/v1/oauth/token`, ctx.app)).access_token;
+    if (wants('revocation')) {
+      progress('starting a second sidecar');
+      ctx.secondSidecar = await startExtraSidecar(platform);
+      processes.push({ process: 'sidecar-2', healthyMs: ctx.secondSidecar.healthyMs });
+      sampler.add('sidecar-2', ctx.secondSidecar.pid);
+    }
+  }
+  if (needsPeer) {
+    progress('starting node-oidc-provider (the peer)');
+    ctx.peer = await startPeer({
+      port: await freePort(),
+      logDir: ctx.platform.dataDir,
+      cpuProfDir: options.cpuProfDir,
+    });
+    processes.push({ process: 'node-oidc-provider', healthyMs: ctx.peer.healthyMs });
+    sampler.add('node-oidc-provider', ctx.peer.pid);
+  }
+  if (needsPlatform) {
+    await new Promise((r) => setTimeout(r, 1000));
+    sampler.idle();
+  }
+  if (options.cpuProfDir) {
+    // The profiles are named after pids; this tells which process each one was.
+    writeFileSync(join(options.cpuProfDir, 'processes.json'), JSON.stringify(sampler.pids(), null, 2));
+  }
+
+  /**
+   * Warms up with `load(seconds)`, then measures it while sampling each process's RSS and CPU;
+   * prints and answers the figures (cpu: percent of one core per process, over the measured run).
+   */
+  ctx.measure = async (name, load) => {
+    assertRunning();
+    progress(`${name}: ${options.warmup} s warm-up + ${options.duration} s`);
+    await load(options.warmup);
+    const { result, cpu } = await sampler.during(load(options.duration));
+    const busy = Object.entries(cpu)
+      .filter(([, percent]) => percent >= 5)
+      .map(([process, percent]) => `${process} ${percent}%`)
+      .join(', ');
+    progress(
+      `  ${Math.round(result.rps).toLocaleString('en-US')} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ` +
+        `${result.errors} errors; CPU ${busy}`,
+    );
+    return { ...result, cpu };
+  };
+  ctx.load = async (name, request) => ({
+    connections: options.connections,
+    ...(await ctx.measure(name, (seconds) =>
+      httpLoad({ ...request, connections: options.connections }, seconds),
+    )),
+  });
+
+  for (const id of options.scenarios) {
+    if (id === 'limit') continue;
+    assertRunning();
+    rows.push(...(await scenarios[id](ctx)));
+  }
+
+  const memory = new Map(sampler.report().map((row) => [row.process, row]));
+  const report = buildReport({
+    rows,
+    processes: processes.map((p) => ({ ...p, pid: sampler.pids()[p.process], ...memory.get(p.process) })),
+    machine,
+    settings: {
+      quick: options.quick,
+      duration: options.duration,
+      warmup: options.warmup,
+      connections: options.connections,
+      revocations: options.revocations,
+      scenarios: options.scenarios,
+      database: ctx.platform?.database ?? 'none',
+      peerVersion: require('oidc-provider/package.json').version,
+    },
+    conditions,
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+  });
+
+  console.log(`\n${resultsTable(report)}\n`);
+  console.log(`${cpuTable(report)}\n`);
+  if (report.processes.length > 0) console.log(`${processesTable(report)}\n`);
+  for (const bar of report.bars)
+    console.log(`${bar.met ? 'met    ' : 'NOT MET'}  ${bar.name}: ${bar.value} (${bar.target})`);
+  if (options.jsonOut) {
+    writeJson(report, options.jsonOut);
+    console.log(`\nwrote ${options.jsonOut}`);
+  } else {
+    for (const path of writeResults(report, RESULTS_DIR)) console.log(`wrote ${path}`);
+  }
+  return report;
+}
+
+let exitCode = 0;
+try {
+  const report = await main();
+  if (!report.errorFree) {
+    console.error('some requests failed: see the Errors column');
+    exitCode = 1;
+  }
+} catch (error) {
+  exitCode = 1;
+  if (!interrupted()) {
+    console.error(`benchmark failed: ${error.stack ?? error.message}`);
+    keepLogs();
+  }
+} finally {
+  progress('stopping every process the benchmark started');
+  await cleanup();
+}
+process.exit(exitCode);

@@ -1,0 +1,124 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..', '..');
+
+interface BenchRow {
+  key: string;
+  rps: number | null;
+  p50?: number;
+  p99?: number;
+  errors?: number;
+  count?: number;
+}
+
+interface BenchReport {
+  results: BenchRow[];
+  processes: Array<{
+    process: string;
+    pid: number;
+    healthyMs: number;
+    idleMiB: number | null;
+    loadMiB: number | null;
+  }>;
+  errorFree: boolean;
+}
+
+/** Runs the benchmark harness as `npm run bench` does (after the build), in a child process. */
+function runBench(args: string[]): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['bench/run.mjs', ...args],
+      { cwd: ROOT, timeout: 110_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, output: `${stdout}\n${stderr}` });
+      },
+    );
+  });
+}
+
+describe('npm run bench (quick scenarios, a second each)', () => {
+  let dir: string;
+  let run: { code: number; output: string };
+  let report: BenchReport;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+    const jsonOut = join(dir, 'result.json');
+    run = await runBench([
+      '--quick',
+      '--duration',
+      '1',
+      '--warmup',
+      '1',
+      '--revocations',
+      '10',
+      '--json-out',
+      jsonOut,
+    ]);
+    if (run.code !== 0) throw new Error(`bench/run.mjs exited with ${run.code}:\n${run.output}`);
+    report = JSON.parse(readFileSync(jsonOut, 'utf8')) as BenchReport;
+  }, 120_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs every scenario of the quick benchmark', () => {
+    expect(report.results.map((row) => row.key).sort()).toEqual(
+      [
+        'grpc-validate',
+        'introspection',
+        'introspection-peer',
+        'issuance',
+        'issuance-peer',
+        'protected',
+        'revocation',
+        'rs256-sign',
+        'rs256-verify',
+        'unprotected',
+      ].sort(),
+    );
+  });
+
+  it('answers every request of every load without an error, with some throughput', () => {
+    for (const row of report.results) {
+      expect({ key: row.key, errors: row.errors ?? 0 }).toEqual({ key: row.key, errors: 0 });
+      if (row.rps !== null)
+        expect({ key: row.key, positive: row.rps > 0 }).toEqual({ key: row.key, positive: true });
+    }
+    expect(report.errorFree).toBe(true);
+  });
+
+  it('times every revocation until the second sidecar refuses the token', () => {
+    const revocation = report.results.find((row) => row.key === 'revocation');
+    expect(revocation).toMatchObject({ count: 10, errors: 0 });
+    expect(revocation?.p99).toBeGreaterThan(0);
+  });
+
+  it('reports start-up time and memory of each process it started', () => {
+    expect(report.processes.map((p) => p.process).sort()).toEqual(
+      ['backend', 'control-plane', 'node-oidc-provider', 'sidecar', 'sidecar-2'].sort(),
+    );
+    for (const started of report.processes) {
+      expect(started.healthyMs).toBeGreaterThan(0);
+      expect(started.idleMiB).toBeGreaterThan(0);
+    }
+  });
+
+  it('stops every process it started', () => {
+    const running = report.processes.filter(({ pid }) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    expect(running).toEqual([]);
+  });
+});
