@@ -3,9 +3,13 @@ import { CLOCK, systemClock, type Clock } from './clock';
 import { SIDECAR_CONFIG, type SidecarConfig } from './config/sidecar-config';
 import { ControlPlaneClient } from './control-plane/control-plane.client';
 import { HttpControlPlaneClient } from './control-plane/http-control-plane.client';
+import { PolicyDecider } from './authorization/policy-decider';
 import { AuthGrpcService } from './grpc/auth.grpc-service';
 import { GrpcServerHost } from './grpc/grpc-server.host';
 import { InternalTokenGuard } from './grpc/internal-token.guard';
+import { PolicyGrpcService } from './grpc/policy.grpc-service';
+import { TenantGrpcService } from './grpc/tenant.grpc-service';
+import { TokenClaimsReader } from './grpc/token-claims.reader';
 import { HealthHttpServer } from './health/health-http.server';
 import { Readiness } from './health/readiness';
 import { KeyCache } from './keys/key-cache';
@@ -20,7 +24,7 @@ export interface SidecarModuleOptions {
   clock?: Clock;
 }
 
-/** The sidecar process: gRPC AuthService on loopback plus an HTTP health endpoint. */
+/** The sidecar process: gRPC Auth, Policy and Tenant services on loopback plus an HTTP health endpoint. */
 @Module({})
 export class SidecarModule {
   static forRoot({ config, controlPlane, clock = systemClock }: SidecarModuleOptions): DynamicModule {
@@ -39,7 +43,11 @@ export class SidecarModule {
         RevocationSync,
         TokenValidator,
         InternalTokenGuard,
+        TokenClaimsReader,
+        PolicyDecider,
         AuthGrpcService,
+        PolicyGrpcService,
+        TenantGrpcService,
         GrpcServerHost,
         HealthHttpServer,
       ],

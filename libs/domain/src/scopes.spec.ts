@@ -89,6 +89,12 @@ describe('isDefinedScope', () => {
     expect(isDefinedScope('files.write', defined)).toBe(true);
   });
 
+  it('has eleven standard scopes, users.read and users.write among them', () => {
+    expect(defined).toHaveLength(11);
+    expect(defined).toEqual(expect.arrayContaining(['users.read', 'users.write']));
+    expect(isDefinedScope('users.*', defined)).toBe(true);
+  });
+
   it('accepts a custom scope once it is in the defined list', () => {
     expect(isDefinedScope('reports.read', defined)).toBe(false);
     expect(isDefinedScope('reports.read', [...defined, 'reports.read'])).toBe(true);

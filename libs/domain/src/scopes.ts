@@ -14,6 +14,8 @@ export const STANDARD_SCOPES: ReadonlyArray<{ name: string; description: string 
   { name: 'audit.write', description: 'Write audit events' },
   { name: 'admin.*', description: 'Full administrative access' },
   { name: 'tokens.introspect', description: 'Introspect tokens issued to any application' },
+  { name: 'users.read', description: 'List users and their roles in a tenant' },
+  { name: 'users.write', description: 'Assign roles to users' },
 ];
 
 export const ADMIN_SCOPE = 'admin.*';

@@ -1,7 +1,15 @@
 import * as grpc from '@grpc/grpc-js';
 import { BearerError, DomainError } from '@platform/domain';
-import { AUTH_PROTO, INTERNAL_TOKEN_METADATA, loadProto, REQUEST_ID_METADATA } from '@platform/grpc';
+import {
+  AUTH_PROTO,
+  DECIDED_BY_METADATA,
+  DECISION_ID_METADATA,
+  INTERNAL_TOKEN_METADATA,
+  loadProto,
+  REQUEST_ID_METADATA,
+} from '@platform/grpc';
 import { HealthImplementation } from 'grpc-health-check';
+import { PermissionDeniedError } from '../auth/permission-denied.error';
 import { claimsFactory } from '../testing/fakes';
 import { SidecarClient } from './sidecar.client';
 import { Logger } from '@nestjs/common';
@@ -17,6 +25,7 @@ describe(SidecarClient.name, () => {
   let address: string;
   let validate: jest.Mock<void, Parameters<Handler>>;
   let sync: jest.Mock<void, Parameters<Handler>>;
+  let authorize: jest.Mock<void, Parameters<Handler>>;
   let health: HealthImplementation;
 
   beforeAll(async () => {
@@ -25,12 +34,15 @@ describe(SidecarClient.name, () => {
     };
     validate = jest.fn();
     sync = jest.fn();
+    authorize = jest.fn();
     server = new grpc.Server();
     server.addService(definition.platform.auth.v1.AuthService.service, {
       ValidateToken: (call: Parameters<Handler>[0], callback: Parameters<Handler>[1]) =>
         validate(call, callback),
       SyncRevocations: (call: Parameters<Handler>[0], callback: Parameters<Handler>[1]) =>
         sync(call, callback),
+      Authorize: (call: Parameters<Handler>[0], callback: Parameters<Handler>[1]) =>
+        authorize(call, callback),
       RevokeToken: (_: unknown, callback: grpc.sendUnaryData<unknown>) =>
         callback({ code: grpc.status.UNIMPLEMENTED }),
       GetJwks: (_: unknown, callback: grpc.sendUnaryData<unknown>) => callback(null, { keys: [] }),
@@ -53,6 +65,7 @@ describe(SidecarClient.name, () => {
   beforeEach(() => {
     validate.mockReset();
     sync.mockReset();
+    authorize.mockReset();
     health.setStatus('platform.auth.v1.AuthService', 'SERVING');
     client = new SidecarClient(address, 'internal-secret');
   });
@@ -99,6 +112,88 @@ describe(SidecarClient.name, () => {
     const absent = new SidecarClient('127.0.0.1:1', 'internal-secret');
     await expect(absent.validateToken('tok', 'r')).rejects.toMatchObject({ code: 'unavailable' });
     absent.onModuleDestroy();
+  });
+
+  describe('authorize', () => {
+    const denied = (decisionId?: string, decidedBy?: string): grpc.StatusObject => {
+      const metadata = new grpc.Metadata();
+      if (decisionId !== undefined) metadata.set(DECISION_ID_METADATA, decisionId);
+      if (decidedBy !== undefined) metadata.set(DECIDED_BY_METADATA, decidedBy);
+      return { code: grpc.status.PERMISSION_DENIED, details: 'denied', metadata };
+    };
+
+    it('answers the claims and the decision, sending the action, tenant, request id and internal token', async () => {
+      const claims = claimsFactory({ tenant: 'acme', roles: ['user'] });
+      authorize.mockImplementation((_call, callback) =>
+        callback(null, { claims, decision_id: 'd-1', decided_by: ['token-scope', 'user-own-tenant'] }),
+      );
+
+      await expect(client.authorize('tok', 'users.read', 'acme', 'req-3')).resolves.toEqual({
+        claims,
+        decisionId: 'd-1',
+        decidedBy: ['token-scope', 'user-own-tenant'],
+      });
+      const call = authorize.mock.calls[0][0];
+      expect(call.request).toEqual({ token: 'tok', action: 'users.read', resource_tenant: 'acme' });
+      expect(call.metadata.get(REQUEST_ID_METADATA)).toEqual(['req-3']);
+      expect(call.metadata.get(INTERNAL_TOKEN_METADATA)).toEqual(['internal-secret']);
+    });
+
+    it('turns UNAUTHENTICATED into invalid_token with the reason', async () => {
+      authorize.mockImplementation((_call, callback) =>
+        callback({ code: grpc.status.UNAUTHENTICATED, details: 'token expired' }),
+      );
+
+      await expect(client.authorize('tok', 'users.read', 'acme', 'r')).rejects.toEqual(
+        new BearerError('invalid_token', 'token expired'),
+      );
+    });
+
+    it('turns PERMISSION_DENIED into a refusal naming the decision id and the deciding policies', async () => {
+      authorize.mockImplementation((_call, callback) =>
+        callback(denied('d-9', 'token-scope,tenant-isolation')),
+      );
+
+      const refusal = await client.authorize('tok', 'users.write', 'globex', 'r').catch((e: unknown) => e);
+
+      expect(refusal).toBeInstanceOf(PermissionDeniedError);
+      expect(refusal).toMatchObject({
+        code: 'insufficient_scope',
+        requiredScope: 'users.write',
+        decisionId: 'd-9',
+        decidedBy: ['token-scope', 'tenant-isolation'],
+      });
+    });
+
+    it('reports a default deny (no deciding policy) with an empty decided_by', async () => {
+      authorize.mockImplementation((_call, callback) => callback(denied('d-10')));
+
+      await expect(client.authorize('tok', 'users.write', 'acme', 'r')).rejects.toMatchObject({
+        decisionId: 'd-10',
+        decidedBy: [],
+      });
+    });
+
+    it.each([
+      ['INVALID_ARGUMENT', grpc.status.INVALID_ARGUMENT],
+      ['INTERNAL', grpc.status.INTERNAL],
+      ['UNAVAILABLE', grpc.status.UNAVAILABLE],
+      ['UNIMPLEMENTED', grpc.status.UNIMPLEMENTED],
+    ])('fails closed on %s', async (_name, code) => {
+      authorize.mockImplementation((_call, callback) => callback({ code, details: 'x' }));
+
+      await expect(client.authorize('tok', 'users.read', 'acme', 'r')).rejects.toEqual(
+        new DomainError('unavailable', 'Authorization is unavailable'),
+      );
+    });
+
+    it('fails closed when the sidecar is not there at all', async () => {
+      const absent = new SidecarClient('127.0.0.1:1', 'internal-secret');
+      await expect(absent.authorize('tok', 'users.read', '', 'r')).rejects.toMatchObject({
+        code: 'unavailable',
+      });
+      absent.onModuleDestroy();
+    });
   });
 
   it('asks the sidecar to sync revocations with the internal token', async () => {

@@ -1,20 +1,21 @@
-import type { Metadata, sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from '@grpc/grpc-js';
+import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from '@grpc/grpc-js';
 import { Injectable, Logger } from '@nestjs/common';
-import { REQUEST_ID_METADATA, type JsonWebKeyMessage, type TokenClaims } from '@platform/grpc';
+import { isAction } from '@platform/domain';
+import type { AuthorizeRequest, AuthorizeResponse, JsonWebKeyMessage, TokenClaims } from '@platform/grpc';
 import type { JWK } from 'jose';
+import { AuthorizationError, invalidArgument } from '../authorization/authorization.error';
+import { PolicyDecider, type Decision } from '../authorization/policy-decider';
+import { principalOfClaims } from '../authorization/principals';
 import { ControlPlaneClient } from '../control-plane/control-plane.client';
 import { SidecarError } from '../errors';
-import { Readiness } from '../health/readiness';
 import { KeyCache } from '../keys/key-cache';
 import { RevocationSync } from '../revocation/revocation-sync';
-import { TokenValidator } from '../validation/token-validator';
+import { failCall, logPrefix, requestIdOf } from './call-failure';
 import { InternalTokenGuard } from './internal-token.guard';
-import { toGrpcStatus } from './status-mapper';
+import { TokenClaimsReader } from './token-claims.reader';
 
 type Empty = Record<string, never>;
 type TokenRequest = { token?: string };
-
-const notReady = () => new SidecarError('not_ready', 'sidecar is starting');
 
 /**
  * `platform.auth.v1.AuthService` as plain grpc-js unary handlers (no RxJS, no per-call
@@ -25,18 +26,19 @@ export class AuthGrpcService {
   private readonly logger = new Logger('AuthService');
 
   constructor(
-    private readonly validator: TokenValidator,
+    private readonly tokens: TokenClaimsReader,
+    private readonly decider: PolicyDecider,
     private readonly keys: KeyCache,
     private readonly revocations: RevocationSync,
     private readonly controlPlane: ControlPlaneClient,
     private readonly internalToken: InternalTokenGuard,
-    private readonly readiness: Readiness,
   ) {}
 
   /** The handlers, keyed by the method names of the .proto. */
   implementation(): UntypedServiceImplementation {
     return {
       ValidateToken: this.validateToken,
+      Authorize: this.authorize,
       RevokeToken: this.revokeToken,
       GetJwks: this.getJwks,
       SyncRevocations: this.syncRevocations,
@@ -47,13 +49,44 @@ export class AuthGrpcService {
     call: ServerUnaryCall<TokenRequest, { claims: TokenClaims }>,
     callback: sendUnaryData<{ claims: TokenClaims }>,
   ): void => {
-    const token = call.request.token ?? '';
-    if (!this.readiness.ready && token !== '')
-      return this.fail('ValidateToken', call.metadata, callback, notReady());
-    this.validator.validate(token).then(
+    this.tokens.read(call.request.token ?? '').then(
       (claims) => callback(null, { claims }),
-      (error: unknown) => this.fail('ValidateToken', call.metadata, callback, error),
+      (error: unknown) => failCall(this.logger, 'ValidateToken', call.metadata, callback, error),
     );
+  };
+
+  /**
+   * The hot path of every protected backend request: one token validation (as ValidateToken),
+   * one in-memory policy evaluation. Refused: PERMISSION_DENIED naming the decision.
+   */
+  private readonly authorize = (
+    call: ServerUnaryCall<Partial<AuthorizeRequest>, AuthorizeResponse>,
+    callback: sendUnaryData<AuthorizeResponse>,
+  ): void => {
+    const { token = '', action = '', resource_tenant: tenant = '' } = call.request;
+    if (!isAction(action)) {
+      return failCall(
+        this.logger,
+        'Authorize',
+        call.metadata,
+        callback,
+        invalidArgument('action must be a scope-shaped action such as jobs.read'),
+      );
+    }
+    this.tokens
+      .read(token)
+      .then((claims): AuthorizeResponse => {
+        const decision = this.decider.decide(
+          { principal: principalOfClaims(claims), action, resourceTenant: tenant || undefined },
+          { enforced: true, requestId: requestIdOf(call.metadata) },
+        );
+        if (decision.effect !== 'allow') throw refusal(action, decision);
+        return { claims, decided_by: decision.decidedBy, decision_id: decision.decisionId };
+      })
+      .then(
+        (response) => callback(null, response),
+        (error: unknown) => failCall(this.logger, 'Authorize', call.metadata, callback, error),
+      );
   };
 
   private readonly revokeToken = (
@@ -71,14 +104,14 @@ export class AuthGrpcService {
       } catch (error) {
         // Persisted by the control plane: the stream or the next poll applies it here.
         this.logger.warn(
-          `${prefix(requestId)}revoked, but the local sync failed: ${(error as Error).message}`,
+          `${logPrefix(requestId)}revoked, but the local sync failed: ${(error as Error).message}`,
         );
       }
       return {};
     };
     run().then(
       (response) => callback(null, response),
-      (error: unknown) => this.fail('RevokeToken', call.metadata, callback, error),
+      (error: unknown) => failCall(this.logger, 'RevokeToken', call.metadata, callback, error),
     );
   };
 
@@ -100,31 +133,20 @@ export class AuthGrpcService {
     };
     run().then(
       (response) => callback(null, response),
-      (error: unknown) => this.fail('SyncRevocations', call.metadata, callback, error),
+      (error: unknown) => failCall(this.logger, 'SyncRevocations', call.metadata, callback, error),
     );
   };
-
-  private fail(method: string, metadata: Metadata, callback: sendUnaryData<never>, error: unknown): void {
-    const failure = toGrpcStatus(error);
-    if (!(error instanceof SidecarError)) {
-      const requestId = requestIdOf(metadata);
-      this.logger.error(
-        `${prefix(requestId)}${method} failed: ${(error as Error)?.name ?? 'error'}: ${(error as Error)?.message ?? ''}`,
-      );
-    } else if (error.code === 'control_plane_unavailable' || error.code === 'control_plane_rejected') {
-      this.logger.warn(`${prefix(requestIdOf(metadata))}${method}: ${error.message}`);
-    }
-    callback(failure);
-  }
 }
 
-/** The caller's correlation id, if it sent a sane one. */
-function requestIdOf(metadata: Metadata): string | undefined {
-  const [value] = metadata.get(REQUEST_ID_METADATA);
-  return typeof value === 'string' && /^[\w.:-]{1,128}$/.test(value) ? value : undefined;
+/** PERMISSION_DENIED naming the decision id and the policies that decided. */
+function refusal(action: string, decision: Decision): AuthorizationError {
+  const by = decision.decidedBy.length > 0 ? decision.decidedBy.join(', ') : 'no policy (default deny)';
+  return new AuthorizationError(
+    'permission_denied',
+    `denied ${action} (decision ${decision.decisionId}; decided by ${by}): ${decision.reason}`,
+    decision,
+  );
 }
-
-const prefix = (requestId: string | undefined): string => (requestId ? `[${requestId}] ` : '');
 
 function toJsonWebKeyMessage(jwk: JWK): JsonWebKeyMessage {
   return {

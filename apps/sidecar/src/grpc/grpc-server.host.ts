@@ -7,34 +7,49 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { AUTH_PROTO, loadProto } from '@platform/grpc';
+import {
+  AUTH_PROTO,
+  AUTH_SERVICE_NAME,
+  loadProto,
+  POLICY_PROTO,
+  POLICY_SERVICE_NAME,
+  TENANT_PROTO,
+  TENANT_SERVICE_NAME,
+} from '@platform/grpc';
 import { HealthImplementation, service as healthService } from 'grpc-health-check';
 import { assertLoopbackBinding, isLoopbackAddress } from '../config/loopback';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
 import { Readiness } from '../health/readiness';
 import { AuthGrpcService } from './auth.grpc-service';
+import { PolicyGrpcService } from './policy.grpc-service';
+import { TenantGrpcService } from './tenant.grpc-service';
 
-export const AUTH_SERVICE_NAME = 'platform.auth.v1.AuthService';
+export { AUTH_SERVICE_NAME } from '@platform/grpc';
+
+/** Every platform service this server hosts, as health reports them. */
+const SERVICE_NAMES = [AUTH_SERVICE_NAME, POLICY_SERVICE_NAME, TENANT_SERVICE_NAME] as const;
 const SHUTDOWN_GRACE_MS = 5_000;
 
 /**
- * Owns the grpc-js server: AuthService, `grpc.health.v1.Health` (NOT_SERVING until the keys and
- * the deny-list are loaded) and server reflection. Binds on bootstrap, drains on shutdown.
- * Refuses a non-loopback address unless SIDECAR_ALLOW_NON_LOOPBACK=true.
+ * Owns the grpc-js server: AuthService, PolicyService, TenantService, `grpc.health.v1.Health`
+ * (every service NOT_SERVING until the keys and the deny-list are loaded) and server reflection.
+ * Binds on bootstrap, drains on shutdown. Refuses a non-loopback address unless
+ * SIDECAR_ALLOW_NON_LOOPBACK=true.
  */
 @Injectable()
 export class GrpcServerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(GrpcServerHost.name);
-  private readonly health = new HealthImplementation({
-    '': 'NOT_SERVING',
-    [AUTH_SERVICE_NAME]: 'NOT_SERVING',
-  });
+  private readonly health = new HealthImplementation(
+    Object.fromEntries(['', ...SERVICE_NAMES].map((name) => [name, 'NOT_SERVING'])),
+  );
   private server: Server | undefined;
   private boundPort = 0;
 
   constructor(
     @Inject(SIDECAR_CONFIG) private readonly config: SidecarConfig,
     private readonly auth: AuthGrpcService,
+    private readonly policy: PolicyGrpcService,
+    private readonly tenant: TenantGrpcService,
     private readonly readiness: Readiness,
   ) {
     // loadSidecarConfig() already refused; checked again while the module is built (before any
@@ -52,11 +67,14 @@ export class GrpcServerHost implements OnApplicationBootstrap, BeforeApplication
       'grpc.max_receive_message_length': 1024 * 1024,
       'grpc.keepalive_permit_without_calls': 1,
     });
-    const protos = loadProto(AUTH_PROTO);
+    const protos = { ...loadProto(AUTH_PROTO), ...loadProto(POLICY_PROTO), ...loadProto(TENANT_PROTO) };
     server.addService(protos[AUTH_SERVICE_NAME] as ServiceDefinition, this.auth.implementation());
+    server.addService(protos[POLICY_SERVICE_NAME] as ServiceDefinition, this.policy.implementation());
+    server.addService(protos[TENANT_SERVICE_NAME] as ServiceDefinition, this.tenant.implementation());
     this.health.addToServer(server);
-    // Reflection describes every file it is given: the auth package, plus health.proto (reached
-    // through one of its message definitions, which carries the file descriptors).
+    // Reflection describes every file it is given: the auth, policy and tenant packages, plus
+    // health.proto (reached through one of its message definitions, which carries the file
+    // descriptors).
     new ReflectionService({
       ...protos,
       'grpc.health.v1.HealthCheckRequest': healthService.Check.requestType,
@@ -74,8 +92,7 @@ export class GrpcServerHost implements OnApplicationBootstrap, BeforeApplication
     }
     this.readiness.onReady(() => {
       if (!this.server) return;
-      this.health.setStatus('', 'SERVING');
-      this.health.setStatus(AUTH_SERVICE_NAME, 'SERVING');
+      for (const name of ['', ...SERVICE_NAMES]) this.health.setStatus(name, 'SERVING');
       this.logger.log('serving: keys and deny-list loaded');
     });
   }
@@ -84,8 +101,7 @@ export class GrpcServerHost implements OnApplicationBootstrap, BeforeApplication
     const server = this.server;
     if (!server) return;
     this.server = undefined;
-    this.health.setStatus('', 'NOT_SERVING');
-    this.health.setStatus(AUTH_SERVICE_NAME, 'NOT_SERVING');
+    for (const name of ['', ...SERVICE_NAMES]) this.health.setStatus(name, 'NOT_SERVING');
     await new Promise<void>((resolve) => {
       const force = setTimeout(() => {
         server.forceShutdown();

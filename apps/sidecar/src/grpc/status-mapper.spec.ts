@@ -1,4 +1,5 @@
 import { status } from '@grpc/grpc-js';
+import { AuthorizationError, type AuthorizationErrorCode } from '../authorization/authorization.error';
 import { SidecarError, type SidecarErrorCode } from '../errors';
 import { toGrpcStatus } from './status-mapper';
 
@@ -22,6 +23,35 @@ describe(toGrpcStatus.name, () => {
       code: expected,
       details: 'short reason',
     });
+  });
+
+  it.each<[AuthorizationErrorCode, status]>([
+    ['invalid_argument', status.INVALID_ARGUMENT],
+    ['permission_denied', status.PERMISSION_DENIED],
+  ])('maps the authorization error %s to gRPC status %i with its reason', (code, expected) => {
+    expect(toGrpcStatus(new AuthorizationError(code, 'why'))).toEqual({ code: expected, details: 'why' });
+  });
+
+  it('sends the decision id and the deciding policies of a refusal as trailing metadata', () => {
+    const failure = toGrpcStatus(
+      new AuthorizationError('permission_denied', 'denied', {
+        decisionId: 'd-1',
+        decidedBy: ['token-scope', 'tenant-isolation'],
+      }),
+    );
+
+    expect(failure.code).toBe(status.PERMISSION_DENIED);
+    expect(failure.metadata?.get('x-decision-id')).toEqual(['d-1']);
+    expect(failure.metadata?.get('x-decided-by')).toEqual(['token-scope,tenant-isolation']);
+  });
+
+  it('sends no x-decided-by for a default deny', () => {
+    const failure = toGrpcStatus(
+      new AuthorizationError('permission_denied', 'denied', { decisionId: 'd-2', decidedBy: [] }),
+    );
+
+    expect(failure.metadata?.get('x-decision-id')).toEqual(['d-2']);
+    expect(failure.metadata?.get('x-decided-by')).toEqual([]);
   });
 
   it('answers INTERNAL without detail for an unexpected error', () => {

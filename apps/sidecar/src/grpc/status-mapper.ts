@@ -1,12 +1,30 @@
-import { status, type StatusObject } from '@grpc/grpc-js';
+import { Metadata, status, type StatusObject } from '@grpc/grpc-js';
+import { DECIDED_BY_METADATA, DECISION_ID_METADATA } from '@platform/grpc';
+import { AuthorizationError, type AuthorizationErrorCode } from '../authorization/authorization.error';
 import { SidecarError, type SidecarErrorCode } from '../errors';
 
-export type GrpcFailure = Pick<StatusObject, 'code' | 'details'>;
+export type GrpcFailure = Pick<StatusObject, 'code' | 'details'> & { metadata?: Metadata };
 
-/** The one place a sidecar error becomes a gRPC status. Anything unknown is INTERNAL, without detail. */
+/**
+ * The one place a sidecar error becomes a gRPC status. Anything unknown is INTERNAL, without
+ * detail. A policy refusal also carries its decision id and deciding policies as trailing
+ * metadata (`x-decision-id`, `x-decided-by`).
+ */
 export function toGrpcStatus(error: unknown): GrpcFailure {
-  if (!(error instanceof SidecarError)) return { code: status.INTERNAL, details: 'internal error' };
-  return { code: statusOf(error.code), details: error.message };
+  if (error instanceof SidecarError) return { code: statusOf(error.code), details: error.message };
+  if (error instanceof AuthorizationError) {
+    const failure: GrpcFailure = { code: authorizationStatusOf(error.code), details: error.message };
+    if (error.decision !== undefined) {
+      const metadata = new Metadata();
+      metadata.set(DECISION_ID_METADATA, error.decision.decisionId);
+      if (error.decision.decidedBy.length > 0) {
+        metadata.set(DECIDED_BY_METADATA, error.decision.decidedBy.join(','));
+      }
+      failure.metadata = metadata;
+    }
+    return failure;
+  }
+  return { code: status.INTERNAL, details: 'internal error' };
 }
 
 function statusOf(code: SidecarErrorCode): status {
@@ -31,6 +49,19 @@ function statusOf(code: SidecarErrorCode): status {
     default: {
       const unmapped: never = code;
       throw new Error(`unmapped sidecar error code ${String(unmapped)}`);
+    }
+  }
+}
+
+function authorizationStatusOf(code: AuthorizationErrorCode): status {
+  switch (code) {
+    case 'invalid_argument':
+      return status.INVALID_ARGUMENT;
+    case 'permission_denied':
+      return status.PERMISSION_DENIED;
+    default: {
+      const unmapped: never = code;
+      throw new Error(`unmapped authorization error code ${String(unmapped)}`);
     }
   }
 }

@@ -1,15 +1,19 @@
 import { DEFAULT_POLICIES } from './default-policies';
-import type { Policy, Principal } from './policy';
-import { PolicyEngine } from './policy-engine';
+import type { Policy, PolicyPrincipal } from './policy';
+import { PolicyEngine, tokenScopesCover } from './policy-engine';
 
-const user = (roles: string[], tenant = 'acme'): Principal => ({
+/** Every scope a user token of the portal can carry, so that only roles decide. */
+const PORTAL_SCOPES = ['jobs.*', 'files.*', 'secrets.*', 'audit.write', 'users.*', 'apps.write'];
+
+const user = (roles: string[], tenant = 'acme', scopes: string[] = PORTAL_SCOPES): PolicyPrincipal => ({
   kind: 'user',
   id: 'u1',
   clientId: 'portal',
   tenant,
   roles,
+  scopes,
 });
-const service = (scopes: string[]): Principal => ({
+const service = (scopes: string[]): PolicyPrincipal => ({
   kind: 'service',
   id: 'worker',
   clientId: 'worker',
@@ -64,15 +68,72 @@ describe(PolicyEngine.name, () => {
       action: 'users.write',
       resourceTenant: 'globex',
     });
-    expect(decision).toMatchObject({ effect: 'allow', decidedBy: ['global-admin-all'] });
+    expect(decision).toMatchObject({ effect: 'allow', decidedBy: ['token-scope', 'global-admin-all'] });
   });
 
   it('judges a service principal by its scopes only, bypassing roles', () => {
     expect(
-      engine.evaluate({ principal: service(['jobs.*']), action: 'jobs.write', resourceTenant: 'acme' })
-        .effect,
-    ).toBe('allow');
-    expect(engine.evaluate({ principal: service(['jobs.read']), action: 'jobs.write' }).effect).toBe('deny');
+      engine.evaluate({ principal: service(['jobs.*']), action: 'jobs.write', resourceTenant: 'acme' }),
+    ).toMatchObject({ effect: 'allow', decidedBy: ['token-scope'] });
+    expect(engine.evaluate({ principal: service(['jobs.read']), action: 'jobs.write' })).toMatchObject({
+      effect: 'deny',
+      decidedBy: ['token-scope'],
+    });
+  });
+
+  it('lets admin.* cover every action of a service token, in any tenant', () => {
+    for (const action of ['apps.write', 'users.write', 'secrets.read', 'admin.keys.rotate']) {
+      expect(
+        engine.evaluate({ principal: service(['admin.*']), action, resourceTenant: 'globex' }).effect,
+      ).toBe('allow');
+    }
+  });
+
+  it('refuses a user whose token scope does not cover the action, whatever the role allows', () => {
+    const decision = engine.evaluate({
+      principal: user(['tenant_admin'], 'acme', ['users.read']),
+      action: 'users.write',
+      resourceTenant: 'acme',
+    });
+    expect(decision).toMatchObject({ effect: 'deny', decidedBy: ['token-scope'] });
+    expect(decision.reason).toMatch(/scope does not cover users.write/);
+  });
+
+  it('refuses a user whose role does not allow the action, whatever the token scope covers', () => {
+    expect(
+      engine.evaluate({
+        principal: user(['viewer'], 'acme', ['users.*']),
+        action: 'users.write',
+        resourceTenant: 'acme',
+      }),
+    ).toMatchObject({ effect: 'deny', decidedBy: [] });
+  });
+
+  it('allows a user only when the scope AND a role policy allow, naming both', () => {
+    expect(
+      engine.evaluate({
+        principal: user(['viewer'], 'acme', ['users.read']),
+        action: 'users.read',
+        resourceTenant: 'acme',
+      }),
+    ).toMatchObject({ effect: 'allow', decidedBy: ['token-scope', 'viewer-own-tenant'] });
+  });
+
+  it('does not let admin.* in a user token open what the roles do not allow', () => {
+    expect(
+      engine.evaluate({
+        principal: user(['user'], 'acme', ['admin.*']),
+        action: 'secrets.write',
+        resourceTenant: 'acme',
+      }).effect,
+    ).toBe('deny');
+    expect(
+      engine.evaluate({
+        principal: user(['tenant_admin'], 'acme', ['admin.*']),
+        action: 'secrets.write',
+        resourceTenant: 'globex',
+      }),
+    ).toMatchObject({ effect: 'deny', decidedBy: ['tenant-isolation'] });
   });
 
   it('evaluates candidate policies beside the stored ones (dry run of a new policy)', () => {
@@ -92,7 +153,7 @@ describe(PolicyEngine.name, () => {
     });
   });
 
-  it('names every allowing policy', () => {
+  it('names the scope check and every allowing policy', () => {
     const extra: Policy = {
       id: 'viewers-read-secrets',
       description: 'x',
@@ -108,7 +169,21 @@ describe(PolicyEngine.name, () => {
     });
     expect(decision).toMatchObject({
       effect: 'allow',
-      decidedBy: ['user-own-tenant', 'viewers-read-secrets'],
+      decidedBy: ['token-scope', 'user-own-tenant', 'viewers-read-secrets'],
     });
+  });
+});
+
+describe('tokenScopesCover', () => {
+  it('lets admin.* cover every action', () => {
+    expect(tokenScopesCover(['admin.*'], 'jobs.read')).toBe(true);
+    expect(tokenScopesCover(['admin.*'], 'users.write')).toBe(true);
+  });
+
+  it('applies the ordinary wildcards otherwise', () => {
+    expect(tokenScopesCover(['jobs.*'], 'jobs.write')).toBe(true);
+    expect(tokenScopesCover(['jobs.read'], 'jobs.write')).toBe(false);
+    expect(tokenScopesCover(['admin.read'], 'jobs.read')).toBe(false);
+    expect(tokenScopesCover([], 'jobs.read')).toBe(false);
   });
 });

@@ -1,33 +1,61 @@
-import { scopeCovers, scopesCover } from '../scopes';
-import type { Policy, PolicyDecision, PolicyRequest } from './policy';
+import { ADMIN_SCOPE, scopeCovers, scopesCover } from '../scopes';
+import { type Policy, type PolicyDecision, type PolicyRequest, TOKEN_SCOPE_CHECK } from './policy';
 
 /**
- * Evaluates requests against a policy set. Users are judged by their roles' policies; service
- * principals act as their app, by the scopes of their token, and bypass role policies (spec,
- * usage models).
+ * Do the token's scopes cover `action`? `admin.*` covers every action (an admin token acts
+ * everywhere its roles, if any, let it); otherwise the usual `resource.*` wildcards apply.
+ */
+export function tokenScopesCover(scopes: readonly string[], action: string): boolean {
+  return scopes.includes(ADMIN_SCOPE) || scopesCover(scopes, action);
+}
+
+/**
+ * Evaluates requests against a policy set (docs/internal-api.md, "The user-forwarding model"):
+ * - every token first needs its scopes to cover the action (`token-scope`);
+ * - a service principal acts as its app: that is all, role policies are bypassed (spec, usage
+ *   models);
+ * - a user then needs a role policy allowing the action on the resource's tenant: an explicit
+ *   deny wins, nothing matching is a default deny.
+ * Pure and synchronous: the sidecar runs it on every protected request.
  */
 export class PolicyEngine {
   constructor(private readonly policies: readonly Policy[]) {}
 
   evaluate(request: PolicyRequest, candidates: readonly Policy[] = []): PolicyDecision {
     const { principal, action } = request;
-    if (principal.kind === 'service') {
-      return scopesCover(principal.scopes, action)
-        ? { effect: 'allow', decidedBy: ['service-scopes'], reason: `the token's scopes cover ${action}` }
-        : {
-            effect: 'deny',
-            decidedBy: ['service-scopes'],
-            reason: `the token's scopes do not cover ${action}`,
-          };
+    if (!tokenScopesCover(principal.scopes, action)) {
+      return {
+        effect: 'deny',
+        decidedBy: [TOKEN_SCOPE_CHECK],
+        reason: `the token's scope does not cover ${action}`,
+      };
     }
-    const matching = [...this.policies, ...candidates].filter((p) => this.applies(p, request));
-    const denies = matching.filter((p) => p.effect === 'deny');
-    if (denies.length > 0) {
+    if (principal.kind === 'service') {
+      return {
+        effect: 'allow',
+        decidedBy: [TOKEN_SCOPE_CHECK],
+        reason: `the token's scope covers ${action} (service token acting as its app)`,
+      };
+    }
+    // One pass over the active policies, then the candidates (DryRun): no intermediate arrays.
+    let denies: Policy[] | undefined;
+    let allows: Policy[] | undefined;
+    for (const set of [this.policies, candidates]) {
+      for (const policy of set) {
+        if (!this.applies(policy, request)) continue;
+        if (policy.effect === 'deny') (denies ??= []).push(policy);
+        else (allows ??= []).push(policy);
+      }
+    }
+    if (denies !== undefined) {
       return { effect: 'deny', decidedBy: denies.map((p) => p.id), reason: denies[0].description };
     }
-    const allows = matching.filter((p) => p.effect === 'allow');
-    if (allows.length > 0) {
-      return { effect: 'allow', decidedBy: allows.map((p) => p.id), reason: allows[0].description };
+    if (allows !== undefined) {
+      return {
+        effect: 'allow',
+        decidedBy: [TOKEN_SCOPE_CHECK, ...allows.map((p) => p.id)],
+        reason: allows[0].description,
+      };
     }
     return { effect: 'deny', decidedBy: [], reason: `no policy allows ${action} (default deny)` };
   }

@@ -3,30 +3,32 @@
  * the policies that made it, so an operator can see why a call was refused.
  */
 
-export const ROLES = ['global_admin', 'tenant_admin', 'user', 'viewer'] as const;
-export type Role = (typeof ROLES)[number];
-
-export function isRole(value: string): value is Role {
-  return (ROLES as readonly string[]).includes(value);
-}
-
-/** Who is calling: a user (forwarded token) or an app acting as itself (service token). */
-export type Principal =
-  | { kind: 'user'; id: string; clientId: string; tenant: string; roles: string[] }
+/**
+ * Who is calling: a user (forwarded user token: tenant and roles) or an app acting as itself
+ * (service token). Both carry the scopes of their token.
+ */
+export type PolicyPrincipal =
+  | { kind: 'user'; id: string; clientId: string; tenant: string; roles: string[]; scopes: string[] }
   | { kind: 'service'; id: string; clientId: string; scopes: string[] };
 
 export interface PolicyRequest {
-  principal: Principal;
+  principal: PolicyPrincipal;
   /** A scope-shaped action, for example `jobs.read`. */
   action: string;
   /** The tenant the resource belongs to; absent for platform-wide resources. */
   resourceTenant?: string;
 }
 
+export const POLICY_EFFECTS = ['allow', 'deny'] as const;
+export type Effect = (typeof POLICY_EFFECTS)[number];
+
+export const POLICY_TENANTS = ['own', 'other', 'any'] as const;
+export type PolicyTenants = (typeof POLICY_TENANTS)[number];
+
 export interface Policy {
   id: string;
   description: string;
-  effect: 'allow' | 'deny';
+  effect: Effect;
   /** Roles the policy applies to; `*` for every user. Service principals never match roles. */
   roles: string[];
   /** Action patterns with `resource.*` wildcards, or `*` for every action. */
@@ -35,14 +37,18 @@ export interface Policy {
    * `own`: only resources of the principal's tenant (or platform-wide ones); `other`: only
    * resources of another tenant; `any`: wherever they are.
    */
-  tenants: 'own' | 'other' | 'any';
+  tenants: PolicyTenants;
 }
 
-export type Effect = 'allow' | 'deny';
+/** The name a decision gives the token's scope check, beside the role policies. */
+export const TOKEN_SCOPE_CHECK = 'token-scope';
 
 export interface PolicyDecision {
   effect: Effect;
-  /** Ids of the policies that decided; empty when nothing matched (default deny). */
+  /**
+   * What decided: the scope check (`token-scope`) and/or the ids of the role policies; empty
+   * for the default deny of a user whose scopes cover the action.
+   */
   decidedBy: string[];
   reason: string;
 }

@@ -1,0 +1,139 @@
+import {
+  type ArgumentsHost,
+  applyDecorators,
+  type CanActivate,
+  Catch,
+  type ExceptionFilter,
+  type ExecutionContext,
+  Injectable,
+  SetMetadata,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { TokenClaims } from '@platform/grpc';
+import { readBearerToken, toErrorResponse } from '@platform/http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SidecarClient } from '../clients/sidecar.client';
+import type { AuthenticatedRequest } from './bearer.guard';
+import { PermissionDeniedError } from './permission-denied.error';
+
+export { PermissionDeniedError } from './permission-denied.error';
+
+export interface PermissionOptions {
+  /** The route parameter holding the tenant the resource belongs to; none for platform-wide routes. */
+  tenantParam?: string;
+}
+
+export interface RequiredPermission extends PermissionOptions {
+  /** Scope-shaped action, e.g. `users.read`. */
+  action: string;
+}
+
+/** The decision that let the request through, beside its claims. */
+export interface Permission {
+  action: string;
+  /** '' for a platform-wide resource. */
+  tenant: string;
+  decisionId: string;
+  decidedBy: string[];
+}
+
+export type AuthorizedRequest = AuthenticatedRequest & { permission?: Permission };
+
+export const REQUIRED_PERMISSION = 'platform:required-permission';
+
+/**
+ * Answers the 403 of a refused action as the global filter would (problem+json, RFC 6750
+ * challenge with `error="insufficient_scope"`), plus the extension members `decision_id` and
+ * `decided_by`.
+ */
+@Catch(PermissionDeniedError)
+export class PermissionDeniedFilter implements ExceptionFilter<PermissionDeniedError> {
+  catch(exception: PermissionDeniedError, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    if (reply.sent) return;
+    const response = toErrorResponse(exception, http.getRequest<FastifyRequest>());
+    const body = { ...response.body, decision_id: exception.decisionId, decided_by: exception.decidedBy };
+    void reply.status(response.status).headers(response.headers).send(JSON.stringify(body));
+  }
+}
+
+/**
+ * Asks the local sidecar's `Authorize` whether the Bearer token may do the route's action, once
+ * per request, and attaches the claims (`@Claims()`) and the decision to the request. Missing
+ * token: 401 bare challenge; invalid token: 401 `invalid_token`; refused: 403
+ * `insufficient_scope` with `decision_id` and `decided_by`; sidecar down or any other failure:
+ * 503 (fail closed).
+ */
+@Injectable()
+export class PermissionGuard implements CanActivate {
+  constructor(
+    private readonly sidecar: SidecarClient,
+    private readonly reflector: Reflector,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const required = this.reflector.getAllAndOverride<RequiredPermission | undefined>(REQUIRED_PERMISSION, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (required === undefined) throw new Error('PermissionGuard used without @RequirePermission()');
+    const request = context.switchToHttp().getRequest<AuthorizedRequest>();
+    const token = readBearerToken(request.headers.authorization);
+    const tenant = required.tenantParam === undefined ? '' : tenantOf(request, required.tenantParam);
+    const { claims, decisionId, decidedBy } = await this.sidecar.authorize(
+      token,
+      required.action,
+      tenant,
+      request.id,
+    );
+    request.claims = claims;
+    request.permission = { action: required.action, tenant, decisionId, decidedBy };
+    return true;
+  }
+}
+
+/**
+ * The route needs the caller to be allowed `action` (by the sidecar's Authorize: token scope,
+ * then role policies for users), on the tenant named by the route parameter `tenantParam`.
+ */
+export function RequirePermission(action: string, options: PermissionOptions = {}) {
+  const required: RequiredPermission = { action, ...options };
+  return applyDecorators(
+    SetMetadata(REQUIRED_PERMISSION, required),
+    UseGuards(PermissionGuard),
+    UseFilters(PermissionDeniedFilter),
+  );
+}
+
+/** The caller as the control plane's `x-platform-principal` header describes it. */
+export interface CallerPrincipal {
+  kind: 'user' | 'service';
+  id: string;
+  client_id: string;
+  tenant: string;
+  roles: string[];
+}
+
+/** A token with a tenant is a forwarded user token; any other acts as its app. */
+export function callerPrincipal(claims: TokenClaims): CallerPrincipal {
+  const user = claims.tenant !== '';
+  return {
+    kind: user ? 'user' : 'service',
+    id: claims.sub,
+    client_id: claims.client_id,
+    tenant: claims.tenant,
+    roles: user ? [...claims.roles] : [],
+  };
+}
+
+/** A route declaring `tenantParam` must have it: a missing one is a programming error (500). */
+function tenantOf(request: FastifyRequest, name: string): string {
+  const value = (request.params as Record<string, unknown> | undefined)?.[name];
+  if (typeof value !== 'string' || value === '') {
+    throw new Error(`route parameter ${name} (tenantParam of @RequirePermission) is missing`);
+  }
+  return value;
+}

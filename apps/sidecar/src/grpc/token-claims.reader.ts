@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import type { TokenClaims } from '@platform/grpc';
+import { SidecarError } from '../errors';
+import { Readiness } from '../health/readiness';
+import { TokenValidator } from '../validation/token-validator';
+
+/**
+ * The one way every RPC that takes a token validates it (ValidateToken, Authorize,
+ * ResolveTenant, ValidateIsolation): fail closed while the keys or the deny-list are still
+ * loading, then TokenValidator (signature, claims, deny-list).
+ */
+@Injectable()
+export class TokenClaimsReader {
+  constructor(
+    private readonly validator: TokenValidator,
+    private readonly readiness: Readiness,
+  ) {}
+
+  read(token: string): Promise<TokenClaims> {
+    if (!this.readiness.ready && token !== '') {
+      return Promise.reject(new SidecarError('not_ready', 'sidecar is starting'));
+    }
+    return this.validator.validate(token);
+  }
+}
