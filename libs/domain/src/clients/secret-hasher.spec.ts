@@ -63,6 +63,27 @@ describe(VerifiedSecretCache.name, () => {
     expect(inner.verifications).toBe(1);
   });
 
+  it('runs argon2 once for a burst of concurrent first requests with the same secret', async () => {
+    const inner = countingArgon2();
+    const cache = new VerifiedSecretCache(inner);
+    const hash = await argon2idHashOf('right secret');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => cache.verify(hash, 'right secret')));
+    expect(answers.every(Boolean)).toBe(true);
+    expect(inner.verifications).toBe(1);
+  });
+
+  it('does not let a concurrent wrong secret share the run of a right one', async () => {
+    const inner = countingArgon2();
+    const cache = new VerifiedSecretCache(inner);
+    const hash = await argon2idHashOf('right secret');
+    const [right, wrong] = await Promise.all([
+      cache.verify(hash, 'right secret'),
+      cache.verify(hash, 'wrong secret'),
+    ]);
+    expect([right, wrong]).toEqual([true, false]);
+    expect(inner.verifications).toBe(2);
+  });
+
   it('never caches a failure: each wrong attempt is checked by argon2', async () => {
     const inner = countingArgon2();
     const cache = new VerifiedSecretCache(inner);

@@ -34,6 +34,8 @@ const MAX_ENTRIES = 10_000;
 export class VerifiedSecretCache implements SecretHasher {
   private readonly key = randomBytes(32);
   private readonly verified = new Map<string, Buffer>();
+  /** argon2 runs under way, so a burst of first requests from one client pays for it once. */
+  private readonly inFlight = new Map<string, Promise<boolean>>();
 
   constructor(private readonly inner: SecretHasher) {}
 
@@ -45,6 +47,17 @@ export class VerifiedSecretCache implements SecretHasher {
     const digest = createHmac('sha256', this.key).update(hash).update('\0').update(secret).digest();
     const known = this.verified.get(hash);
     if (known && timingSafeEqual(known, digest)) return true;
+    // Keyed by the digest (hash and secret together): only identical attempts share a run.
+    const attempt = digest.toString('base64');
+    let pending = this.inFlight.get(attempt);
+    if (!pending) {
+      pending = this.verifyAndRemember(hash, secret, digest).finally(() => this.inFlight.delete(attempt));
+      this.inFlight.set(attempt, pending);
+    }
+    return pending;
+  }
+
+  private async verifyAndRemember(hash: string, secret: string, digest: Buffer): Promise<boolean> {
     if (!(await this.inner.verify(hash, secret))) return false;
     if (this.verified.size >= MAX_ENTRIES) this.verified.delete(this.verified.keys().next().value!);
     this.verified.set(hash, digest);
