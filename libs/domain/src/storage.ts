@@ -130,11 +130,22 @@ export interface User {
   updatedAt: Date;
 }
 
+/** A user as the identity provider describes them at login. */
+export interface ExternalUserInput extends Omit<User, 'id' | 'createdAt' | 'updatedAt'> {
+  /**
+   * The provider said nothing about roles: `roles` applies to a new user only, and an existing
+   * user keeps the roles an admin bound through the API.
+   */
+  keepStoredRoles: boolean;
+}
+
 export interface UserStore {
   findUser(id: string): Promise<User | null>;
   /** Creates or updates by (issuer, subject); returns the stored user with its id. */
-  upsertUserByExternalId(user: Omit<User, 'id' | 'createdAt' | 'updatedAt'>, now: Date): Promise<User>;
+  upsertUserByExternalId(user: ExternalUserInput, now: Date): Promise<User>;
   setUserRoles(id: string, roles: string[], now: Date): Promise<boolean>;
+  /** The users of one tenant, ordered by id. */
+  listUsersOfTenant(tenant: string): Promise<User[]>;
 }
 
 export interface AuthorizationCodeRecord {
@@ -146,7 +157,12 @@ export interface AuthorizationCodeRecord {
   redirectUri: string;
   scopes: string[];
   codeChallenge: string;
-  codeChallengeMethod: 'S256';
+  /**
+   * `S256` for a code of the authorization endpoint. `login-code` for a one-time code of the
+   * app login (`/api/v1/auth/oidc/login`): it has no challenge, so no code_verifier can ever
+   * redeem it at the token endpoint, and only the app login exchange accepts it.
+   */
+  codeChallengeMethod: 'S256' | 'login-code';
   createdAt: Date;
   expiresAt: Date;
   consumedAt: Date | null;

@@ -26,6 +26,21 @@ describe(userFromIdentity.name, () => {
       name: 'Ada Lovelace',
       tenant: 'acme',
       roles: ['tenant_admin', 'viewer'],
+      keepStoredRoles: false,
+    });
+  });
+
+  it('lets a provider that sends a roles claim decide the roles, even when none is of the bundle', () => {
+    expect(userFromIdentity(identity({ roles: ['superuser'] }), NAMES)).toMatchObject({
+      roles: ['user'],
+      keepStoredRoles: false,
+    });
+  });
+
+  it('leaves the roles of a known user to the admin API when the provider sends no roles claim', () => {
+    expect(userFromIdentity(identity({ tenant: 'acme' }), NAMES)).toMatchObject({
+      roles: ['user'],
+      keepStoredRoles: true,
     });
   });
 

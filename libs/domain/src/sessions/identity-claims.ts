@@ -1,4 +1,4 @@
-import type { User } from '../storage';
+import type { ExternalUserInput } from '../storage';
 
 /** The platform's role bundle (0.6.0); roles from the identity provider outside it are dropped. */
 export const ROLE_BUNDLE = ['global_admin', 'tenant_admin', 'user', 'viewer'] as const;
@@ -20,17 +20,19 @@ export interface ExternalIdentity {
   claims: Readonly<Record<string, unknown>>;
 }
 
-export type ExternalUser = Omit<User, 'id' | 'createdAt' | 'updatedAt'>;
+export type ExternalUser = ExternalUserInput;
 
 /**
  * Maps provider claims to a user: `email` and `name` as given, the tenant claim (else
  * `default`) and the roles claim, an array or a space-separated string, kept to names of the
- * role bundle (else `user`).
+ * role bundle (else `user`). A provider that sends no roles claim leaves role management to the
+ * admin API: the stored roles of a known user are kept.
  */
 export function userFromIdentity(identity: ExternalIdentity, names: IdentityClaimNames): ExternalUser {
   const { claims } = identity;
   const tenant = nonEmptyString(claims[names.tenantClaim]) ?? DEFAULT_TENANT;
-  const roles = bundleRoles(claims[names.rolesClaim]);
+  const rolesClaim = claims[names.rolesClaim];
+  const roles = bundleRoles(rolesClaim);
   return {
     issuer: identity.issuer,
     subject: identity.subject,
@@ -38,6 +40,7 @@ export function userFromIdentity(identity: ExternalIdentity, names: IdentityClai
     name: nonEmptyString(claims.name),
     tenant,
     roles: roles.length > 0 ? roles : [...DEFAULT_ROLES],
+    keepStoredRoles: rolesClaim === undefined || rolesClaim === null,
   };
 }
 

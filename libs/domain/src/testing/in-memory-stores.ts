@@ -37,6 +37,7 @@ import type {
   InsertResult,
   RefreshTokenRecord,
   RefreshTokenStore,
+  ExternalUserInput,
   Revocation,
   RevocationInput,
   SessionRecord,
@@ -293,10 +294,12 @@ export class InMemoryUserStore implements UserStore, Snapshotting {
     return row ? copy(row) : null;
   }
 
-  async upsertUserByExternalId(user: Omit<User, 'id' | 'createdAt' | 'updatedAt'>, now: Date): Promise<User> {
+  async upsertUserByExternalId(input: ExternalUserInput, now: Date): Promise<User> {
+    const { keepStoredRoles, ...user } = input;
     const existing = this.rows.find((u) => u.issuer === user.issuer && u.subject === user.subject);
     if (existing) {
-      Object.assign(existing, copy(user), { updatedAt: new Date(now) });
+      const roles = keepStoredRoles ? existing.roles : user.roles;
+      Object.assign(existing, copy({ ...user, roles }), { updatedAt: new Date(now) });
       return copy(existing);
     }
     const created: User = {
@@ -315,6 +318,13 @@ export class InMemoryUserStore implements UserStore, Snapshotting {
     row.roles = [...roles];
     row.updatedAt = new Date(now);
     return true;
+  }
+
+  async listUsersOfTenant(tenant: string): Promise<User[]> {
+    return this.rows
+      .filter((u) => u.tenant === tenant)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map(copy);
   }
 
   snapshot(): unknown {

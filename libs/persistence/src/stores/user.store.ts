@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { User, UserStore } from '@platform/domain';
+import type { ExternalUserInput, User, UserStore } from '@platform/domain';
 import type { EntityManager } from 'typeorm';
 import { UserEntity } from '../entities/user.entity';
 
-/** Columns an upsert refreshes; id and created_at stay as first stored. */
-const UPSERT_UPDATES = ['email', 'name', 'tenant', 'roles', 'updated_at'];
+/** Columns an upsert refreshes; id and created_at stay as first stored, roles on request. */
+const UPSERT_UPDATES = ['email', 'name', 'tenant', 'updated_at'];
 
 export class TypeOrmUserStore implements UserStore {
   constructor(private readonly manager: EntityManager) {}
@@ -14,7 +14,8 @@ export class TypeOrmUserStore implements UserStore {
     return row && toUser(row);
   }
 
-  async upsertUserByExternalId(user: Omit<User, 'id' | 'createdAt' | 'updatedAt'>, now: Date): Promise<User> {
+  async upsertUserByExternalId(input: ExternalUserInput, now: Date): Promise<User> {
+    const { keepStoredRoles, ...user } = input;
     // INSERT ... ON CONFLICT DO UPDATE: atomic on both databases, so two first logins of the
     // same person cannot create two users.
     await this.manager
@@ -22,7 +23,7 @@ export class TypeOrmUserStore implements UserStore {
       .insert()
       .into(UserEntity)
       .values({ ...user, id: randomUUID(), createdAt: now, updatedAt: now })
-      .orUpdate(UPSERT_UPDATES, ['issuer', 'subject'])
+      .orUpdate(keepStoredRoles ? UPSERT_UPDATES : [...UPSERT_UPDATES, 'roles'], ['issuer', 'subject'])
       .updateEntity(false)
       .execute();
     const row = await this.manager.findOneBy(UserEntity, { issuer: user.issuer, subject: user.subject });
@@ -34,6 +35,11 @@ export class TypeOrmUserStore implements UserStore {
   async setUserRoles(id: string, roles: string[], now: Date): Promise<boolean> {
     const result = await this.manager.update(UserEntity, { id }, { roles, updatedAt: now });
     return (result.affected ?? 0) > 0;
+  }
+
+  async listUsersOfTenant(tenant: string): Promise<User[]> {
+    const rows = await this.manager.find(UserEntity, { where: { tenant }, order: { id: 'ASC' } });
+    return rows.map(toUser);
   }
 }
 

@@ -9,7 +9,8 @@ export const userStoreContract: Contract = (context) => {
 
     const user = await store().upsertUserByExternalId(external, T0);
 
-    expect(user).toEqual({ ...external, id: expect.any(String), createdAt: T0, updatedAt: T0 });
+    const { keepStoredRoles, ...stored } = external;
+    expect(user).toEqual({ ...stored, id: expect.any(String), createdAt: T0, updatedAt: T0 });
     await expect(store().findUser(user.id)).resolves.toEqual(user);
   });
 
@@ -20,8 +21,32 @@ export const userStoreContract: Contract = (context) => {
     const changed = { ...external, email: null, name: 'Ada King', tenant: 'other', roles: ['admin'] };
     const updated = await store().upsertUserByExternalId(changed, at(1_000));
 
-    expect(updated).toEqual({ ...changed, id: created.id, createdAt: T0, updatedAt: at(1_000) });
+    const { keepStoredRoles, ...stored } = changed;
+    expect(updated).toEqual({ ...stored, id: created.id, createdAt: T0, updatedAt: at(1_000) });
     await expect(store().findUser(created.id)).resolves.toEqual(updated);
+  });
+
+  it('keeps the roles an admin bound when the provider says nothing about roles', async () => {
+    const created = await store().upsertUserByExternalId(anExternalUser({ roles: ['user'] }), T0);
+    await store().setUserRoles(created.id, ['tenant_admin'], at(5));
+
+    const silent = anExternalUser({
+      issuer: created.issuer,
+      subject: created.subject,
+      roles: ['user'],
+      keepStoredRoles: true,
+    });
+    const again = await store().upsertUserByExternalId({ ...silent, name: 'Ada King' }, at(10));
+
+    expect(again).toMatchObject({ id: created.id, name: 'Ada King', roles: ['tenant_admin'] });
+  });
+
+  it('uses the given roles for a new user even when stored roles are to be kept', async () => {
+    const user = await store().upsertUserByExternalId(
+      anExternalUser({ roles: ['user'], keepStoredRoles: true }),
+      T0,
+    );
+    expect(user.roles).toEqual(['user']);
   });
 
   it('keeps the same subject at two issuers apart', async () => {
@@ -55,6 +80,17 @@ export const userStoreContract: Contract = (context) => {
       updatedAt: at(5),
     });
     await expect(store().setUserRoles('no-such-user', ['viewer'], at(5))).resolves.toBe(false);
+  });
+
+  it('lists the users of one tenant only, ordered by id', async () => {
+    const a = await store().upsertUserByExternalId(anExternalUser({ tenant: 'list-acme' }), T0);
+    const b = await store().upsertUserByExternalId(anExternalUser({ tenant: 'list-acme' }), T0);
+    await store().upsertUserByExternalId(anExternalUser({ tenant: 'list-globex' }), T0);
+
+    const listed = await store().listUsersOfTenant('list-acme');
+
+    expect(listed).toEqual([a, b].sort((x, y) => (x.id < y.id ? -1 : 1)));
+    await expect(store().listUsersOfTenant('list-nobody')).resolves.toEqual([]);
   });
 
   it('answers null for an unknown id', async () => {

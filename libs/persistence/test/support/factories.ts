@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type {
   Application,
   AuthorizationCodeRecord,
+  ExternalUserInput,
   RefreshTokenRecord,
   RevocationInput,
   SessionRecord,
   SigningKeyRecord,
   TokenEventInput,
-  User,
 } from '@platform/domain';
 
 /** A fixed instant with milliseconds, so a round trip that loses precision shows. */
@@ -60,10 +60,9 @@ export function aTokenEvent(overrides: Partial<TokenEventInput> = {}): TokenEven
   };
 }
 
-export function anExternalUser(
-  overrides: Partial<Omit<User, 'id' | 'createdAt' | 'updatedAt'>> = {},
-): Omit<User, 'id' | 'createdAt' | 'updatedAt'> {
+export function anExternalUser(overrides: Partial<ExternalUserInput> = {}): ExternalUserInput {
   return {
+    keepStoredRoles: false,
     issuer: 'https://idp.example',
     subject: uniqueId('sub'),
     email: 'ada@example.com',
