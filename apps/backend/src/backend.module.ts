@@ -8,6 +8,9 @@ import {
 } from './apps/apps.controller';
 import { AppsService } from './apps/apps.service';
 import { AdminGuard } from './auth/admin.guard';
+import { AppLoginController } from './auth-family/app-login.controller';
+import { AuthFamilyService } from './auth-family/auth-family.service';
+import { AuthTokensController } from './auth-family/auth-tokens.controller';
 import { BearerGuard } from './auth/bearer.guard';
 import { AuthorizeController } from './authorize/authorize.controller';
 import { AuthorizeService } from './authorize/authorize.service';
@@ -15,10 +18,12 @@ import { BrowserCookies, cookieSettings } from './browser/cookies';
 import { CsrfTokens } from './browser/csrf';
 import { deriveKey } from './browser/keys';
 import { SealedBox } from './browser/sealed-box';
+import { AppLoginClient } from './clients/app-login.client';
 import { AuthorizationClient } from './clients/authorization.client';
 import { ControlPlaneClient } from './clients/control-plane.client';
 import { SessionsClient } from './clients/sessions.client';
 import { SidecarClient } from './clients/sidecar.client';
+import { TokenRevocationClient } from './clients/token-revocation.client';
 import { PLATFORM_CONFIG } from './config';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
@@ -30,6 +35,9 @@ import { MeController } from './me/me.controller';
 import { MetadataController } from './metadata/metadata.controller';
 import { OAuthController } from './oauth/oauth.controller';
 import { OAuthService } from './oauth/oauth.service';
+import { OpenApiModule } from './openapi/openapi.module';
+import { ServiceAccountsController } from './service-accounts/service-accounts.controller';
+import { TenantUsersController } from './tenants/tenant-users.controller';
 
 /**
  * The backend: public routes only (no internal route is served here). It holds no database;
@@ -40,6 +48,7 @@ export class BackendModule {
   static forRoot(config: PlatformConfig): DynamicModule {
     return {
       module: BackendModule,
+      imports: [OpenApiModule.forRoot(config)],
       controllers: [
         OAuthController,
         AppsController,
@@ -51,6 +60,10 @@ export class BackendModule {
         MetadataController,
         AuthorizeController,
         LoginController,
+        AppLoginController,
+        AuthTokensController,
+        ServiceAccountsController,
+        TenantUsersController,
       ],
       providers: [
         { provide: PLATFORM_CONFIG, useValue: config },
@@ -67,6 +80,11 @@ export class BackendModule {
         HealthService,
         BearerGuard,
         AdminGuard,
+        {
+          provide: TokenRevocationClient,
+          useFactory: () => new TokenRevocationClient(config.sidecarGrpcAddress, config.internalToken),
+        },
+        AuthFamilyService,
         ...browserProviders(config),
       ],
     };
@@ -92,6 +110,7 @@ function browserProviders(config: PlatformConfig): Provider[] {
     },
     SessionsClient,
     AuthorizationClient,
+    AppLoginClient,
     LoginService,
     AuthorizeService,
   ];

@@ -1,13 +1,23 @@
 import { Module } from '@nestjs/common';
 import { AdminModule } from './admin/admin.module';
+import { AppLoginModule } from './app-login/app-login.module';
 import { InternalModule } from './internal/internal.module';
 import { BootstrapService } from './platform/bootstrap.service';
 import { PlatformModule } from './platform/platform.module';
 import { PublicModule } from './public/public.module';
+import { TenantsModule } from './tenants/tenants.module';
 import { UserFlowModule } from './user-flow/user-flow.module';
 
 @Module({
-  imports: [PlatformModule, PublicModule, AdminModule, InternalModule, UserFlowModule],
+  imports: [
+    PlatformModule,
+    PublicModule,
+    AdminModule,
+    InternalModule,
+    UserFlowModule,
+    AppLoginModule,
+    TenantsModule,
+  ],
   providers: [BootstrapService],
 })
 export class ControlPlaneModule {}

@@ -5,7 +5,7 @@ import { Pool } from 'undici';
 
 /** One call to the control plane. `path` is absolute (`/api/v1/apps`), `query` is appended. */
 export interface UpstreamRequest {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   query?: URLSearchParams;
   requestId: string;
@@ -13,6 +13,8 @@ export interface UpstreamRequest {
   authorization?: string;
   contentType?: string;
   body?: string;
+  /** Further internal headers (`x-platform-principal`); never the caller's own. */
+  headers?: Record<string, string>;
   /**
    * The route itself answers 401 problem+json about something the caller sent (a browser
    * session that is unknown or expired), so a 401 is relayed instead of being read as the
@@ -68,6 +70,7 @@ export class ControlPlaneClient implements OnModuleDestroy {
   async request(call: UpstreamRequest): Promise<UpstreamResponse> {
     const query = call.query?.toString();
     const headers: Record<string, string> = {
+      ...call.headers,
       [INTERNAL_TOKEN_HEADER]: this.internalToken,
       [REQUEST_ID_HEADER]: call.requestId,
       accept: 'application/json',

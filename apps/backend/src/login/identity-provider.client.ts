@@ -18,7 +18,10 @@ export interface LoginTransaction {
   state: string;
   nonce: string;
   codeVerifier: string;
+  /** A path on this server, or, for the app login, the app's registered callback URL. */
   returnTo: string;
+  /** App login only: the app whose callback `returnTo` is (it gets a login code, not a session). */
+  clientId?: string;
 }
 
 const DISCOVERY_TIMEOUT_SECONDS = 5;
@@ -39,13 +42,17 @@ export class IdentityProviderClient {
   ) {}
 
   /** The URL to send the browser to, and the transaction to keep until it comes back. */
-  async startLogin(returnTo: string): Promise<{ authorizationUrl: URL; transaction: LoginTransaction }> {
+  async startLogin(
+    returnTo: string,
+    clientId?: string,
+  ): Promise<{ authorizationUrl: URL; transaction: LoginTransaction }> {
     const config = await this.configuration();
     const transaction: LoginTransaction = {
       state: oidc.randomState(),
       nonce: oidc.randomNonce(),
       codeVerifier: oidc.randomPKCECodeVerifier(),
       returnTo,
+      ...(clientId !== undefined && { clientId }),
     };
     const authorizationUrl = oidc.buildAuthorizationUrl(config, {
       redirect_uri: this.settings.redirectUri,

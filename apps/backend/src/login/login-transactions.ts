@@ -18,6 +18,9 @@ export class LoginTransactions {
 
 function isLoginTransaction(value: unknown): value is LoginTransaction {
   if (typeof value !== 'object' || value === null) return false;
-  const { state, nonce, codeVerifier, returnTo } = value as Record<string, unknown>;
-  return [state, nonce, codeVerifier, returnTo].every((field) => typeof field === 'string' && field !== '');
+  const { state, nonce, codeVerifier, returnTo, clientId } = value as Record<string, unknown>;
+  return (
+    [state, nonce, codeVerifier, returnTo].every((field) => typeof field === 'string' && field !== '') &&
+    (clientId === undefined || (typeof clientId === 'string' && clientId !== ''))
+  );
 }

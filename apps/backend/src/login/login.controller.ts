@@ -8,6 +8,7 @@ import { BrowserCookies } from '../browser/cookies';
 import { signedOutPage } from '../browser/pages';
 import { formFields, sendPage, sendRedirect } from '../browser/respond';
 import { safeReturnTo } from '../browser/return-to';
+import { AppLoginClient } from '../clients/app-login.client';
 import { PLATFORM_CONFIG } from '../config';
 import { LoginService } from './login.service';
 
@@ -18,6 +19,7 @@ export class LoginController {
   constructor(
     private readonly login: LoginService,
     private readonly cookies: BrowserCookies,
+    private readonly appLogin: AppLoginClient,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
@@ -36,16 +38,21 @@ export class LoginController {
     await sendRedirect(reply, 302, authorizationUrl);
   }
 
-  /** The identity provider's redirect (`{ISSUER}/auth/oidc/callback`). */
+  /**
+   * The identity provider's redirect (`{ISSUER}/auth/oidc/callback`). A login started by an app
+   * (`/api/v1/auth/oidc/login`) goes back to the app's callback with a one-time login code.
+   */
   @Get('oidc/callback')
   async callback(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     const sealed = this.cookies.loginTransaction(request);
     this.cookies.clearLoginTransaction(reply); // single use, whatever happens next
     const callbackUrl = new URL(`${this.config.issuer}${request.url}`);
-    const { session, returnTo } = await this.login.finish(callbackUrl, sealed, request.id);
+    const { session, returnTo, clientId } = await this.login.finish(callbackUrl, sealed, request.id);
     const maxAge = (session.expiresAt.getTime() - Date.now()) / 1000;
     this.cookies.setSession(reply, session.session, maxAge);
-    await sendRedirect(reply, 302, returnTo);
+    if (clientId === undefined) return sendRedirect(reply, 302, returnTo);
+    const target = { clientId, returnTo };
+    await sendRedirect(reply, 302, await this.appLogin.issueCode(session.session, target, request.id));
   }
 
   /** Form post with `csrf_token` (and an optional `return_to` path to go to afterwards). */

@@ -20,8 +20,18 @@ export class LoginService {
     private readonly csrf: CsrfTokens,
   ) {}
 
-  async start(returnTo: string): Promise<{ authorizationUrl: string; sealedTransaction: string }> {
-    const { authorizationUrl, transaction } = await this.identityProvider.startLogin(returnTo);
+  /**
+   * `returnTo` is a path on this server, or, with `clientId` (the app login), the app's
+   * registered callback, already checked by the control plane.
+   */
+  async start(
+    returnTo: string,
+    clientId?: string,
+  ): Promise<{ authorizationUrl: string; sealedTransaction: string }> {
+    const { authorizationUrl, transaction } =
+      clientId === undefined
+        ? await this.identityProvider.startLogin(returnTo)
+        : await this.identityProvider.startLogin(returnTo, clientId);
     return {
       authorizationUrl: authorizationUrl.href,
       sealedTransaction: this.transactions.seal(transaction),
@@ -32,7 +42,7 @@ export class LoginService {
     callbackUrl: URL,
     sealedTransaction: string | undefined,
     requestId: string,
-  ): Promise<{ session: NewSession; returnTo: string }> {
+  ): Promise<{ session: NewSession; returnTo: string; clientId?: string }> {
     const transaction = this.transactions.open(sealedTransaction);
     if (transaction === undefined) {
       throw new DomainError(
@@ -43,7 +53,11 @@ export class LoginService {
     const identity = await this.identityProvider.finishLogin(callbackUrl, transaction, requestId);
     const session = await this.sessions.create(identity, requestId);
     this.logger.log(`[${requestId}] signed in: user ${session.user.id} of tenant ${session.user.tenant}`);
-    return { session, returnTo: transaction.returnTo };
+    return {
+      session,
+      returnTo: transaction.returnTo,
+      ...(transaction.clientId !== undefined && { clientId: transaction.clientId }),
+    };
   }
 
   /** Ends the browser session; a session cookie without its CSRF token is refused (403). */

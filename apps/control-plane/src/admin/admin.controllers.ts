@@ -20,6 +20,7 @@ import {
   ListApplicationsQuery,
   ListTokenEventsQuery,
   RegisterApplicationDto,
+  RegisterServiceAccountDto,
   toApplicationResponse,
 } from './dto';
 import { AdminGuard } from './admin.guard';
@@ -81,6 +82,29 @@ export class ApplicationsController {
       client_id: rotated.clientId,
       client_secret: rotated.clientSecret,
       rotated_at: rotated.rotatedAt.toISOString(),
+    };
+  }
+}
+
+/** Service accounts (`POST /api/v1/apps/register`): a `service` app under a generated client_id. */
+@Controller('api/v1/apps')
+@UseGuards(AdminGuard)
+export class ServiceAccountsController {
+  constructor(private readonly registry: ApplicationRegistry) {}
+
+  @Post('register')
+  async register(@Body() body: RegisterServiceAccountDto) {
+    const { app, clientSecret } = await this.registry.registerServiceAccount({
+      name: body.name,
+      declaredScopes: body.declared_scopes,
+    });
+    return {
+      client_id: app.clientId,
+      client_secret: clientSecret,
+      name: app.name,
+      declared_scopes: app.declaredScopes,
+      app_type: app.appType,
+      created_at: app.createdAt.toISOString(),
     };
   }
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import {
   ApplicationsController,
   ScopesController,
+  ServiceAccountsController,
   SigningKeysController,
   TokenEventsController,
 } from './admin.controllers';
@@ -9,7 +10,13 @@ import { AdminGuard } from './admin.guard';
 
 /** Admin routes (`/api/v1/*`): every one needs an admin Bearer token. */
 @Module({
-  controllers: [ApplicationsController, ScopesController, TokenEventsController, SigningKeysController],
+  controllers: [
+    ServiceAccountsController,
+    ApplicationsController,
+    ScopesController,
+    TokenEventsController,
+    SigningKeysController,
+  ],
   providers: [AdminGuard],
 })
 export class AdminModule {}

@@ -27,6 +27,19 @@ export class RegisterApplicationDto {
   redirect_uris?: string[];
 }
 
+/** `POST /api/v1/apps/register`: a service account; the platform names it. */
+export class RegisterServiceAccountDto {
+  @IsString()
+  @MaxLength(200)
+  name: string;
+
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @MaxLength(128, { each: true })
+  declared_scopes?: string[];
+}
+
 export class DefineScopeDto {
   @IsString()
   @MaxLength(128)

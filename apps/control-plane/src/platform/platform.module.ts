@@ -2,6 +2,10 @@ import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/comm
 import {
   AccessTokenValidator,
   ACCESS_TOKEN_LIFETIME_SECONDS,
+  AppLoginService,
+  AppTokenRefresher,
+  LoginCodeGrant,
+  UserAdministration,
   ApplicationRegistry,
   argon2idHasher,
   AuthorizationCodeGrant,
@@ -201,8 +205,49 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
         ),
       inject: [STORES, ScopeRegistry, SessionService, CLOCK],
     },
+    {
+      provide: AppLoginService,
+      useFactory: (stores: Stores, sessions: SessionService, clock: Clock) =>
+        new AppLoginService(stores.applications, sessions, stores.authorizationCodes, clock),
+      inject: [STORES, SessionService, CLOCK],
+    },
+    {
+      provide: LoginCodeGrant,
+      useFactory: (
+        transactor: Transactor,
+        revoker: TokenRevoker,
+        userTokens: UserTokenIssuer,
+        clock: Clock,
+      ) => new LoginCodeGrant(transactor, revoker, userTokens, clock),
+      inject: [TRANSACTOR, TokenRevoker, UserTokenIssuer, CLOCK],
+    },
+    {
+      provide: AppTokenRefresher,
+      useFactory: (
+        stores: Stores,
+        transactor: Transactor,
+        revoker: TokenRevoker,
+        userTokens: UserTokenIssuer,
+        clock: Clock,
+      ) =>
+        new AppTokenRefresher(
+          stores.refreshTokens,
+          stores.applications,
+          new RefreshTokenGrant(transactor, revoker, userTokens, clock),
+        ),
+      inject: [STORES, TRANSACTOR, TokenRevoker, UserTokenIssuer, CLOCK],
+    },
+    {
+      provide: UserAdministration,
+      useFactory: (stores: Stores, clock: Clock) => new UserAdministration(stores.users, clock),
+      inject: [STORES, CLOCK],
+    },
   ],
   exports: [
+    AppLoginService,
+    LoginCodeGrant,
+    AppTokenRefresher,
+    UserAdministration,
     RevocationFeed,
     DATA_SOURCE,
     PLATFORM_CONFIG,

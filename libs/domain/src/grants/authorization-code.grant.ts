@@ -54,6 +54,8 @@ export class AuthorizationCodeGrant implements GrantHandler {
     clientId: string,
     now: Date,
   ): OAuthError | null {
+    // A login code of the app login is redeemed at /api/v1/auth/exchange only.
+    if (code.codeChallengeMethod !== 'S256') return invalidGrant('the code is unknown');
     if (code.expiresAt <= now) return invalidGrant('the code has expired');
     if (code.clientId !== clientId) return invalidGrant('the code was issued to another client');
     if (params.redirect_uri !== code.redirectUri) {

@@ -19,7 +19,10 @@ export class ClientCredentialsGrant implements GrantHandler {
   async handle({ params, client }: TokenRequest): Promise<TokenResponse> {
     const declared = client.app.declaredScopes;
     const requested = params.scope === undefined ? declared : parseScope(params.scope);
-    if (requested.length === 0) throw new OAuthError('invalid_scope', 'scope is empty');
+    // An app that declares nothing (a service account registered without scopes) gets a token
+    // that proves who it is and allows nothing; asking for an empty scope stays an error.
+    const nothingDeclared = params.scope === undefined && declared.length === 0;
+    if (requested.length === 0 && !nothingDeclared) throw new OAuthError('invalid_scope', 'scope is empty');
     const refused = uncoveredScopes(declared, requested);
     if (refused.length > 0) {
       throw new OAuthError('invalid_scope', `scope not declared by the client: ${refused.join(' ')}`);

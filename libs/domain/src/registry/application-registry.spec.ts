@@ -11,7 +11,7 @@ import {
   TEST_START,
   type TestEngine,
 } from '../testing/in-memory-stores';
-import { ApplicationRegistry, type RegistrationInput } from './application-registry';
+import { ApplicationRegistry, type RegistrationInput, serviceAccountClientId } from './application-registry';
 
 const HOUR_MS = 3600 * 1000;
 
@@ -507,6 +507,49 @@ describe(ApplicationRegistry.name, () => {
       for (const secret of returned.filter((s): s is string => s !== undefined)) {
         await expect(secretWorks(engine, ADMIN_CLIENT_ID, secret)).resolves.toBe(true);
       }
+    });
+  });
+
+  describe('registerServiceAccount', () => {
+    it('registers a service app under svc-<slug of name>-<6 hex> and shows its secret once', async () => {
+      const engine = await createTestEngine();
+      const { app, clientSecret } = await engine.registry.registerServiceAccount({
+        name: 'Nightly Reports!',
+        declaredScopes: ['jobs.read'],
+      });
+      expect(app.clientId).toMatch(/^svc-nightly-reports-[0-9a-f]{6}$/);
+      expect(app).toMatchObject({
+        appType: 'service',
+        name: 'Nightly Reports!',
+        declaredScopes: ['jobs.read'],
+      });
+      await expect(secretWorks(engine, app.clientId, clientSecret!)).resolves.toBe(true);
+    });
+
+    it('declares no scope when none is given, and such an account still gets a token', async () => {
+      const engine = await createTestEngine();
+      const { app, clientSecret } = await engine.registry.registerServiceAccount({ name: 'probe' });
+      expect(app.declaredScopes).toEqual([]);
+      const token = await engine.tokenEndpoint.handle(
+        { grant_type: 'client_credentials', client_id: app.clientId, client_secret: clientSecret! },
+        undefined,
+      );
+      expect(token.scope).toBe('');
+    });
+
+    it('refuses undefined scopes and a blank name', async () => {
+      const engine = await createTestEngine();
+      await expectDomainError(
+        engine.registry.registerServiceAccount({ name: 'x', declaredScopes: ['nope.read'] }),
+        'validation_failed',
+      );
+      await expectDomainError(engine.registry.registerServiceAccount({ name: '  ' }), 'validation_failed');
+    });
+
+    it('keeps client ids within 64 characters, whatever the name', () => {
+      expect(serviceAccountClientId('A'.repeat(200))).toMatch(/^svc-a{40}-[0-9a-f]{6}$/);
+      expect(serviceAccountClientId('***')).toMatch(/^svc-account-[0-9a-f]{6}$/);
+      expect(serviceAccountClientId('Ünïcöde job')).toMatch(/^svc-unicode-job-[0-9a-f]{6}$/);
     });
   });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   APP_TYPES,
   appHasSecret,
@@ -20,6 +21,13 @@ export interface RegistrationInput {
   appType: string;
   declaredScopes: string[];
   redirectUris?: string[];
+}
+
+/** A service account (`POST /api/v1/apps/register`): the platform names it. */
+export interface ServiceAccountInput {
+  name: string;
+  /** Omitted: none. A service account gets only what it is explicitly given. */
+  declaredScopes?: string[];
 }
 
 export interface RegisteredApplication {
@@ -57,10 +65,64 @@ export class ApplicationRegistry {
     if (!CLIENT_ID_PATTERN.test(input.clientId)) {
       throw validationFailed('client_id must be 3 to 64 characters of A-Z a-z 0-9 . _ -');
     }
+    const app = await this.newApplication(input, appType, { allowNoScopes: false });
+    return this.insert(app, { retryOnDuplicate: false });
+  }
+
+  /**
+   * Registers a `service` app under a generated client_id, `svc-<slug of name>-<6 hex>`. Unlike
+   * `register`, declaring no scope is allowed (and the default): such an account can
+   * authenticate, and gets nothing until an administrator gives it scopes.
+   */
+  async registerServiceAccount(input: ServiceAccountInput): Promise<RegisteredApplication> {
+    const template = {
+      clientId: '',
+      name: input.name,
+      appType: 'service',
+      declaredScopes: input.declaredScopes ?? [],
+    };
+    const app = await this.newApplication(template, 'service', { allowNoScopes: true });
+    return this.insert(app, { retryOnDuplicate: true });
+  }
+
+  private async insert(
+    app: Application,
+    options: { retryOnDuplicate: boolean },
+  ): Promise<RegisteredApplication> {
+    const clientSecret = appHasSecret(app.appType) ? generateClientSecret() : undefined;
+    const stored: Application = {
+      ...app,
+      secretHash: clientSecret === undefined ? null : await this.hasher.hash(clientSecret),
+    };
+    for (let attempt = 0; ; attempt += 1) {
+      const candidate = options.retryOnDuplicate
+        ? { ...stored, clientId: serviceAccountClientId(stored.name) }
+        : stored;
+      const inserted = await this.transactor.inTransaction(async (stores) => {
+        if ((await stores.applications.insertApplication(candidate)) === 'duplicate') return false;
+        await stores.tokenEvents.appendTokenEvents([
+          this.event('app.registered', candidate.clientId, candidate.createdAt),
+        ]);
+        return true;
+      });
+      if (inserted) return { app: candidate, clientSecret };
+      if (!options.retryOnDuplicate || attempt >= 4) {
+        throw conflict(`an application with client_id ${candidate.clientId} already exists`);
+      }
+    }
+  }
+
+  private async newApplication(
+    input: RegistrationInput,
+    appType: AppType,
+    options: { allowNoScopes: boolean },
+  ): Promise<Application> {
     const name = input.name.trim();
     if (name.length === 0 || name.length > 200) throw validationFailed('name must be 1 to 200 characters');
     const declaredScopes = [...new Set(input.declaredScopes)];
-    if (declaredScopes.length === 0) throw validationFailed('declared_scopes must name at least one scope');
+    if (declaredScopes.length === 0 && !options.allowNoScopes) {
+      throw validationFailed('declared_scopes must name at least one scope');
+    }
     const malformed = declaredScopes.filter((s) => !SCOPE_PATTERN.test(s));
     if (malformed.length > 0) {
       throw validationFailed(`declared_scopes must be resource.action names: ${JSON.stringify(malformed)}`);
@@ -73,25 +135,16 @@ export class ApplicationRegistry {
       );
     }
     const redirectUris = this.validateRedirectUris(appType, input.redirectUris ?? []);
-
-    const clientSecret = appHasSecret(appType) ? generateClientSecret() : undefined;
-    const app: Application = {
+    return {
       clientId: input.clientId,
       name,
       appType,
       declaredScopes,
       redirectUris,
-      secretHash: clientSecret === undefined ? null : await this.hasher.hash(clientSecret),
+      secretHash: null,
       createdAt: this.clock.now(),
       rotatedAt: null,
     };
-    await this.transactor.inTransaction(async (stores) => {
-      if ((await stores.applications.insertApplication(app)) === 'duplicate') {
-        throw conflict(`an application with client_id ${app.clientId} already exists`);
-      }
-      await stores.tokenEvents.appendTokenEvents([this.event('app.registered', app.clientId, app.createdAt)]);
-    });
-    return { app, clientSecret };
   }
 
   async get(clientId: string): Promise<Application> {
@@ -193,4 +246,18 @@ export class ApplicationRegistry {
   private event(type: 'app.registered' | 'app.deleted' | 'app.secret_rotated', clientId: string, at: Date) {
     return { type, clientId, subject: null, jti: null, grantId: null, occurredAt: at };
   }
+}
+
+/** `svc-<slug of the name>-<6 random hex>`, within the 64 characters of a client_id. */
+export function serviceAccountClientId(name: string): string {
+  const slug =
+    name
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40)
+      .replace(/-+$/, '') || 'account';
+  return `svc-${slug}-${randomBytes(3).toString('hex')}`;
 }

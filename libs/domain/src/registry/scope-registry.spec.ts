@@ -79,7 +79,7 @@ describe(ScopeRegistry.name, () => {
     ]);
   });
 
-  it('lists every spec scope and tokens.introspect among the standard ones', async () => {
+  it('lists every spec scope, tokens.introspect and the users scopes among the standard ones', async () => {
     const { registry } = setUp();
     expect(await registry.definedNames()).toEqual(
       expect.arrayContaining([
@@ -92,6 +92,8 @@ describe(ScopeRegistry.name, () => {
         'audit.write',
         'admin.*',
         'tokens.introspect',
+        'users.read',
+        'users.write',
       ]),
     );
   });

@@ -1,0 +1,44 @@
+import { Controller, Get, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { DomainError } from '@platform/domain';
+import type { PlatformRequest } from '@platform/http';
+import type { FastifyReply } from 'fastify';
+import { BrowserErrorFilter } from '../browser/browser-error.filter';
+import { BrowserCookies } from '../browser/cookies';
+import { sendRedirect } from '../browser/respond';
+import { MAX_RETURN_TO_LENGTH } from '../browser/return-to';
+import { AppLoginClient } from '../clients/app-login.client';
+import { LoginService } from '../login/login.service';
+
+/**
+ * `GET /api/v1/auth/oidc/login?return_to=<app callback>`: the app login. `return_to` must be
+ * exactly a registered redirect URI of one app (the control plane checks), otherwise a 400 page
+ * and no redirect. The identity-provider round trip is the browser login's
+ * (`/auth/oidc/callback`), which then sends the browser to `return_to?code=<login code>`.
+ */
+@Controller('api/v1/auth/oidc')
+@UseFilters(BrowserErrorFilter)
+export class AppLoginController {
+  constructor(
+    private readonly appLogin: AppLoginClient,
+    private readonly login: LoginService,
+    private readonly cookies: BrowserCookies,
+  ) {}
+
+  @Get('login')
+  async start(
+    @Query('return_to') returnTo: unknown,
+    @Req() request: PlatformRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    if (typeof returnTo !== 'string' || returnTo === '' || returnTo.length > MAX_RETURN_TO_LENGTH) {
+      throw new DomainError(
+        'validation_failed',
+        'return_to is required: the URL of your application callback, as registered.',
+      );
+    }
+    const target = await this.appLogin.target(returnTo, request.id);
+    const { authorizationUrl, sealedTransaction } = await this.login.start(target.returnTo, target.clientId);
+    this.cookies.setLoginTransaction(reply, sealedTransaction);
+    await sendRedirect(reply, 302, authorizationUrl);
+  }
+}

@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@platform/domain';
+import { ControlPlaneClient, type UpstreamResponse } from './control-plane.client';
+import { isRecord, isString, postInternalJson, unexpectedAnswer } from './internal-json';
+
+/** The app a login's `return_to` belongs to. */
+export interface AppLoginTarget {
+  clientId: string;
+  clientName: string;
+  returnTo: string;
+}
+
+const NOT_A_CALLBACK =
+  'return_to must be exactly the registered redirect URI of one application. This sign-in link is not valid.';
+
+/**
+ * The app login of the user-forwarding model, owned by the control plane
+ * (`/internal/v1/app-login/*`, docs/internal-api.md).
+ */
+@Injectable()
+export class AppLoginClient {
+  constructor(private readonly controlPlane: ControlPlaneClient) {}
+
+  /** The app whose registered callback `returnTo` is; DomainError validation_failed (400 page) if none. */
+  async target(returnTo: string, requestId: string): Promise<AppLoginTarget> {
+    const path = '/internal/v1/app-login/check';
+    const { status, body } = await postInternalJson(
+      this.controlPlane,
+      path,
+      { return_to: returnTo },
+      requestId,
+    );
+    if (status === 400) throw new DomainError('validation_failed', NOT_A_CALLBACK);
+    const answer = status === 200 && isRecord(body) ? body : undefined;
+    if (!answer || !isString(answer.client_id) || !isString(answer.client_name)) {
+      return unexpectedAnswer(path, requestId, status);
+    }
+    return { clientId: answer.client_id, clientName: answer.client_name, returnTo };
+  }
+
+  /** Where to send the browser after the login: the app's callback with a one-time code. */
+  async issueCode(
+    session: string,
+    target: { clientId: string; returnTo: string },
+    requestId: string,
+  ): Promise<string> {
+    const path = '/internal/v1/app-login/codes';
+    const { status, body } = await postInternalJson(
+      this.controlPlane,
+      path,
+      { session, client_id: target.clientId, return_to: target.returnTo },
+      requestId,
+    );
+    if (status === 400) throw new DomainError('validation_failed', NOT_A_CALLBACK);
+    const redirectTo = status === 201 && isRecord(body) ? body.redirect_to : undefined;
+    return isString(redirectTo) ? redirectTo : unexpectedAnswer(path, requestId, status);
+  }
+
+  /** The login code for the user's tokens: the control plane's RFC 6749 answer, as it is. */
+  exchange(code: string | undefined, requestId: string): Promise<UpstreamResponse> {
+    return this.post('/internal/v1/app-login/exchange', { code }, requestId);
+  }
+
+  refresh(refreshToken: string | undefined, requestId: string): Promise<UpstreamResponse> {
+    return this.post('/internal/v1/app-login/refresh', { refresh_token: refreshToken }, requestId);
+  }
+
+  private post(path: string, body: object, requestId: string): Promise<UpstreamResponse> {
+    return this.controlPlane.request({
+      method: 'POST',
+      path,
+      requestId,
+      contentType: 'application/json',
+      body: JSON.stringify(body),
+    });
+  }
+}

@@ -1,0 +1,95 @@
+import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { AppLoginService, AppTokenRefresher, LoginCodeGrant, OAuthError } from '@platform/domain';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { InternalGuard } from '../internal/internal.guard';
+import { RevocationFeed } from '../platform/revocation-feed';
+
+class ReturnToDto {
+  @IsString()
+  @MaxLength(2048)
+  return_to: string;
+}
+
+class LoginCodeRequestDto extends ReturnToDto {
+  @IsString()
+  @MaxLength(512)
+  session: string;
+
+  @IsString()
+  @MaxLength(64)
+  client_id: string;
+}
+
+class ExchangeDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  code?: string;
+}
+
+class RefreshDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  refresh_token?: string;
+}
+
+/**
+ * The app login of the user-forwarding model (docs/internal-api.md): which app a `return_to`
+ * belongs to, the one-time login code after the identity provider's login, and the code and
+ * refresh exchanges the app makes server-to-server through the backend.
+ */
+@Controller('internal/v1/app-login')
+@UseGuards(InternalGuard)
+export class AppLoginController {
+  constructor(
+    private readonly login: AppLoginService,
+    private readonly codes: LoginCodeGrant,
+    private readonly refresher: AppTokenRefresher,
+    private readonly feed: RevocationFeed,
+  ) {}
+
+  /** Before the browser leaves for the identity provider: 200 the app, or 400 (never a redirect). */
+  @Post('check')
+  @HttpCode(200)
+  async check(@Body() body: ReturnToDto) {
+    const target = await this.login.target(body.return_to);
+    return { client_id: target.clientId, client_name: target.clientName, return_to: target.returnTo };
+  }
+
+  /** After the login: where to send the browser, with the one-time code. */
+  @Post('codes')
+  @HttpCode(201)
+  @Header('Cache-Control', 'no-store')
+  async issue(@Body() body: LoginCodeRequestDto) {
+    const redirectTo = await this.login.issueCode(body.session, {
+      clientId: body.client_id,
+      returnTo: body.return_to,
+    });
+    return { redirect_to: redirectTo };
+  }
+
+  @Post('exchange')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  exchange(@Body() body: ExchangeDto) {
+    return this.waking(() => this.codes.exchange(body.code));
+  }
+
+  @Post('refresh')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  refresh(@Body() body: RefreshDto) {
+    return this.waking(() => this.refresher.refresh(body.refresh_token));
+  }
+
+  /** A replayed code or refresh token revokes its grant: the sidecars hear of it at once. */
+  private async waking<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof OAuthError && error.code === 'invalid_grant') this.feed.wake();
+      throw error;
+    }
+  }
+}

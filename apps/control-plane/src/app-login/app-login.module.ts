@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { InternalGuard } from '../internal/internal.guard';
+import { AppLoginController } from './app-login.controller';
+
+/** Internal routes of the app login (`/internal/v1/app-login/*`), behind the internal token. */
+@Module({ controllers: [AppLoginController], providers: [InternalGuard] })
+export class AppLoginModule {}

@@ -1,0 +1,47 @@
+import { Body, Controller, Get, Headers, Param, Put, UseGuards } from '@nestjs/common';
+import { UserAdministration } from '@platform/domain';
+import { Allow } from 'class-validator';
+import { InternalGuard } from '../internal/internal.guard';
+import { toUserResponse } from '../user-flow/dto';
+import { PRINCIPAL_HEADER, readPrincipal } from './principal';
+
+/** The roles body is judged by the domain, so that an unknown role is its 400 with its words. */
+class SetRolesDto {
+  @Allow()
+  roles: unknown;
+}
+
+/**
+ * Tenant user administration (docs/internal-api.md, "The user-forwarding model"). The backend
+ * already checked `users.read` / `users.write` on the tenant through the sidecar and says who
+ * the caller is in `x-platform-principal`.
+ */
+@Controller('internal/v1/tenants/:tenant/users')
+@UseGuards(InternalGuard)
+export class TenantUsersController {
+  constructor(private readonly users: UserAdministration) {}
+
+  @Get()
+  async list(@Param('tenant') tenant: string, @Headers(PRINCIPAL_HEADER) principal?: string) {
+    return (await this.users.list(readPrincipal(principal), tenant)).map(toUserResponse);
+  }
+
+  @Get(':id')
+  async get(
+    @Param('tenant') tenant: string,
+    @Param('id') id: string,
+    @Headers(PRINCIPAL_HEADER) principal?: string,
+  ) {
+    return toUserResponse(await this.users.get(readPrincipal(principal), tenant, id));
+  }
+
+  @Put(':id/roles')
+  async setRoles(
+    @Param('tenant') tenant: string,
+    @Param('id') id: string,
+    @Body() body: SetRolesDto,
+    @Headers(PRINCIPAL_HEADER) principal?: string,
+  ) {
+    return toUserResponse(await this.users.setRoles(readPrincipal(principal), tenant, id, body.roles));
+  }
+}

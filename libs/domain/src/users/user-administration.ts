@@ -1,0 +1,92 @@
+import type { Clock } from '../clock';
+import { DomainError, notFound, validationFailed } from '../errors';
+import { ADMIN_SCOPE, scopesCover } from '../scopes';
+import { ROLE_BUNDLE } from '../sessions/identity-claims';
+import type { User, UserStore } from '../storage';
+
+export const GLOBAL_ADMIN_ROLE = 'global_admin';
+
+/**
+ * Who acts, as the backend authorized them: a user (with their tenant and roles) or a service
+ * token acting as its app (no tenant, no roles; its scopes decide).
+ */
+export interface ActingPrincipal {
+  kind: 'user' | 'service';
+  /** The user id, or the client_id for a service. */
+  id: string;
+  clientId: string;
+  tenant: string | null;
+  roles: string[];
+  scopes: string[];
+}
+
+/** Platform-wide administrators: a global_admin user, or a service token carrying admin.*. */
+export function isPlatformAdmin(principal: ActingPrincipal): boolean {
+  return principal.kind === 'user'
+    ? principal.roles.includes(GLOBAL_ADMIN_ROLE)
+    : scopesCover(principal.scopes, ADMIN_SCOPE);
+}
+
+const forbidden = (message: string): DomainError => new DomainError('forbidden', message);
+
+/**
+ * Tenant user administration. Whether the caller may read or write users of the tenant at all
+ * is decided before (the backend's permission guard, through the sidecar's policies); this
+ * service keeps the rules that depend on the data: a user outside the tenant does not exist
+ * for it, roles are names of the bundle, and only a platform administrator grants or takes
+ * away global_admin.
+ */
+export class UserAdministration {
+  constructor(
+    private readonly users: Pick<UserStore, 'findUser' | 'listUsersOfTenant' | 'setUserRoles'>,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(principal: ActingPrincipal, tenant: string): Promise<User[]> {
+    this.assertReaches(principal, tenant);
+    return this.users.listUsersOfTenant(tenant);
+  }
+
+  /** not_found also when the user exists in another tenant: the tenant is the boundary. */
+  async get(principal: ActingPrincipal, tenant: string, userId: string): Promise<User> {
+    this.assertReaches(principal, tenant);
+    const user = await this.users.findUser(userId);
+    if (!user || user.tenant !== tenant) throw notFound(`user ${userId} in tenant ${tenant}`);
+    return user;
+  }
+
+  async setRoles(principal: ActingPrincipal, tenant: string, userId: string, roles: unknown): Promise<User> {
+    const wanted = validRoles(roles);
+    const user = await this.get(principal, tenant, userId);
+    const touchesGlobalAdmin = wanted.includes(GLOBAL_ADMIN_ROLE) || user.roles.includes(GLOBAL_ADMIN_ROLE);
+    if (touchesGlobalAdmin && !isPlatformAdmin(principal)) {
+      throw forbidden('only a global_admin grants or removes the global_admin role');
+    }
+    const now = this.clock.now();
+    if (!(await this.users.setUserRoles(user.id, wanted, now))) throw notFound(`user ${userId}`);
+    return { ...user, roles: wanted, updatedAt: now };
+  }
+
+  /**
+   * Defence in depth behind the backend's guard: a user who is not a platform administrator
+   * never reaches into another tenant, whatever the caller forwarded.
+   */
+  private assertReaches(principal: ActingPrincipal, tenant: string): void {
+    if (principal.kind === 'user' && principal.tenant !== tenant && !isPlatformAdmin(principal)) {
+      throw forbidden(`the caller does not belong to tenant ${tenant}`);
+    }
+  }
+}
+
+function validRoles(roles: unknown): string[] {
+  if (!Array.isArray(roles) || roles.some((r) => typeof r !== 'string')) {
+    throw validationFailed('roles must be an array of role names');
+  }
+  const unique = [...new Set(roles as string[])];
+  if (unique.length === 0) throw validationFailed('roles must name at least one role');
+  const unknown = unique.filter((r) => !(ROLE_BUNDLE as readonly string[]).includes(r));
+  if (unknown.length > 0) {
+    throw validationFailed(`unknown roles: ${unknown.join(' ')} (the bundle is ${ROLE_BUNDLE.join(', ')})`);
+  }
+  return unique;
+}

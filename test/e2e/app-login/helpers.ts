@@ -1,0 +1,107 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DEMO_PASSWORD, locationOf } from '../../support/browser-login';
+import type { CookieJar } from '../../support/cookie-jar';
+import type { TestPlatform } from '../../support/platform';
+
+/**
+ * A newcomer's app: a local HTTP server whose `/auth/callback` records where the browser lands
+ * (`?code=...`) and answers a plain page.
+ */
+export async function startApp(): Promise<{
+  callback: string;
+  landed: URL[];
+  next(timeoutMs?: number): Promise<URL>;
+  close(): Promise<void>;
+}> {
+  const landed: URL[] = [];
+  const waiting: Array<(url: URL) => void> = [];
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', callback);
+    if (url.pathname !== '/auth/callback') {
+      response.writeHead(404).end();
+      return;
+    }
+    landed.push(url);
+    waiting.shift()?.(url);
+    response.writeHead(200, { 'content-type': 'text/plain' }).end('signed in');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const callback = `http://127.0.0.1:${(server.address() as AddressInfo).port}/auth/callback`;
+  return {
+    callback,
+    landed,
+    next: (timeoutMs = 15_000) =>
+      new Promise<URL>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`nothing reached ${callback}`)), timeoutMs);
+        waiting.push((url) => {
+          clearTimeout(timer);
+          resolve(url);
+        });
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const isRedirect = (response: Response) => response.status >= 300 && response.status < 400;
+
+/**
+ * The app login with plain fetch, as a browser would do it (redirects by hand, cookies in the
+ * jar), up to the backend's answer at `/auth/oidc/callback`: a redirect to the app's callback.
+ */
+export async function appLoginWithFetch(
+  jar: CookieJar,
+  platform: TestPlatform,
+  returnTo: string,
+  email: string,
+): Promise<Response> {
+  let url = new URL(`/api/v1/auth/oidc/login?return_to=${encodeURIComponent(returnTo)}`, platform.baseUrl);
+  let response = await jar.fetch(url);
+  for (let hops = 0; hops < 12; hops += 1) {
+    if (url.origin === new URL(platform.baseUrl).origin && url.pathname === '/auth/oidc/callback') {
+      return response;
+    }
+    if (isRedirect(response)) {
+      url = locationOf(response, url);
+      response = await jar.fetch(url);
+    } else if (response.status === 200 && url.pathname.startsWith('/interaction/')) {
+      url = new URL(`${url.pathname}/login`, url);
+      response = await jar.fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ login: email, password: DEMO_PASSWORD }),
+      });
+      url = locationOf(response, url);
+      response = await jar.fetch(url);
+    } else {
+      throw new Error(`app login stopped at ${url.href} with ${response.status}`);
+    }
+  }
+  throw new Error('the app login did not reach the callback');
+}
+
+export interface AppTokens {
+  accessToken: string;
+  refreshToken: string;
+  tokenType: string;
+  expiresIn: number;
+  scope: string;
+}
+
+/** JSON POST to the backend, as the app's server does. */
+export function postJson(
+  platform: TestPlatform,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(`${platform.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}

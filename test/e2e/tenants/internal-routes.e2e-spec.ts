@@ -1,0 +1,121 @@
+import { createSession, internalPost, type TestIdentity } from '../../support/internal-consent';
+import { adminToken, discover, registerApp } from '../../support/oauth';
+import { startPlatform, type TestPlatform } from '../../support/platform';
+
+const CALLBACK = 'http://127.0.0.1:9/auth/callback';
+
+const principal = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+const ACME_ADMIN = principal({
+  kind: 'user',
+  id: 'x',
+  client_id: 'console',
+  tenant: 'acme',
+  roles: ['tenant_admin'],
+  scope: 'users.read users.write',
+});
+
+const member: TestIdentity = {
+  issuer: 'https://idp.example.test',
+  subject: 'member',
+  claims: { email: 'member@acme.example', name: 'Member', tenant: 'acme', roles: ['user'] },
+};
+
+describe('control plane: /internal/v1/tenants and /internal/v1/app-login', () => {
+  let platform: TestPlatform;
+
+  beforeAll(async () => {
+    platform = await startPlatform();
+    const admin = await adminToken(await discover(platform), platform);
+    await registerApp(platform, admin, {
+      client_id: 'console',
+      app_type: 'web',
+      declared_scopes: ['users.read'],
+      redirect_uris: [CALLBACK],
+    });
+  });
+  afterAll(() => platform?.stop());
+
+  const getUsers = (headers: Record<string, string>) =>
+    fetch(`${platform.controlPlaneUrl}/internal/v1/tenants/acme/users`, { headers });
+
+  describe('GET /internal/v1/tenants/{tenant}/users', () => {
+    it('lists the users of the tenant for the principal the backend names', async () => {
+      const { user } = await createSession(platform, member);
+      const response = await getUsers({
+        'x-internal-token': platform.internalToken,
+        'x-platform-principal': ACME_ADMIN,
+      });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual([
+        { id: user.id, email: 'member@acme.example', name: 'Member', tenant: 'acme', roles: ['user'] },
+      ]);
+    });
+
+    it('refuses a call without the internal token (401) or without a principal (400)', async () => {
+      expect((await getUsers({ 'x-platform-principal': ACME_ADMIN })).status).toBe(401);
+      const missing = await getUsers({ 'x-internal-token': platform.internalToken });
+      expect(missing.status).toBe(400);
+      expect(missing.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      const malformed = await getUsers({
+        'x-internal-token': platform.internalToken,
+        'x-platform-principal': 'nope',
+      });
+      expect(malformed.status).toBe(400);
+    });
+
+    it('refuses a user principal of another tenant, whatever the backend forwarded', async () => {
+      const globex = principal({
+        kind: 'user',
+        id: 'y',
+        client_id: 'console',
+        tenant: 'globex',
+        roles: ['tenant_admin'],
+      });
+      const response = await getUsers({
+        'x-internal-token': platform.internalToken,
+        'x-platform-principal': globex,
+      });
+      expect(response.status).toBe(403);
+    });
+  });
+
+  describe('POST /internal/v1/app-login/*', () => {
+    it('names the app of a registered callback, and refuses any other return_to', async () => {
+      const ok = await internalPost(platform, '/internal/v1/app-login/check', { return_to: CALLBACK });
+      expect(ok.status).toBe(200);
+      expect(await ok.json()).toEqual({ client_id: 'console', client_name: 'console', return_to: CALLBACK });
+      const refused = await internalPost(platform, '/internal/v1/app-login/check', {
+        return_to: 'https://evil.example/auth/callback',
+      });
+      expect(refused.status).toBe(400);
+    });
+
+    it('issues a login code for a live session, which the exchange accepts once', async () => {
+      const { session } = await createSession(platform, member);
+      const issued = await internalPost(platform, '/internal/v1/app-login/codes', {
+        session,
+        client_id: 'console',
+        return_to: CALLBACK,
+      });
+      expect(issued.status).toBe(201);
+      const { redirect_to } = (await issued.json()) as { redirect_to: string };
+      const code = new URL(redirect_to).searchParams.get('code');
+      const first = await internalPost(platform, '/internal/v1/app-login/exchange', { code });
+      expect(first.status).toBe(200);
+      expect(await first.json()).toMatchObject({ token_type: 'Bearer', scope: 'users.read' });
+      const second = await internalPost(platform, '/internal/v1/app-login/exchange', { code });
+      expect(second.status).toBe(400);
+      expect(await second.json()).toMatchObject({ error: 'invalid_grant' });
+    });
+
+    it('refuses a code for an unknown session', async () => {
+      const response = await internalPost(platform, '/internal/v1/app-login/codes', {
+        session: 'unknown',
+        client_id: 'console',
+        return_to: CALLBACK,
+      });
+      expect(response.status).toBe(401);
+    });
+  });
+});
