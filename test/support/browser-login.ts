@@ -31,14 +31,29 @@ export function locationOf(response: Response, current: URL): URL {
  * fetch, as a browser would (redirects followed by hand, cookies kept in the jar). Answers the
  * backend callback's response: a redirect to return_to with the session cookie, or its error.
  */
-export async function signInWithFetch(
+export function signInWithFetch(
   jar: CookieJar,
   platform: TestPlatform,
   email: string,
   returnTo = '/health',
   password = DEMO_PASSWORD,
 ): Promise<Response> {
-  let url = new URL(`/auth/login?return_to=${encodeURIComponent(returnTo)}`, platform.baseUrl);
+  const start = new URL(`/auth/login?return_to=${encodeURIComponent(returnTo)}`, platform.baseUrl);
+  return followLoginWithFetch(jar, platform, start, email, password);
+}
+
+/**
+ * Follows a login that starts at `start` (the backend's own login or the app login family)
+ * through the development identity provider, up to the backend's `/auth/oidc/callback` answer.
+ */
+export async function followLoginWithFetch(
+  jar: CookieJar,
+  platform: TestPlatform,
+  start: URL,
+  email: string,
+  password = DEMO_PASSWORD,
+): Promise<Response> {
+  let url = start;
   let response = await jar.fetch(url);
   for (let hops = 0; hops < 12; hops += 1) {
     if (url.origin === new URL(platform.baseUrl).origin && url.pathname === '/auth/oidc/callback') {

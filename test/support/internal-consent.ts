@@ -101,18 +101,18 @@ export async function authorize(
   return { callback: new URL(redirect_to), verifier, state };
 }
 
-/** Logs the test user in, approves, and exchanges the code: the app's first tokens. */
+/** Logs a user in (the test user by default), approves, and exchanges the code: the app's first tokens. */
 export async function signIn(
   platform: TestPlatform,
   app: RegisteredApp,
-  options: { scope?: string } = {},
+  options: { scope?: string; identity?: TestIdentity } = {},
 ): Promise<{ config: client.Configuration; user: TestUser; tokens: client.TokenEndpointResponse }> {
   const config = await clientFor(platform, app);
-  const { session, user } = await createSession(platform);
+  const { session, user } = await createSession(platform, options.identity);
   const { callback, verifier, state } = await authorize(platform, config, {
     session,
     redirectUri: app.redirect_uris[0],
-    ...options,
+    scope: options.scope,
   });
   const tokens = await client.authorizationCodeGrant(config, callback, {
     pkceCodeVerifier: verifier,

@@ -1,11 +1,10 @@
-import { dirname, join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
+import { listServices } from './testing/reflection';
 import { Logger, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError } from '@platform/config';
 import {
   createAuthServiceClient,
-  loadProto,
   type AuthServiceClient,
   type JsonWebKeyMessage,
   type TokenClaims,
@@ -73,39 +72,6 @@ const internal = (token = TEST_INTERNAL_TOKEN): grpc.Metadata => {
   metadata.set('x-internal-token', token);
   return metadata;
 };
-
-type ReflectionAnswer = { list_services_response?: { service: Array<{ name: string }> } };
-
-function listServices(address: string): Promise<string[]> {
-  const protoFile = join(
-    dirname(require.resolve('@grpc/reflection')),
-    '..',
-    'proto',
-    'grpc',
-    'reflection',
-    'v1',
-    'reflection.proto',
-  );
-  const pkg = grpc.loadPackageDefinition(loadProto(protoFile)) as unknown as {
-    grpc: { reflection: { v1: { ServerReflection: grpc.ServiceClientConstructor } } };
-  };
-  const client = new pkg.grpc.reflection.v1.ServerReflection(
-    address,
-    grpc.credentials.createInsecure(),
-  ) as unknown as grpc.Client & {
-    ServerReflectionInfo(): grpc.ClientDuplexStream<unknown, ReflectionAnswer>;
-  };
-  return new Promise((resolve, reject) => {
-    const stream = client.ServerReflectionInfo();
-    stream.on('data', (answer: ReflectionAnswer) => {
-      resolve((answer.list_services_response?.service ?? []).map((service) => service.name));
-      stream.end();
-      client.close();
-    });
-    stream.on('error', reject);
-    stream.write({ list_services: '' });
-  });
-}
 
 describe('sidecar gRPC (platform.auth.v1.AuthService)', () => {
   let key: TestKey;

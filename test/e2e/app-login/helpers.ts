@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEMO_PASSWORD, locationOf } from '../../support/browser-login';
+import { followLoginWithFetch } from '../../support/browser-login';
 import type { CookieJar } from '../../support/cookie-jar';
 import type { TestPlatform } from '../../support/platform';
 
@@ -47,41 +47,21 @@ export async function startApp(): Promise<{
   };
 }
 
-const isRedirect = (response: Response) => response.status >= 300 && response.status < 400;
-
 /**
  * The app login with plain fetch, as a browser would do it (redirects by hand, cookies in the
  * jar), up to the backend's answer at `/auth/oidc/callback`: a redirect to the app's callback.
  */
-export async function appLoginWithFetch(
+export function appLoginWithFetch(
   jar: CookieJar,
   platform: TestPlatform,
   returnTo: string,
   email: string,
 ): Promise<Response> {
-  let url = new URL(`/api/v1/auth/oidc/login?return_to=${encodeURIComponent(returnTo)}`, platform.baseUrl);
-  let response = await jar.fetch(url);
-  for (let hops = 0; hops < 12; hops += 1) {
-    if (url.origin === new URL(platform.baseUrl).origin && url.pathname === '/auth/oidc/callback') {
-      return response;
-    }
-    if (isRedirect(response)) {
-      url = locationOf(response, url);
-      response = await jar.fetch(url);
-    } else if (response.status === 200 && url.pathname.startsWith('/interaction/')) {
-      url = new URL(`${url.pathname}/login`, url);
-      response = await jar.fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ login: email, password: DEMO_PASSWORD }),
-      });
-      url = locationOf(response, url);
-      response = await jar.fetch(url);
-    } else {
-      throw new Error(`app login stopped at ${url.href} with ${response.status}`);
-    }
-  }
-  throw new Error('the app login did not reach the callback');
+  const start = new URL(
+    `/api/v1/auth/oidc/login?return_to=${encodeURIComponent(returnTo)}`,
+    platform.baseUrl,
+  );
+  return followLoginWithFetch(jar, platform, start, email);
 }
 
 export interface AppTokens {

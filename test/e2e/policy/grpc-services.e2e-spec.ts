@@ -12,15 +12,7 @@ import {
   type ValidateIsolationResponse,
 } from '@platform/grpc';
 import { decodeJwt } from 'jose';
-import * as client from 'openid-client';
-import {
-  authorize as approve,
-  clientFor,
-  createSession,
-  signIn,
-  TEST_IDENTITY,
-  type TestIdentity,
-} from '../../support/internal-consent';
+import { signIn, TEST_IDENTITY, type TestIdentity } from '../../support/internal-consent';
 import {
   adminToken,
   clientCredentialsToken,
@@ -65,18 +57,7 @@ describe('sidecar gRPC: Authorize, PolicyService, TenantService (user-forwarding
 
   /** Signs `who` in to the portal (authorization code with PKCE) and answers the access token. */
   async function signInAs(who: TestIdentity, scope = 'users.read users.write jobs.read'): Promise<string> {
-    const config = await clientFor(platform, portal);
-    const { session } = await createSession(platform, who);
-    const { callback, verifier, state } = await approve(platform, config, {
-      session,
-      redirectUri: portal.redirect_uris[0],
-      scope,
-    });
-    const tokens = await client.authorizationCodeGrant(config, callback, {
-      pkceCodeVerifier: verifier,
-      expectedState: state,
-    });
-    return tokens.access_token;
+    return (await signIn(platform, portal, { identity: who, scope })).tokens.access_token;
   }
 
   beforeAll(async () => {

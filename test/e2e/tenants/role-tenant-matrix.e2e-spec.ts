@@ -1,5 +1,4 @@
-import * as client from 'openid-client';
-import { authorize, clientFor, createSession, type TestIdentity } from '../../support/internal-consent';
+import { createSession, signIn, type TestIdentity } from '../../support/internal-consent';
 import {
   adminToken,
   clientCredentialsToken,
@@ -56,17 +55,7 @@ describe('/api/v1/tenants/{tenant}/users: roles and tenants', () => {
 
   /** A user token for the app, through the internal session and consent routes (no browser). */
   async function userToken(who: TestIdentity): Promise<string> {
-    const config = await clientFor(platform, app);
-    const { session } = await createSession(platform, who);
-    const { callback, verifier, state } = await authorize(platform, config, {
-      session,
-      redirectUri: app.redirect_uris[0],
-    });
-    const granted = await client.authorizationCodeGrant(config, callback, {
-      pkceCodeVerifier: verifier,
-      expectedState: state,
-    });
-    return granted.access_token;
+    return (await signIn(platform, app, { identity: who })).tokens.access_token;
   }
 
   beforeAll(async () => {

@@ -1,5 +1,5 @@
-import { dirname, join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
+import { listServices } from '../testing/reflection';
 import { Logger, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import {
@@ -10,7 +10,6 @@ import {
   createTenantServiceClient,
   type EvaluateRequest,
   type EvaluateResponse,
-  loadProto,
   type PolicyMessage,
   type PolicyServiceClient,
   type ResolveTenantResponse,
@@ -61,39 +60,6 @@ async function boot(controlPlane: FakeControlPlane): Promise<Running> {
     tenant: createTenantServiceClient(address),
     health: new Health(address, grpc.credentials.createInsecure()) as unknown as Running['health'],
   };
-}
-
-type ReflectionAnswer = { list_services_response?: { service: Array<{ name: string }> } };
-
-function listServices(address: string): Promise<string[]> {
-  const protoFile = join(
-    dirname(require.resolve('@grpc/reflection')),
-    '..',
-    'proto',
-    'grpc',
-    'reflection',
-    'v1',
-    'reflection.proto',
-  );
-  const pkg = grpc.loadPackageDefinition(loadProto(protoFile)) as unknown as {
-    grpc: { reflection: { v1: { ServerReflection: grpc.ServiceClientConstructor } } };
-  };
-  const client = new pkg.grpc.reflection.v1.ServerReflection(
-    address,
-    grpc.credentials.createInsecure(),
-  ) as unknown as grpc.Client & {
-    ServerReflectionInfo(): grpc.ClientDuplexStream<unknown, ReflectionAnswer>;
-  };
-  return new Promise((resolve, reject) => {
-    const stream = client.ServerReflectionInfo();
-    stream.on('data', (answer: ReflectionAnswer) => {
-      resolve((answer.list_services_response?.service ?? []).map((service) => service.name));
-      stream.end();
-      client.close();
-    });
-    stream.on('error', reject);
-    stream.write({ list_services: '' });
-  });
 }
 
 const none = () => new grpc.Metadata();
