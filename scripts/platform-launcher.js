@@ -30,6 +30,36 @@ function freePort(host = '127.0.0.1') {
   });
 }
 
+/**
+ * Environment for a platform of its own beside any other: free ports, a fresh internal token
+ * and admin secret, NODE_ENV=test. Used by the end-to-end suite and the benchmarks.
+ */
+async function isolatedPlatformEnv(dataDir) {
+  const { randomBytes } = require('node:crypto');
+  const [backendPort, controlPlanePort, sidecarPort, sidecarHealthPort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort('::1'),
+    freePort(),
+  ]);
+  const baseUrl = `http://127.0.0.1:${backendPort}`;
+  const admin = { clientId: 'admin', clientSecret: randomBytes(24).toString('base64url') };
+  const env = {
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    BACKEND_PORT: String(backendPort),
+    CONTROL_PLANE_PORT: String(controlPlanePort),
+    CONTROL_PLANE_URL: `http://127.0.0.1:${controlPlanePort}`,
+    SIDECAR_GRPC_ADDRESS: `[::1]:${sidecarPort}`,
+    SIDECAR_HEALTH_PORT: String(sidecarHealthPort),
+    ISSUER: baseUrl,
+    INTERNAL_TOKEN: randomBytes(32).toString('base64url'),
+    ADMIN_CLIENT_ID: admin.clientId,
+    ADMIN_CLIENT_SECRET: admin.clientSecret,
+  };
+  return { env, baseUrl, admin };
+}
+
 async function waitForHealth(url, child, name, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
@@ -168,4 +198,4 @@ async function launchSidecar({ env, stdio = 'inherit', timeoutMs = 30_000 }) {
   };
 }
 
-module.exports = { launchPlatform, launchSidecar, freePort, waitForHealth, ROOT };
+module.exports = { launchPlatform, launchSidecar, isolatedPlatformEnv, freePort, waitForHealth, ROOT };

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ const {
   launchPlatform,
   launchSidecar,
   freePort,
+  isolatedPlatformEnv,
   waitForHealth,
 } = require('../../scripts/platform-launcher.js');
 
@@ -32,30 +32,13 @@ export async function startPlatform({ cpuProfDir } = {}) {
     if (keepsLogs()) console.error(`process logs kept in ${dataDir}`);
     else rmSync(dataDir, { recursive: true, force: true });
   });
-  const [backendPort, controlPlanePort, sidecarPort, sidecarHealthPort] = await Promise.all([
-    freePort(),
-    freePort(),
-    freePort('::1'),
-    freePort(),
-  ]);
-  const baseUrl = `http://127.0.0.1:${backendPort}`;
-  const internalToken = randomBytes(32).toString('base64url');
-  const admin = { clientId: 'admin', clientSecret: randomBytes(24).toString('base64url') };
+  const isolated = await isolatedPlatformEnv(dataDir);
+  const { baseUrl, admin } = isolated;
   const env = {
+    ...isolated.env,
     // As in the end-to-end suite: production also demands an external identity provider, which
     // no measured route uses; nothing on the measured paths reads NODE_ENV.
-    NODE_ENV: 'test',
     LOG_FORMAT: 'json',
-    DATA_DIR: dataDir,
-    BACKEND_PORT: String(backendPort),
-    CONTROL_PLANE_PORT: String(controlPlanePort),
-    CONTROL_PLANE_URL: `http://127.0.0.1:${controlPlanePort}`,
-    SIDECAR_GRPC_ADDRESS: `[::1]:${sidecarPort}`,
-    SIDECAR_HEALTH_PORT: String(sidecarHealthPort),
-    ISSUER: baseUrl,
-    INTERNAL_TOKEN: internalToken,
-    ADMIN_CLIENT_ID: admin.clientId,
-    ADMIN_CLIENT_SECRET: admin.clientSecret,
     ...(cpuProfDir && profilingEnv(cpuProfDir)),
   };
   const log = openSync(join(dataDir, 'platform.log'), 'a');
@@ -63,8 +46,8 @@ export async function startPlatform({ cpuProfDir } = {}) {
   // Each health endpoint is polled from the start; with the process's start time from /proc,
   // that gives each one's own time from spawn to healthy.
   const healthUrls = {
-    'control-plane': `http://127.0.0.1:${controlPlanePort}/health`,
-    sidecar: `http://127.0.0.1:${sidecarHealthPort}/health`,
+    'control-plane': `${env.CONTROL_PLANE_URL}/health`,
+    sidecar: `http://127.0.0.1:${env.SIDECAR_HEALTH_PORT}/health`,
     backend: `${baseUrl}/health`,
   };
   const healthyAt = {};
@@ -100,7 +83,7 @@ export async function startPlatform({ cpuProfDir } = {}) {
     dataDir,
     admin,
     sidecarAddress: env.SIDECAR_GRPC_ADDRESS,
-    internalToken,
+    internalToken: env.INTERNAL_TOKEN,
     database: process.env.DATABASE_URL?.startsWith('postgres') ? 'postgres' : 'sqlite',
     startup,
     pids: Object.fromEntries(platform.children.map((child) => [child.name, child.pid])),

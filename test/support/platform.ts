@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,11 @@ const launcher = require('../../scripts/platform-launcher.js') as {
   }>;
   launchSidecar(options: object): Promise<{ stop(): Promise<void> }>;
   freePort(host?: string): Promise<number>;
+  isolatedPlatformEnv(dataDir: string): Promise<{
+    env: Record<string, string>;
+    baseUrl: string;
+    admin: { clientId: string; clientSecret: string };
+  }>;
 };
 
 export interface TestPlatform {
@@ -47,28 +51,10 @@ export interface PlatformOptions {
  */
 export async function startPlatform(options: PlatformOptions = {}): Promise<TestPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'oauth-platform-e2e-'));
-  const [backendPort, controlPlanePort, sidecarPort, sidecarHealthPort, idpPort] = await Promise.all([
-    launcher.freePort(),
-    launcher.freePort(),
-    launcher.freePort('::1'),
-    launcher.freePort(),
-    launcher.freePort(),
-  ]);
-  const internalToken = randomBytes(32).toString('base64url');
-  const admin = { clientId: 'admin', clientSecret: randomBytes(24).toString('base64url') };
-  const baseUrl = `http://127.0.0.1:${backendPort}`;
+  const [isolated, idpPort] = await Promise.all([launcher.isolatedPlatformEnv(dataDir), launcher.freePort()]);
+  const { baseUrl, admin } = isolated;
   const env: Record<string, string> = {
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    BACKEND_PORT: String(backendPort),
-    CONTROL_PLANE_PORT: String(controlPlanePort),
-    CONTROL_PLANE_URL: `http://127.0.0.1:${controlPlanePort}`,
-    SIDECAR_GRPC_ADDRESS: `[::1]:${sidecarPort}`,
-    SIDECAR_HEALTH_PORT: String(sidecarHealthPort),
-    ISSUER: baseUrl,
-    INTERNAL_TOKEN: internalToken,
-    ADMIN_CLIENT_ID: admin.clientId,
-    ADMIN_CLIENT_SECRET: admin.clientSecret,
+    ...isolated.env,
     ...(options.databaseUrl && { DATABASE_URL: options.databaseUrl }),
     // Another host name than the backend's, so the two never share cookies.
     ...(options.withIdentityProvider && {
@@ -89,7 +75,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     controlPlaneUrl: env.CONTROL_PLANE_URL,
     sidecarAddress: env.SIDECAR_GRPC_ADDRESS,
     dataDir,
-    internalToken,
+    internalToken: env.INTERNAL_TOKEN,
     admin,
     env,
     ...(platform.identityProvider && { identityProvider: platform.identityProvider }),
