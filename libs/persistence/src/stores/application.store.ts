@@ -1,14 +1,35 @@
 import type { Application, ApplicationPage, ApplicationStore, AppType, InsertResult } from '@platform/domain';
 import type { EntityManager } from 'typeorm';
 import { ApplicationEntity } from '../entities/application.entity';
+import { epochMillis, jsonStringArray } from '../transformers';
 import { insertOnce } from './insert-once';
+import { placeholderFor } from './raw-sql';
+
+/** A row of `applications` as the driver returns it (bigint may come back as a string). */
+interface ApplicationRow {
+  client_id: string;
+  name: string;
+  app_type: string;
+  declared_scopes: string;
+  redirect_uris: string;
+  secret_hash: string | null;
+  created_at: string | number;
+  rotated_at: string | number | null;
+}
 
 export class TypeOrmApplicationStore implements ApplicationStore {
-  constructor(private readonly manager: EntityManager) {}
+  /** Runs on every token request: plain SQL, as the query builder costs more than the query. */
+  private readonly selectByClientId: string;
+
+  constructor(private readonly manager: EntityManager) {
+    this.selectByClientId =
+      'SELECT client_id, name, app_type, declared_scopes, redirect_uris, secret_hash, created_at, rotated_at ' +
+      `FROM applications WHERE client_id = ${placeholderFor(manager)(1)}`;
+  }
 
   async findApplication(clientId: string): Promise<Application | null> {
-    const row = await this.manager.findOneBy(ApplicationEntity, { clientId });
-    return row && toApplication(row);
+    const rows: ApplicationRow[] = await this.manager.query(this.selectByClientId, [clientId]);
+    return rows.length === 0 ? null : fromRow(rows[0]);
   }
 
   insertApplication(app: Application): Promise<InsertResult> {
@@ -37,6 +58,19 @@ export class TypeOrmApplicationStore implements ApplicationStore {
     const result = await this.manager.update(ApplicationEntity, { clientId }, { secretHash, rotatedAt });
     return (result.affected ?? 0) > 0;
   }
+}
+
+function fromRow(row: ApplicationRow): Application {
+  return {
+    clientId: row.client_id,
+    name: row.name,
+    appType: row.app_type as AppType,
+    declaredScopes: jsonStringArray.from(row.declared_scopes) as string[],
+    redirectUris: jsonStringArray.from(row.redirect_uris) as string[],
+    secretHash: row.secret_hash,
+    createdAt: epochMillis.from(row.created_at) as Date,
+    rotatedAt: epochMillis.from(row.rotated_at) as Date | null,
+  };
 }
 
 function toApplication(row: ApplicationEntity): Application {

@@ -1,23 +1,36 @@
 import type { TokenEvent, TokenEventInput, TokenEventStore, TokenEventType } from '@platform/domain';
 import type { EntityManager } from 'typeorm';
 import { TokenEventEntity } from '../entities/token-event.entity';
+import { placeholderFor, valuesList, type Placeholder } from './raw-sql';
 
 /** Rows per INSERT: keeps a huge batch under SQLite's bound-parameter limit. */
 const APPEND_CHUNK = 1_000;
+const INSERT_COLUMNS = 'type, client_id, subject, jti, grant_id, occurred_at';
+const COLUMN_COUNT = 6;
 
 export class TypeOrmTokenEventStore implements TokenEventStore {
-  constructor(private readonly manager: EntityManager) {}
+  private readonly placeholder: Placeholder;
 
+  constructor(private readonly manager: EntityManager) {
+    this.placeholder = placeholderFor(manager);
+  }
+
+  /** Runs on every token request: one plain multi-row INSERT, no query builder, no RETURNING. */
   async appendTokenEvents(events: TokenEventInput[]): Promise<void> {
     for (let start = 0; start < events.length; start += APPEND_CHUNK) {
-      // updateEntity(false): no RETURNING or re-select, one multi-row INSERT.
-      await this.manager
-        .createQueryBuilder()
-        .insert()
-        .into(TokenEventEntity)
-        .values(events.slice(start, start + APPEND_CHUNK).map((event) => ({ ...event })))
-        .updateEntity(false)
-        .execute();
+      const chunk = events.slice(start, start + APPEND_CHUNK);
+      const values = chunk.flatMap((e) => [
+        e.type,
+        e.clientId,
+        e.subject,
+        e.jti,
+        e.grantId,
+        e.occurredAt.getTime(),
+      ]);
+      await this.manager.query(
+        `INSERT INTO token_events (${INSERT_COLUMNS}) VALUES ${valuesList(this.placeholder, chunk.length, COLUMN_COUNT)}`,
+        values,
+      );
     }
   }
 
