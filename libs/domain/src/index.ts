@@ -13,6 +13,7 @@ export * from './tokens/opaque-token';
 export * from './tokens/token-validator';
 export * from './grants/grant-handler';
 export * from './grants/client-credentials.grant';
+export * from './events/grouped-token-events';
 export * from './grants/user-tokens';
 export * from './grants/authorization-code.grant';
 export * from './grants/refresh-token.grant';

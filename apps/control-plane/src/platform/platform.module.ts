@@ -13,6 +13,7 @@ import {
   ClientAuthenticator,
   ClientCredentialsGrant,
   ConsentService,
+  GroupedTokenEvents,
   JwtAccessTokenStrategy,
   REFRESH_TOKEN_LIFETIME_SECONDS,
   RefreshTokenGrant,
@@ -106,7 +107,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
       ) =>
         new TokenEndpoint(
           [
-            new ClientCredentialsGrant(tokens, stores.tokenEvents, clock),
+            new ClientCredentialsGrant(tokens, new GroupedTokenEvents(stores.tokenEvents), clock),
             new AuthorizationCodeGrant(transactor, revoker, userTokens, clock),
             new RefreshTokenGrant(transactor, revoker, userTokens, clock),
           ],
