@@ -44,7 +44,7 @@ describe('backend HTTP surface', () => {
 
   beforeEach(() => {
     jest.clearAllMocks();
-    sidecar.syncRevocations.mockResolvedValue(undefined);
+    sidecar.syncRevocations.mockResolvedValue(0);
     sidecar.state.mockResolvedValue('connected');
     sidecar.validateToken.mockImplementation(async (token) => {
       if (token === 'admin-token')
@@ -198,7 +198,7 @@ describe('backend HTTP surface', () => {
         payload: 'token=x',
       });
       expect(response.statusCode).toBe(200);
-      expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('not synced'), 'OAuthService');
+      expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('not synced'), 'LocalRevocation');
     });
 
     it('does not sync the sidecar when the revocation was refused', async () => {

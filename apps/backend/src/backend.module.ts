@@ -12,6 +12,9 @@ import { AppLoginController } from './auth-family/app-login.controller';
 import { AuthFamilyService } from './auth-family/auth-family.service';
 import { AuthTokensController } from './auth-family/auth-tokens.controller';
 import { BearerGuard } from './auth/bearer.guard';
+import { InvalidationWatcher } from './auth/invalidation-watcher';
+import { LocalRevocation } from './auth/local-revocation';
+import { ValidatedTokenCache } from './auth/validated-token-cache';
 import { AuthorizeController } from './authorize/authorize.controller';
 import { AuthorizeService } from './authorize/authorize.service';
 import { BrowserCookies, cookieSettings } from './browser/cookies';
@@ -24,7 +27,7 @@ import { ControlPlaneClient } from './clients/control-plane.client';
 import { SessionsClient } from './clients/sessions.client';
 import { SidecarClient } from './clients/sidecar.client';
 import { TokenRevocationClient } from './clients/token-revocation.client';
-import { PLATFORM_CONFIG } from './config';
+import { type BackendConfig, loadBackendConfig, PLATFORM_CONFIG } from './config';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
 import { IdentityProviderClient } from './login/identity-provider.client';
@@ -45,7 +48,7 @@ import { TenantUsersController } from './tenants/tenant-users.controller';
  */
 @Module({})
 export class BackendModule {
-  static forRoot(config: PlatformConfig): DynamicModule {
+  static forRoot(config: PlatformConfig, backend: BackendConfig = loadBackendConfig()): DynamicModule {
     return {
       module: BackendModule,
       imports: [OpenApiModule.forRoot(config)],
@@ -75,6 +78,9 @@ export class BackendModule {
           provide: SidecarClient,
           useFactory: () => new SidecarClient(config.sidecarGrpcAddress, config.internalToken),
         },
+        { provide: ValidatedTokenCache, useFactory: () => new ValidatedTokenCache(backend.tokenCacheSize) },
+        InvalidationWatcher,
+        LocalRevocation,
         OAuthService,
         AppsService,
         HealthService,

@@ -1,5 +1,5 @@
 import { ConfigError } from '@platform/config';
-import { assertBackendConfig } from './config';
+import { assertBackendConfig, loadBackendConfig } from './config';
 import { testConfig } from './testing/fakes';
 
 const oidc = { issuer: 'https://idp.example', clientId: 'backend', clientSecret: 's', scopes: 'openid' };
@@ -30,5 +30,20 @@ describe('assertBackendConfig', () => {
     expect(() => assertBackendConfig(testConfig({ oidc: { ...oidc, clientSecret: undefined } }))).toThrow(
       /OIDC_CLIENT_SECRET/,
     );
+  });
+});
+
+describe('loadBackendConfig', () => {
+  it('defaults the validation cache to 10000 entries', () => {
+    expect(loadBackendConfig({})).toEqual({ tokenCacheSize: 10_000 });
+  });
+
+  it('reads BACKEND_TOKEN_CACHE_SIZE, 0 turning the cache off', () => {
+    expect(loadBackendConfig({ BACKEND_TOKEN_CACHE_SIZE: '0' }).tokenCacheSize).toBe(0);
+    expect(loadBackendConfig({ BACKEND_TOKEN_CACHE_SIZE: '250' }).tokenCacheSize).toBe(250);
+  });
+
+  it.each(['-1', '1.5', 'lots', '2000000'])('refuses BACKEND_TOKEN_CACHE_SIZE=%s', (value) => {
+    expect(() => loadBackendConfig({ BACKEND_TOKEN_CACHE_SIZE: value })).toThrow(/BACKEND_TOKEN_CACHE_SIZE/);
   });
 });

@@ -6,6 +6,7 @@ import { ConfigError } from '@platform/config';
 import {
   createAuthServiceClient,
   type AuthServiceClient,
+  type InvalidationMessage,
   type JsonWebKeyMessage,
   type TokenClaims,
 } from '@platform/grpc';
@@ -15,7 +16,10 @@ import type { SidecarConfig } from './config/sidecar-config';
 import { GrpcServerHost } from './grpc/grpc-server.host';
 import { HealthHttpServer } from './health/health-http.server';
 import { Readiness } from './health/readiness';
+import { KeyCache } from './keys/key-cache';
+import { RevocationSync } from './revocation/revocation-sync';
 import { SidecarModule } from './sidecar.module';
+import { eventually } from './testing/eventually';
 import { FakeControlPlane } from './testing/fake-control-plane';
 import { TEST_INTERNAL_TOKEN, TEST_ISSUER, testConfig } from './testing/test-config';
 import { createTestKey, signAccessToken, type TestKey } from './testing/test-keys';
@@ -253,6 +257,122 @@ describe('sidecar gRPC (platform.auth.v1.AuthService)', () => {
 
       expect(response.status).toBe(200);
       await expect(response.json()).resolves.toEqual({ status: 'ok' });
+    });
+  });
+
+  describe('WatchInvalidations', () => {
+    let controlPlane: FakeControlPlane;
+    let sidecar: Running | undefined;
+
+    /** An open watch: the messages so far, and how the call ended (once it has). */
+    const watch = (metadata = internal()) => {
+      const stream = sidecar!.auth.WatchInvalidations({}, metadata);
+      const watched = {
+        stream,
+        messages: [] as InvalidationMessage[],
+        ended: undefined as grpc.StatusObject | undefined,
+      };
+      stream.on('data', (message: InvalidationMessage) => watched.messages.push(message));
+      stream.on('error', () => undefined);
+      stream.on('status', (status: grpc.StatusObject) => (watched.ended = status));
+      return watched;
+    };
+
+    beforeEach(async () => {
+      controlPlane = new FakeControlPlane();
+      controlPlane.publish(key.publicJwk);
+      controlPlane.revoke('jti', 'before-the-watch');
+      sidecar = await boot(controlPlane);
+      await sidecar.app.get(Readiness).whenReady();
+    });
+
+    afterEach(() => shutdown(sidecar));
+
+    it('refuses a watcher without the internal token with UNAUTHENTICATED', async () => {
+      const watched = watch(new grpc.Metadata());
+
+      await eventually(() => expect(watched.ended?.code).toBe(grpc.status.UNAUTHENTICATED));
+      expect(watched.messages).toEqual([]);
+    });
+
+    it('says ready first, with the seq already applied', async () => {
+      const watched = watch();
+
+      await eventually(() => expect(watched.messages).toHaveLength(1));
+      expect(watched.messages[0]).toMatchObject({ change: 'ready', seq: 1 });
+      watched.stream.cancel();
+    });
+
+    it('sends each entry the control plane streams, with its seq', async () => {
+      const watched = watch();
+      await eventually(() => expect(watched.messages).toHaveLength(1));
+
+      const entry = controlPlane.revoke('grant', 'grant-7');
+
+      await eventually(() => expect(watched.messages).toHaveLength(2));
+      expect(watched.messages[1]).toEqual({
+        seq: entry.seq,
+        change: 'revocation',
+        revocation: { kind: 'grant', value: 'grant-7', created_at: entry.created_at },
+      });
+      watched.stream.cancel();
+    });
+
+    it('sends the entries SyncRevocations pulls, up to the seq it answers', async () => {
+      const watched = watch();
+      await eventually(() => expect(watched.messages).toHaveLength(1));
+      controlPlane.streaming = false;
+      const deletion = controlPlane.revoke('client', 'deleted-app');
+
+      const synced = await call<{ last_seq: number }>((done) =>
+        sidecar!.auth.SyncRevocations({}, internal(), {}, done),
+      );
+
+      await eventually(() => expect(watched.messages.at(-1)?.seq).toBe(synced.response.last_seq));
+      expect(watched.messages).toContainEqual({
+        seq: deletion.seq,
+        change: 'revocation',
+        revocation: { kind: 'client', value: 'deleted-app', created_at: deletion.created_at },
+      });
+      watched.stream.cancel();
+    });
+
+    it('does not repeat an entry the full re-read brings again', async () => {
+      const watched = watch();
+      await eventually(() => expect(watched.messages).toHaveLength(1));
+
+      await sidecar!.app.get(RevocationSync).reloadActive();
+      const entry = controlPlane.revoke('jti', 'new-one');
+      await eventually(() => expect(watched.messages.at(-1)?.seq).toBe(entry.seq));
+
+      expect(watched.messages.map((message) => message.change)).toEqual(['ready', 'revocation']);
+      watched.stream.cancel();
+    });
+
+    it('names the keys a refresh dropped', async () => {
+      const watched = watch();
+      await eventually(() => expect(watched.messages).toHaveLength(1));
+      const next = await createTestKey('RS256');
+      controlPlane.publish(next.publicJwk);
+
+      await sidecar!.app.get(KeyCache).refresh();
+
+      await eventually(() => expect(watched.messages).toHaveLength(2));
+      expect(watched.messages[1]).toMatchObject({
+        change: 'keys_removed',
+        keys_removed: { kids: [key.kid] },
+      });
+      watched.stream.cancel();
+    });
+
+    it('ends every watch when the sidecar shuts down', async () => {
+      const watched = watch();
+      await eventually(() => expect(watched.messages).toHaveLength(1));
+
+      await shutdown(sidecar);
+      sidecar = undefined;
+
+      await eventually(() => expect(watched.ended).toBeDefined());
     });
   });
 

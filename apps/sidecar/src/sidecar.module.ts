@@ -7,6 +7,7 @@ import { PolicyDecider } from './authorization/policy-decider';
 import { AuthGrpcService } from './grpc/auth.grpc-service';
 import { GrpcServerHost } from './grpc/grpc-server.host';
 import { InternalTokenGuard } from './grpc/internal-token.guard';
+import { InvalidationStreams } from './grpc/invalidation-streams';
 import { PolicyGrpcService } from './grpc/policy.grpc-service';
 import { TenantGrpcService } from './grpc/tenant.grpc-service';
 import { TokenClaimsReader } from './grpc/token-claims.reader';
@@ -45,6 +46,7 @@ export class SidecarModule {
         InternalTokenGuard,
         TokenClaimsReader,
         PolicyDecider,
+        InvalidationStreams,
         AuthGrpcService,
         PolicyGrpcService,
         TenantGrpcService,

@@ -78,6 +78,33 @@ export interface AuthorizeResponse {
   decision_id: string;
 }
 
+/** A `DenyListEntry` of the invalidation stream; `created_at` in Unix seconds. */
+export interface DenyListEntryMessage {
+  kind: 'jti' | 'client' | 'grant';
+  value: string;
+  created_at: number;
+}
+
+/**
+ * One message of `WatchInvalidations`, as proto-loader decodes it (`oneofs: true` names the
+ * field that is set in `change`). `seq` is the sidecar's applied revocation seq at that moment.
+ */
+export type InvalidationMessage = { seq: number } & (
+  | { change: 'ready'; ready: Record<string, never> }
+  | { change: 'revocation'; revocation: DenyListEntryMessage }
+  | { change: 'seq_advanced'; seq_advanced: Record<string, never> }
+  | { change: 'keys_removed'; keys_removed: { kids: string[] } }
+);
+
+/** The `change` field set in an InvalidationMessage. */
+export type InvalidationChange = InvalidationMessage['change'];
+
+type ServerStreaming<Req, Res> = (
+  request: Req,
+  metadata: grpc.Metadata,
+  options?: Partial<grpc.CallOptions>,
+) => grpc.ClientReadableStream<Res>;
+
 /** Typed client of platform.auth.v1.AuthService. */
 export interface AuthServiceClient extends grpc.Client {
   ValidateToken: Unary<{ token: string }, { claims: TokenClaims }>;
@@ -85,6 +112,7 @@ export interface AuthServiceClient extends grpc.Client {
   RevokeToken: Unary<{ token: string }, Record<string, never>>;
   GetJwks: Unary<Record<string, never>, { keys: JsonWebKeyMessage[] }>;
   SyncRevocations: Unary<Record<string, never>, { last_seq: number }>;
+  WatchInvalidations: ServerStreaming<Record<string, never>, InvalidationMessage>;
 }
 
 export function createAuthServiceClient(

@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { PlatformConfig } from '@platform/config';
+import { LocalRevocation } from '../auth/local-revocation';
 import { ControlPlaneClient, type UpstreamResponse } from '../clients/control-plane.client';
-import { SidecarClient } from '../clients/sidecar.client';
 import { PLATFORM_CONFIG } from '../config';
 import type { Caller } from '../http/caller';
 import { publicAppsUrl, rewriteAppsLink } from './link-header';
@@ -19,11 +19,9 @@ const TOKEN_EVENTS_QUERY = ['after', 'limit', 'client_id'] as const;
  */
 @Injectable()
 export class AppsService {
-  private readonly logger = new Logger(AppsService.name);
-
   constructor(
     private readonly controlPlane: ControlPlaneClient,
-    private readonly sidecar: SidecarClient,
+    private readonly localRevocation: LocalRevocation,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
@@ -41,10 +39,12 @@ export class AppsService {
     return this.publicAddresses(await this.call(caller, 'GET', appPath(clientId)));
   }
 
-  /** Deletes the app (the control plane revokes its tokens) and tells the local sidecar at once. */
+  /** Deletes the app (the control plane revokes its tokens); this backend refuses them at once. */
   async delete(clientId: string, caller: Caller): Promise<UpstreamResponse> {
     const response = await this.call(caller, 'DELETE', appPath(clientId));
-    if (response.status >= 200 && response.status < 300) await this.syncSidecar(caller.requestId);
+    if (response.status >= 200 && response.status < 300) {
+      await this.localRevocation.applyNow(caller.requestId);
+    }
     return response;
   }
 
@@ -93,16 +93,6 @@ export class AppsService {
       else response.headers.location = rewritten;
     }
     return response;
-  }
-
-  private async syncSidecar(requestId: string): Promise<void> {
-    try {
-      await this.sidecar.syncRevocations(requestId);
-    } catch (error) {
-      this.logger.warn(
-        `[${requestId}] app deleted but the sidecar was not synced: ${(error as Error).message}`,
-      );
-    }
   }
 }
 

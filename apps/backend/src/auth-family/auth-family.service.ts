@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BearerError, OAuthError, parseOAuthForm } from '@platform/domain';
+import { LocalRevocation } from '../auth/local-revocation';
 import { AppLoginClient } from '../clients/app-login.client';
 import type { UpstreamResponse } from '../clients/control-plane.client';
 import { SidecarClient } from '../clients/sidecar.client';
@@ -35,6 +36,7 @@ export class AuthFamilyService {
     private readonly sidecar: SidecarClient,
     private readonly revocation: TokenRevocationClient,
     private readonly oauth: OAuthService,
+    private readonly localRevocation: LocalRevocation,
   ) {}
 
   async exchange(code: string | undefined, caller: Caller): Promise<FamilyAnswer> {
@@ -58,6 +60,7 @@ export class AuthFamilyService {
   /** Revokes the caller's own Bearer token; unknown and expired tokens too answer 200. */
   async revoke(token: string, caller: Caller): Promise<void> {
     await this.revocation.revokeToken(token, caller.requestId);
+    await this.localRevocation.applyNow(caller.requestId, token);
   }
 
   /** The token endpoint, for client_credentials only. */

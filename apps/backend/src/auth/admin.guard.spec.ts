@@ -5,6 +5,7 @@ import type { SidecarClient } from '../clients/sidecar.client';
 import { claimsFactory, fakeSidecar, type FakeSidecar } from '../testing/fakes';
 import { AdminGuard, isAdmin } from './admin.guard';
 import { type AuthenticatedRequest, BearerGuard } from './bearer.guard';
+import { ValidatedTokenCache } from './validated-token-cache';
 
 const contextFor = (request: Partial<AuthenticatedRequest>): ExecutionContext =>
   ({ switchToHttp: () => ({ getRequest: () => request }) }) as unknown as ExecutionContext;
@@ -21,7 +22,7 @@ describe(BearerGuard.name, () => {
 
   beforeEach(() => {
     sidecar = fakeSidecar();
-    guard = new BearerGuard(sidecar as unknown as SidecarClient);
+    guard = new BearerGuard(sidecar as unknown as SidecarClient, new ValidatedTokenCache());
   });
 
   it('attaches the claims of a token the sidecar accepts', async () => {
@@ -65,6 +66,64 @@ describe(BearerGuard.name, () => {
       code: 'unavailable',
     });
   });
+
+  describe('with a live validation cache', () => {
+    let cache: ValidatedTokenCache;
+
+    beforeEach(() => {
+      cache = new ValidatedTokenCache(10);
+      cache.goLive();
+      guard = new BearerGuard(sidecar as unknown as SidecarClient, cache);
+    });
+
+    it('accepts a token seen before without asking the sidecar again', async () => {
+      sidecar.validateToken.mockResolvedValue(claimsFactory());
+      await guard.canActivate(contextFor(requestWith('Bearer abc')));
+      sidecar.validateToken.mockClear();
+
+      const request = requestWith('Bearer abc');
+      await expect(guard.canActivate(contextFor(request))).resolves.toBe(true);
+
+      expect(sidecar.validateToken).not.toHaveBeenCalled();
+      expect(request.claims).toMatchObject({ jti: 'jti-1' });
+    });
+
+    it('asks the sidecar again for a token it refused', async () => {
+      sidecar.validateToken.mockRejectedValue(new BearerError('invalid_token', 'token revoked'));
+      await expect(guard.canActivate(contextFor(requestWith('Bearer abc')))).rejects.toBeInstanceOf(
+        BearerError,
+      );
+
+      await expect(guard.canActivate(contextFor(requestWith('Bearer abc')))).rejects.toBeInstanceOf(
+        BearerError,
+      );
+
+      expect(sidecar.validateToken).toHaveBeenCalledTimes(2);
+    });
+
+    it('does not keep an acceptance when a revocation arrived while the sidecar was asked', async () => {
+      sidecar.validateToken.mockImplementation(async () => {
+        cache.revoke({ kind: 'jti', value: 'jti-1', created_at: 0 });
+        return claimsFactory();
+      });
+      await guard.canActivate(contextFor(requestWith('Bearer abc')));
+
+      await guard.canActivate(contextFor(requestWith('Bearer abc')));
+
+      expect(sidecar.validateToken).toHaveBeenCalledTimes(2);
+    });
+
+    it('asks the sidecar again, and fails closed with it, once the stream has dropped', async () => {
+      sidecar.validateToken.mockResolvedValue(claimsFactory());
+      await guard.canActivate(contextFor(requestWith('Bearer abc')));
+      cache.goDark();
+      sidecar.validateToken.mockRejectedValue(new DomainError('unavailable', 'down'));
+
+      await expect(guard.canActivate(contextFor(requestWith('Bearer abc')))).rejects.toMatchObject({
+        code: 'unavailable',
+      });
+    });
+  });
 });
 
 describe(AdminGuard.name, () => {
@@ -73,7 +132,7 @@ describe(AdminGuard.name, () => {
 
   beforeEach(() => {
     sidecar = fakeSidecar();
-    guard = new AdminGuard(sidecar as unknown as SidecarClient);
+    guard = new AdminGuard(sidecar as unknown as SidecarClient, new ValidatedTokenCache());
   });
 
   it('admits a token carrying admin.*', async () => {

@@ -3,23 +3,36 @@ import type { TokenClaims } from '@platform/grpc';
 import { readBearerToken } from '@platform/http';
 import type { FastifyRequest } from 'fastify';
 import { SidecarClient } from '../clients/sidecar.client';
+import { ValidatedTokenCache } from './validated-token-cache';
 
 export type AuthenticatedRequest = FastifyRequest & { claims?: TokenClaims };
 
 /**
  * Any valid access token, as the local sidecar judges it (signature, exp, deny-list, app
  * still registered). Missing: 401 bare challenge; refused: 401 invalid_token; sidecar down: 503.
- * The claims are attached to the request (`@Claims()`).
+ * A token the sidecar accepted before is answered from ValidatedTokenCache while its
+ * invalidation stream is live. The claims are attached to the request (`@Claims()`).
  */
 @Injectable()
 export class BearerGuard implements CanActivate {
-  constructor(private readonly sidecar: SidecarClient) {}
+  constructor(
+    private readonly sidecar: SidecarClient,
+    private readonly cache: ValidatedTokenCache,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const token = readBearerToken(request.headers.authorization);
-    request.claims = await this.sidecar.validateToken(token, request.id);
+    request.claims = this.cache.get(token) ?? (await this.validate(token, request.id));
     return true;
+  }
+
+  /** Asks the sidecar; keeps an acceptance unless an invalidation arrived while it was asked. */
+  private async validate(token: string, requestId: string): Promise<TokenClaims> {
+    const generation = this.cache.generation;
+    const claims = await this.sidecar.validateToken(token, requestId);
+    this.cache.remember(token, claims, generation);
+    return claims;
   }
 }
 

@@ -196,9 +196,9 @@ describe(SidecarClient.name, () => {
     });
   });
 
-  it('asks the sidecar to sync revocations with the internal token', async () => {
+  it('asks the sidecar to sync revocations with the internal token and answers its applied seq', async () => {
     sync.mockImplementation((_call, callback) => callback(null, { last_seq: 3 }));
-    await expect(client.syncRevocations('req-1')).resolves.toBeUndefined();
+    await expect(client.syncRevocations('req-1')).resolves.toBe(3);
     expect(sync.mock.calls[0][0].metadata.get(INTERNAL_TOKEN_METADATA)).toEqual(['internal-secret']);
   });
 

@@ -8,6 +8,7 @@ import {
   DECIDED_BY_METADATA,
   DECISION_ID_METADATA,
   INTERNAL_TOKEN_METADATA,
+  type InvalidationMessage,
   REQUEST_ID_METADATA,
   type TokenClaims,
 } from '@platform/grpc';
@@ -15,6 +16,10 @@ import { service as healthService } from 'grpc-health-check';
 import { PermissionDeniedError } from '../auth/permission-denied.error';
 
 const CALL_DEADLINE_MS = 2_000;
+const KEEPALIVE: grpc.ChannelOptions = {
+  'grpc.keepalive_time_ms': 10_000,
+  'grpc.keepalive_timeout_ms': 5_000,
+};
 const HEALTH_DEADLINE_MS = 1_000;
 
 export type SidecarState = 'connected' | 'unavailable';
@@ -49,7 +54,9 @@ export class SidecarClient implements OnModuleDestroy {
     address: string,
     private readonly internalToken: string,
   ) {
-    this.auth = createAuthServiceClient(address);
+    // Pings reveal a sidecar that hangs without closing the connection: the invalidation stream
+    // then fails and the validation cache goes dark instead of serving answers it can no longer keep exact.
+    this.auth = createAuthServiceClient(address, KEEPALIVE);
     const Health = grpc.makeClientConstructor(
       healthService as unknown as grpc.ServiceDefinition,
       'grpc.health.v1.Health',
@@ -114,15 +121,18 @@ export class SidecarClient implements OnModuleDestroy {
     });
   }
 
-  /** Makes the sidecar pull the control plane's revocations now; resolves once applied. */
-  syncRevocations(requestId: string): Promise<void> {
+  /**
+   * Makes the sidecar pull the control plane's revocations now; resolves once applied, with the
+   * highest revocation seq the sidecar has applied.
+   */
+  syncRevocations(requestId: string): Promise<number> {
     return new Promise((resolve, reject) => {
       this.auth.SyncRevocations(
         {},
         this.metadata(requestId),
         { deadline: deadline(CALL_DEADLINE_MS) },
-        (error) => {
-          if (!error) return resolve();
+        (error, response) => {
+          if (!error) return resolve(response.last_seq);
           reject(
             new DomainError(
               'unavailable',
@@ -132,6 +142,14 @@ export class SidecarClient implements OnModuleDestroy {
         },
       );
     });
+  }
+
+  /**
+   * Opens the sidecar's WatchInvalidations stream (no deadline: it lives as long as the
+   * sidecar). The caller owns it and cancels it when done.
+   */
+  watchInvalidations(requestId: string): grpc.ClientReadableStream<InvalidationMessage> {
+    return this.auth.WatchInvalidations({}, this.metadata(requestId));
   }
 
   /** `grpc.health.v1.Health/Check` of the auth service: connected only when SERVING. */

@@ -1,6 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { LocalRevocation } from '../auth/local-revocation';
 import { ControlPlaneClient, type UpstreamResponse } from '../clients/control-plane.client';
-import { SidecarClient } from '../clients/sidecar.client';
 import type { Caller } from '../http/caller';
 
 export type OAuthEndpoint = 'token' | 'introspect' | 'revoke';
@@ -14,11 +14,9 @@ const JWKS_CACHE_CONTROL = 'public, max-age=60';
  */
 @Injectable()
 export class OAuthService {
-  private readonly logger = new Logger(OAuthService.name);
-
   constructor(
     private readonly controlPlane: ControlPlaneClient,
-    private readonly sidecar: SidecarClient,
+    private readonly localRevocation: LocalRevocation,
   ) {}
 
   async forward(endpoint: OAuthEndpoint, form: string, caller: Caller): Promise<UpstreamResponse> {
@@ -31,7 +29,11 @@ export class OAuthService {
       body: form,
     });
     response.headers['cache-control'] ??= 'no-store';
-    if (endpoint === 'revoke' && response.status === 200) await this.syncSidecar(caller.requestId);
+    if (endpoint === 'revoke' && response.status === 200) {
+      // Persisted: this backend refuses the token (and what else it revoked) from the next request on.
+      const token = new URLSearchParams(form).get('token') ?? undefined;
+      await this.localRevocation.applyNow(caller.requestId, token);
+    }
     return response;
   }
 
@@ -43,19 +45,5 @@ export class OAuthService {
     });
     if (response.status === 200) response.headers['cache-control'] = JWKS_CACHE_CONTROL;
     return response;
-  }
-
-  /**
-   * The revocation is already persisted; the local sidecar is told at once so this backend
-   * refuses the token on the next request. If it cannot be told now, its stream catches up.
-   */
-  private async syncSidecar(requestId: string): Promise<void> {
-    try {
-      await this.sidecar.syncRevocations(requestId);
-    } catch (error) {
-      this.logger.warn(
-        `[${requestId}] revocation persisted but the sidecar was not synced: ${(error as Error).message}`,
-      );
-    }
   }
 }

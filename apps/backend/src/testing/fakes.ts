@@ -1,6 +1,8 @@
+import { EventEmitter } from 'node:events';
+import type { ClientReadableStream } from '@grpc/grpc-js';
 import type { DynamicModule, Provider } from '@nestjs/common';
 import type { PlatformConfig } from '@platform/config';
-import type { TokenClaims } from '@platform/grpc';
+import type { InvalidationMessage, TokenClaims } from '@platform/grpc';
 import type { AcceptedAuthorizeRequest, AuthorizationClient } from '../clients/authorization.client';
 import type { ControlPlaneClient, UpstreamResponse } from '../clients/control-plane.client';
 import type { SessionsClient, SessionUser } from '../clients/sessions.client';
@@ -54,16 +56,45 @@ export const upstream = (
 });
 
 export type FakeSidecar = jest.Mocked<
-  Pick<SidecarClient, 'validateToken' | 'syncRevocations' | 'state' | 'onModuleDestroy'>
+  Pick<
+    SidecarClient,
+    'validateToken' | 'syncRevocations' | 'watchInvalidations' | 'state' | 'onModuleDestroy'
+  >
 >;
 export type FakeControlPlane = jest.Mocked<Pick<ControlPlaneClient, 'request' | 'onModuleDestroy'>>;
 
 export const fakeSidecar = (): FakeSidecar => ({
   validateToken: jest.fn(),
-  syncRevocations: jest.fn().mockResolvedValue(undefined),
+  syncRevocations: jest.fn().mockResolvedValue(0),
+  // A stream that never goes live: the validation cache stays off and every token is asked for.
+  watchInvalidations: jest.fn(
+    (_requestId: string) => silentStream() as unknown as ClientReadableStream<InvalidationMessage>,
+  ),
   state: jest.fn().mockResolvedValue('connected'),
   onModuleDestroy: jest.fn(),
 });
+
+/** An invalidation stream that says nothing until cancelled; `push` plays sidecar messages. */
+export type FakeInvalidationStream = EventEmitter & {
+  cancel: jest.Mock;
+  push(message: InvalidationMessage): void;
+  /** Ends the call as a sidecar that went away would. */
+  fail(): void;
+};
+
+export function silentStream(): FakeInvalidationStream {
+  const stream = new EventEmitter() as FakeInvalidationStream;
+  stream.push = (message) => stream.emit('data', message);
+  stream.fail = () => {
+    stream.emit('error', new Error('UNAVAILABLE'));
+    stream.emit('status', { code: 14, details: 'Connection dropped', metadata: undefined });
+  };
+  stream.cancel = jest.fn(() => {
+    stream.emit('error', new Error('CANCELLED'));
+    stream.emit('status', { code: 1, details: 'Cancelled on client', metadata: undefined });
+  });
+  return stream;
+}
 
 export const fakeControlPlane = (): FakeControlPlane => ({
   request: jest.fn(),

@@ -12,6 +12,7 @@ import { KeyCache } from '../keys/key-cache';
 import { RevocationSync } from '../revocation/revocation-sync';
 import { failCall, logPrefix, requestIdOf } from './call-failure';
 import { InternalTokenGuard } from './internal-token.guard';
+import { InvalidationStreams } from './invalidation-streams';
 import { TokenClaimsReader } from './token-claims.reader';
 
 type Empty = Record<string, never>;
@@ -19,7 +20,8 @@ type TokenRequest = { token?: string };
 
 /**
  * `platform.auth.v1.AuthService` as plain grpc-js unary handlers (no RxJS, no per-call
- * wrappers): each one calls a provider and answers through `toGrpcStatus` on failure.
+ * wrappers): each one calls a provider and answers through `toGrpcStatus` on failure. The one
+ * streaming method, WatchInvalidations, lives in InvalidationStreams.
  */
 @Injectable()
 export class AuthGrpcService {
@@ -32,6 +34,7 @@ export class AuthGrpcService {
     private readonly revocations: RevocationSync,
     private readonly controlPlane: ControlPlaneClient,
     private readonly internalToken: InternalTokenGuard,
+    private readonly invalidations: InvalidationStreams,
   ) {}
 
   /** The handlers, keyed by the method names of the .proto. */
@@ -42,6 +45,7 @@ export class AuthGrpcService {
       RevokeToken: this.revokeToken,
       GetJwks: this.getJwks,
       SyncRevocations: this.syncRevocations,
+      WatchInvalidations: this.invalidations.watch,
     };
   }
 

@@ -21,6 +21,7 @@ import { assertLoopbackBinding, isLoopbackAddress } from '../config/loopback';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
 import { Readiness } from '../health/readiness';
 import { AuthGrpcService } from './auth.grpc-service';
+import { InvalidationStreams } from './invalidation-streams';
 import { PolicyGrpcService } from './policy.grpc-service';
 import { TenantGrpcService } from './tenant.grpc-service';
 
@@ -51,6 +52,7 @@ export class GrpcServerHost implements OnApplicationBootstrap, BeforeApplication
     private readonly policy: PolicyGrpcService,
     private readonly tenant: TenantGrpcService,
     private readonly readiness: Readiness,
+    private readonly invalidations: InvalidationStreams,
   ) {
     // loadSidecarConfig() already refused; checked again while the module is built (before any
     // provider starts background work) for a config that did not come from the environment.
@@ -102,6 +104,8 @@ export class GrpcServerHost implements OnApplicationBootstrap, BeforeApplication
     if (!server) return;
     this.server = undefined;
     for (const name of ['', ...SERVICE_NAMES]) this.health.setStatus(name, 'NOT_SERVING');
+    // Watch streams never end on their own: end them, or the drain waits for the forced stop.
+    this.invalidations.endAll();
     await new Promise<void>((resolve) => {
       const force = setTimeout(() => {
         server.forceShutdown();

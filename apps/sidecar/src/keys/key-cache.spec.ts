@@ -30,6 +30,21 @@ describe(KeyCache.name, () => {
 
   const publishes = (...keys: JWK[]) => fetchJwks.mockResolvedValue({ keys: structuredClone(keys) });
 
+  it('tells removal watchers the kids a refresh dropped or replaced, and nothing for an unchanged set', async () => {
+    const removed = jest.fn();
+    cache.watchRemovals(removed);
+    const replacement = await createTestKey('RS256');
+    publishes(rsa.publicJwk, ec.publicJwk);
+    await cache.refresh();
+    await cache.refresh();
+    expect(removed).not.toHaveBeenCalled();
+
+    publishes({ ...replacement.publicJwk, kid: rsa.kid });
+    await cache.refresh();
+
+    expect(removed).toHaveBeenCalledWith(expect.arrayContaining([rsa.kid, ec.kid]));
+  });
+
   it('imports every published key for its algorithm', async () => {
     publishes(rsa.publicJwk, ec.publicJwk);
 

@@ -39,6 +39,7 @@ export class KeyCache implements OnApplicationBootstrap, OnApplicationShutdown {
   private loaded = false;
   private readonly stopped = new AbortController();
   private loop: Promise<void> | undefined;
+  private readonly removalWatchers = new Set<(kids: string[]) => void>();
 
   constructor(
     private readonly controlPlane: ControlPlaneClient,
@@ -63,6 +64,15 @@ export class KeyCache implements OnApplicationBootstrap, OnApplicationShutdown {
 
   has(kid: string): boolean {
     return this.keys.has(kid);
+  }
+
+  /**
+   * Tells `watcher` the kids of trusted keys a refresh dropped or replaced (their tokens are
+   * refused from then on). Answers the unsubscribe.
+   */
+  watchRemovals(watcher: (kids: string[]) => void): () => void {
+    this.removalWatchers.add(watcher);
+    return () => this.removalWatchers.delete(watcher);
   }
 
   /** The public JWKs currently trusted (public members, `kid`, `use`, `alg` only). */
@@ -102,7 +112,9 @@ export class KeyCache implements OnApplicationBootstrap, OnApplicationShutdown {
     const next = new Map<string, TrustedKey>();
     for (const key of imported)
       if (key && !next.has(key.jwk.kid as string)) next.set(key.jwk.kid as string, key);
+    const removed = [...this.keys].filter(([kid, key]) => next.get(kid) !== key).map(([kid]) => kid);
     this.keys = next;
+    if (removed.length > 0) for (const watcher of this.removalWatchers) watcher(removed);
     if (!this.loaded) {
       this.loaded = true;
       this.logger.log(`key set loaded (${next.size} key${next.size === 1 ? '' : 's'})`);

@@ -130,4 +130,46 @@ describe(DenyList.name, () => {
       expect(denyList.revocationOf(claims())).toBe('jti');
     });
   });
+
+  describe('watch', () => {
+    it('tells a watcher each entry that changes the list, with the applied seq, and not its repeats', () => {
+      const changes: unknown[] = [];
+      denyList.watch((change) => changes.push(change));
+      const revoked = entry('jti', 'jti-1');
+
+      denyList.apply(revoked);
+      denyList.applyPage([revoked], revoked.seq);
+
+      expect(changes).toEqual([{ seq: revoked.seq, entry: revoked }]);
+    });
+
+    it('tells a watcher when the seq moves without a new entry, and when it is rewound', () => {
+      const changes: unknown[] = [];
+      denyList.watch((change) => changes.push(change));
+
+      denyList.applyPage([], 40);
+      denyList.rewindTo(3);
+
+      expect(changes).toEqual([{ seq: 40 }, { seq: 3 }]);
+    });
+
+    it('tells a later client revocation of the same app, which denies more tokens', () => {
+      const changes: unknown[] = [];
+      denyList.apply(entry('client', 'reports', NOW));
+      denyList.watch((change) => changes.push(change));
+
+      denyList.apply(entry('client', 'reports', NOW + 60));
+
+      expect(changes).toHaveLength(1);
+    });
+
+    it('stops telling a watcher that unsubscribed', () => {
+      const watcher = jest.fn();
+      denyList.watch(watcher)();
+
+      denyList.apply(entry('jti', 'jti-1'));
+
+      expect(watcher).not.toHaveBeenCalled();
+    });
+  });
 });

@@ -10,6 +10,12 @@ export interface RevocableClaims {
   grant_id?: string;
 }
 
+/**
+ * What a watcher of the deny-list is told: an entry that changed it (a token that passed before
+ * may now be refused), or only that the applied seq moved. `seq` is the applied seq after it.
+ */
+export type DenyListChange = { seq: number; entry?: RevocationEntry };
+
 interface ClientRevocation {
   /** Every token of the client with `iat <= revokedAt` is revoked (the app was deleted). */
   revokedAt: number;
@@ -31,6 +37,9 @@ export class DenyList {
   /** grant_id -> expires_at. */
   private readonly grants = new Map<string, number>();
   private seq = 0;
+  /** The seq the watchers were last told. */
+  private announcedSeq = 0;
+  private readonly watchers = new Set<(change: DenyListChange) => void>();
 
   /** Highest revocation seq applied. */
   get lastSeq(): number {
@@ -41,34 +50,25 @@ export class DenyList {
     return this.jtis.size + this.clients.size + this.grants.size;
   }
 
+  /**
+   * Tells `watcher` every entry that changes the deny-list (a repeat of a known entry does not)
+   * and every move of the applied seq, synchronously and in order. Answers the unsubscribe.
+   */
+  watch(watcher: (change: DenyListChange) => void): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
   apply(entry: RevocationEntry): void {
-    switch (entry.kind) {
-      case 'jti':
-        this.jtis.set(entry.value, Math.max(this.jtis.get(entry.value) ?? 0, entry.expires_at));
-        break;
-      case 'grant':
-        this.grants.set(entry.value, Math.max(this.grants.get(entry.value) ?? 0, entry.expires_at));
-        break;
-      case 'client': {
-        const known = this.clients.get(entry.value);
-        this.clients.set(entry.value, {
-          revokedAt: Math.max(known?.revokedAt ?? 0, entry.created_at),
-          expiresAt: Math.max(known?.expiresAt ?? 0, entry.expires_at),
-        });
-        break;
-      }
-      default: {
-        const unknownKind: never = entry.kind;
-        throw new Error(`unknown revocation kind ${String(unknownKind)}`);
-      }
-    }
-    if (entry.seq > this.seq) this.seq = entry.seq;
+    this.record(entry);
+    this.announceSeq();
   }
 
   /** Applies a page of the feed and records that everything up to `lastSeq` is covered. */
   applyPage(entries: readonly RevocationEntry[], lastSeq: number): void {
-    for (const entry of entries) this.apply(entry);
+    for (const entry of entries) this.record(entry);
     if (lastSeq > this.seq) this.seq = lastSeq;
+    this.announceSeq();
   }
 
   /**
@@ -77,6 +77,7 @@ export class DenyList {
    */
   rewindTo(seq: number): void {
     this.seq = seq;
+    this.announceSeq();
   }
 
   /** Why these claims are denied, or undefined when they are not. */
@@ -86,6 +87,43 @@ export class DenyList {
     if (client !== undefined && claims.iat <= client.revokedAt) return 'client';
     if (claims.grant_id && this.grants.has(claims.grant_id)) return 'grant';
     return undefined;
+  }
+
+  private record(entry: RevocationEntry): void {
+    const changed = this.add(entry);
+    if (entry.seq > this.seq) this.seq = entry.seq;
+    if (changed) this.announce({ seq: this.seq, entry });
+  }
+
+  /** Adds the entry; answers whether any token it did not deny before is denied now. */
+  private add(entry: RevocationEntry): boolean {
+    switch (entry.kind) {
+      case 'jti':
+        return extend(this.jtis, entry.value, entry.expires_at);
+      case 'grant':
+        return extend(this.grants, entry.value, entry.expires_at);
+      case 'client': {
+        const known = this.clients.get(entry.value);
+        this.clients.set(entry.value, {
+          revokedAt: Math.max(known?.revokedAt ?? 0, entry.created_at),
+          expiresAt: Math.max(known?.expiresAt ?? 0, entry.expires_at),
+        });
+        return known === undefined || entry.created_at > known.revokedAt;
+      }
+      default: {
+        const unknownKind: never = entry.kind;
+        throw new Error(`unknown revocation kind ${String(unknownKind)}`);
+      }
+    }
+  }
+
+  private announceSeq(): void {
+    if (this.seq !== this.announcedSeq) this.announce({ seq: this.seq });
+  }
+
+  private announce(change: DenyListChange): void {
+    this.announcedSeq = change.seq;
+    for (const watcher of this.watchers) watcher(change);
   }
 
   /** Drops every entry whose `expires_at` is before `nowSeconds`; answers how many went. */
@@ -98,4 +136,11 @@ export class DenyList {
       if (entry.expiresAt < nowSeconds && this.clients.delete(client)) removed++;
     return removed;
   }
+}
+
+/** Keeps the later expiry of `key`; answers whether the key is new. */
+function extend(entries: Map<string, number>, key: string, expiresAt: number): boolean {
+  const known = entries.get(key);
+  entries.set(key, Math.max(known ?? 0, expiresAt));
+  return known === undefined;
 }

@@ -1,0 +1,146 @@
+import { Logger } from '@nestjs/common';
+import type { SidecarClient } from '../clients/sidecar.client';
+import { claimsFactory, fakeSidecar, type FakeInvalidationStream, type FakeSidecar } from '../testing/fakes';
+import { InvalidationWatcher } from './invalidation-watcher';
+import { ValidatedTokenCache } from './validated-token-cache';
+
+beforeAll(() => Logger.overrideLogger(false));
+afterAll(() => Logger.overrideLogger(['log', 'error', 'warn']));
+
+describe(InvalidationWatcher.name, () => {
+  let sidecar: FakeSidecar;
+  let cache: ValidatedTokenCache;
+  let watcher: InvalidationWatcher;
+  const streams: FakeInvalidationStream[] = [];
+  const stream = (): FakeInvalidationStream => streams[streams.length - 1];
+
+  const ready = (seq = 0) => stream().push({ seq, change: 'ready', ready: {} });
+  const remember = (token: string, jti = token) =>
+    cache.remember(token, claimsFactory({ jti }), cache.generation);
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    streams.length = 0;
+    sidecar = fakeSidecar();
+    const open = sidecar.watchInvalidations.getMockImplementation()!;
+    sidecar.watchInvalidations.mockImplementation((requestId) => {
+      const opened = open(requestId) as unknown as FakeInvalidationStream;
+      streams.push(opened);
+      return opened as never;
+    });
+    cache = new ValidatedTokenCache(100);
+    watcher = new InvalidationWatcher(sidecar as unknown as SidecarClient, cache);
+    watcher.onApplicationBootstrap();
+  });
+
+  afterEach(() => {
+    watcher.onModuleDestroy();
+    jest.useRealTimers();
+  });
+
+  it('turns the cache on only once the stream says ready', () => {
+    expect(sidecar.watchInvalidations).toHaveBeenCalledTimes(1);
+    expect(cache.isLive).toBe(false);
+
+    ready();
+
+    expect(cache.isLive).toBe(true);
+  });
+
+  it('drops the tokens a revocation denies', () => {
+    ready();
+    remember('a');
+    remember('b');
+
+    stream().push({ seq: 1, change: 'revocation', revocation: { kind: 'jti', value: 'a', created_at: 1 } });
+
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('b')).toBeDefined();
+  });
+
+  it('drops everything when a key is removed', () => {
+    ready();
+    remember('a');
+
+    stream().push({ seq: 0, change: 'keys_removed', keys_removed: { kids: ['k1'] } });
+
+    expect(cache.size).toBe(0);
+    expect(cache.isLive).toBe(true);
+  });
+
+  it('clears the cache and stops consulting it when the stream drops, then reconnects and goes live again', () => {
+    ready();
+    remember('a');
+
+    stream().fail();
+
+    expect(cache.isLive).toBe(false);
+    expect(cache.get('a')).toBeUndefined();
+    jest.advanceTimersByTime(100);
+    expect(sidecar.watchInvalidations).toHaveBeenCalledTimes(2);
+    ready();
+    expect(cache.isLive).toBe(true);
+    expect(cache.get('a')).toBeUndefined();
+  });
+
+  it('waits longer between reconnects while the sidecar stays away', () => {
+    stream().fail();
+    jest.advanceTimersByTime(100);
+    stream().fail();
+    jest.advanceTimersByTime(100);
+    expect(sidecar.watchInvalidations).toHaveBeenCalledTimes(2);
+    jest.advanceTimersByTime(100);
+    expect(sidecar.watchInvalidations).toHaveBeenCalledTimes(3);
+  });
+
+  it('does not watch at all when the cache is disabled', () => {
+    const disabled = new InvalidationWatcher(sidecar as unknown as SidecarClient, new ValidatedTokenCache(0));
+    sidecar.watchInvalidations.mockClear();
+
+    disabled.onApplicationBootstrap();
+
+    expect(sidecar.watchInvalidations).not.toHaveBeenCalled();
+  });
+
+  it('stops for good when the module is destroyed', () => {
+    ready();
+    watcher.onModuleDestroy();
+
+    expect(stream().cancel).toHaveBeenCalled();
+    jest.advanceTimersByTime(10_000);
+    expect(sidecar.watchInvalidations).toHaveBeenCalledTimes(1);
+    expect(cache.isLive).toBe(false);
+  });
+
+  describe('settled', () => {
+    it('confirms once the stream has delivered up to the seq', async () => {
+      ready(4);
+      const settled = watcher.settled(6, 1_000);
+      stream().push({ seq: 5, change: 'revocation', revocation: { kind: 'jti', value: 'x', created_at: 1 } });
+      stream().push({ seq: 6, change: 'seq_advanced', seq_advanced: {} });
+
+      await expect(settled).resolves.toBe(true);
+    });
+
+    it('confirms at once a seq the stream already delivered', async () => {
+      ready(6);
+      await expect(watcher.settled(6, 1_000)).resolves.toBe(true);
+    });
+
+    it('does not confirm when the stream stays behind past the timeout', async () => {
+      ready(4);
+      const settled = watcher.settled(6, 1_000);
+      jest.advanceTimersByTime(1_000);
+
+      await expect(settled).resolves.toBe(false);
+    });
+
+    it('confirms when the cache is dark (it holds nothing)', async () => {
+      await expect(watcher.settled(6, 1_000)).resolves.toBe(true);
+      ready(4);
+      const settled = watcher.settled(6, 1_000);
+      stream().fail();
+      await expect(settled).resolves.toBe(true);
+    });
+  });
+});

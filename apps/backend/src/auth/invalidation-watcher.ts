@@ -1,0 +1,130 @@
+import type { ClientReadableStream } from '@grpc/grpc-js';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { InvalidationMessage } from '@platform/grpc';
+import { SidecarClient } from '../clients/sidecar.client';
+import { ValidatedTokenCache } from './validated-token-cache';
+
+const RECONNECT_MIN_MS = 100;
+const RECONNECT_MAX_MS = 5_000;
+
+interface Waiter {
+  seq: number;
+  settle: (confirmed: boolean) => void;
+}
+
+/**
+ * Owns the sidecar's WatchInvalidations stream and keeps ValidatedTokenCache exact with it:
+ * live after `ready`, every revocation drops the tokens it denies, a removed key drops
+ * everything. Fails closed: when the stream errors or ends the cache goes dark (cleared, not
+ * consulted) and the watcher reconnects with a doubling delay; until the next `ready` every
+ * request asks the sidecar.
+ */
+@Injectable()
+export class InvalidationWatcher implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(InvalidationWatcher.name);
+  private stream: ClientReadableStream<InvalidationMessage> | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private reconnectDelayMs = RECONNECT_MIN_MS;
+  private stopped = false;
+  /** The sidecar's applied revocation seq, as the live stream last reported it. */
+  private seq = 0;
+  private readonly waiters = new Set<Waiter>();
+
+  constructor(
+    private readonly sidecar: SidecarClient,
+    private readonly cache: ValidatedTokenCache,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.cache.enabled) this.connect();
+  }
+
+  onModuleDestroy(): void {
+    this.stopped = true;
+    clearTimeout(this.reconnectTimer);
+    const stream = this.stream;
+    this.lost();
+    stream?.cancel();
+  }
+
+  /**
+   * Resolves true once the cache can no longer hold an answer that the revocations up to `seq`
+   * (a SyncRevocations answer) deny: the live stream has delivered them, or the cache is dark.
+   * False when that is not confirmed within `timeoutMs`.
+   */
+  settled(seq: number, timeoutMs: number): Promise<boolean> {
+    if (!this.cache.isLive || this.seq >= seq) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => waiter.settle(false), timeoutMs);
+      const waiter: Waiter = {
+        seq,
+        settle: (confirmed) => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          resolve(confirmed);
+        },
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  private connect(): void {
+    let stream: ClientReadableStream<InvalidationMessage>;
+    try {
+      stream = this.sidecar.watchInvalidations('invalidation-watcher');
+    } catch (error) {
+      this.logger.warn(`cannot watch invalidations: ${(error as Error).message}`);
+      return this.scheduleReconnect();
+    }
+    this.stream = stream;
+    stream.on('data', (message: InvalidationMessage) => this.receive(message));
+    // Every end of the call (error or not) is reported once through 'status'; 'error' only needs
+    // a listener so that it is not thrown.
+    stream.on('error', () => undefined);
+    stream.on('status', ({ code, details }: { code: number; details: string }) => {
+      if (this.stream !== stream) return;
+      this.stream = undefined;
+      if (this.cache.isLive) this.logger.warn(`invalidation stream ended (${code} ${details}); cache off`);
+      this.lost();
+      this.scheduleReconnect();
+    });
+  }
+
+  private receive(message: InvalidationMessage): void {
+    switch (message.change) {
+      case 'ready':
+        this.cache.goLive();
+        this.reconnectDelayMs = RECONNECT_MIN_MS;
+        this.logger.log('invalidation stream live; validation cache on');
+        break;
+      case 'revocation':
+        this.cache.revoke(message.revocation);
+        break;
+      case 'keys_removed':
+        this.cache.clear();
+        break;
+      case 'seq_advanced':
+        break;
+      default:
+        // A change this backend does not know: it may invalidate anything.
+        this.cache.clear();
+    }
+    this.seq = message.seq;
+    for (const waiter of this.waiters) if (waiter.seq <= this.seq) waiter.settle(true);
+  }
+
+  /** The stream is gone: nothing cached can be trusted, and nothing is cached any more. */
+  private lost(): void {
+    this.cache.goDark();
+    this.seq = 0;
+    for (const waiter of this.waiters) waiter.settle(true);
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped) return;
+    const delay = this.reconnectDelayMs;
+    this.reconnectDelayMs = Math.min(delay * 2, RECONNECT_MAX_MS);
+    this.reconnectTimer = setTimeout(() => this.connect(), delay);
+    this.reconnectTimer.unref();
+  }
+}

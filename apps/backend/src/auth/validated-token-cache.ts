@@ -1,0 +1,111 @@
+import type { DenyListEntryMessage, TokenClaims } from '@platform/grpc';
+
+export const DEFAULT_TOKEN_CACHE_SIZE = 10_000;
+
+const epochSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/**
+ * The local sidecar's positive ValidateToken answers, keyed by the exact token string, so a
+ * token seen before is accepted without a gRPC call. It is exact only while the sidecar's
+ * invalidation stream is live (InvalidationWatcher): it answers nothing before `goLive()` and
+ * after `goDark()`, and every change the stream reports drops what it denies.
+ *
+ * Races: a caller reads `generation` before asking the sidecar and passes it to `remember`;
+ * any invalidation (or going live or dark) in between bumps it, and the answer is not kept.
+ * Refusals are never kept. Bounded: the oldest entry goes first; size 0 disables it.
+ */
+export class ValidatedTokenCache {
+  private readonly entries = new Map<string, TokenClaims>();
+  private live = false;
+  private changes = 0;
+
+  constructor(
+    private readonly maxEntries: number = DEFAULT_TOKEN_CACHE_SIZE,
+    private readonly nowSeconds: () => number = epochSeconds,
+  ) {}
+
+  get enabled(): boolean {
+    return this.maxEntries > 0;
+  }
+
+  get isLive(): boolean {
+    return this.live;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Bumped by every invalidation; see `remember`. */
+  get generation(): number {
+    return this.changes;
+  }
+
+  /** The claims of a token the sidecar accepted before, while live and unexpired. */
+  get(token: string): TokenClaims | undefined {
+    if (!this.live) return undefined;
+    const claims = this.entries.get(token);
+    if (claims === undefined) return undefined;
+    // Same rule as jose's: expired once exp <= now (whole seconds).
+    if (claims.exp > this.nowSeconds()) return claims;
+    this.entries.delete(token);
+    return undefined;
+  }
+
+  /** Keeps an accepted token, unless anything was invalidated since `generation` was read. */
+  remember(token: string, claims: TokenClaims, generation: number): void {
+    if (!this.live || !this.enabled || generation !== this.changes) return;
+    if (this.entries.size >= this.maxEntries && !this.entries.has(token)) {
+      this.entries.delete(this.entries.keys().next().value as string);
+    }
+    this.entries.set(token, freeze(claims));
+  }
+
+  /** The stream is live: from now on every change reaches us. */
+  goLive(): void {
+    this.clear();
+    this.live = true;
+  }
+
+  /** The stream is gone: changes may be missed, so forget everything and stop answering. */
+  goDark(): void {
+    this.live = false;
+    this.clear();
+  }
+
+  /** Drops every token the deny-list entry refuses. */
+  revoke(entry: DenyListEntryMessage): void {
+    this.changes++;
+    for (const [token, claims] of this.entries) if (denies(entry, claims)) this.entries.delete(token);
+  }
+
+  forget(token: string): void {
+    this.changes++;
+    this.entries.delete(token);
+  }
+
+  clear(): void {
+    this.changes++;
+    this.entries.clear();
+  }
+}
+
+/** The sidecar's deny-list rule for one entry (apps/sidecar/src/revocation/deny-list.ts). */
+function denies(entry: DenyListEntryMessage, claims: TokenClaims): boolean {
+  switch (entry.kind) {
+    case 'jti':
+      return claims.jti === entry.value;
+    case 'client':
+      return claims.client_id === entry.value && claims.iat <= entry.created_at;
+    case 'grant':
+      return claims.grant_id !== '' && claims.grant_id === entry.value;
+    default:
+      // A kind this backend does not know yet: it may deny anything.
+      return true;
+  }
+}
+
+/** The cached claims are shared by every later request: nobody may change them. */
+function freeze(claims: TokenClaims): TokenClaims {
+  return Object.freeze({ ...claims, roles: Object.freeze([...claims.roles]) as string[] });
+}

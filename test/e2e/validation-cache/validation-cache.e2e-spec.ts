@@ -1,0 +1,172 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { createAuthServiceClient, INTERNAL_TOKEN_METADATA } from '@platform/grpc';
+import type * as oauth from 'oauth4webapi';
+import * as client from 'openid-client';
+import { signIn } from '../../support/internal-consent';
+import {
+  adminToken,
+  clientCredentialsToken,
+  discover,
+  postForm,
+  registerApp,
+  type RegisteredApp,
+} from '../../support/oauth';
+import { startExtraSidecar, startPlatform, type TestPlatform } from '../../support/platform';
+
+/** The backend caches what its sidecar accepted; these specs check it never outlives a revocation. */
+
+const me = (platform: TestPlatform, token: string): Promise<number> =>
+  fetch(`${platform.baseUrl}/v1/me`, { headers: { authorization: `Bearer ${token}` } }).then(
+    async (response) => {
+      await response.arrayBuffer();
+      return response.status;
+    },
+  );
+
+/** Resolves once the backend logged that its invalidation stream is live (the cache is on). */
+async function cacheLive(platform: TestPlatform): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!readFileSync(join(platform.dataDir, 'platform.log'), 'utf8').includes('validation cache on')) {
+    if (Date.now() > deadline) throw new Error('the backend never reported its validation cache live');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('GET /v1/me with the validation cache', () => {
+  let platform: TestPlatform;
+  let as: oauth.AuthorizationServer;
+  let admin: string;
+  let app: RegisteredApp;
+
+  beforeAll(async () => {
+    platform = await startPlatform();
+    as = await discover(platform);
+    admin = await adminToken(as, platform);
+    app = await registerApp(platform, admin, { client_id: 'cached-app' });
+    await cacheLive(platform);
+  });
+  afterAll(() => platform?.stop());
+
+  const issue = async (registered: RegisteredApp = app) =>
+    (
+      await clientCredentialsToken(as, {
+        clientId: registered.client_id,
+        clientSecret: registered.client_secret!,
+      })
+    ).access_token;
+
+  it('refuses a cached token on the very next request after it is revoked through this backend', async () => {
+    for (let round = 0; round < 3; round++) {
+      const token = await issue();
+      expect(await me(platform, token)).toBe(200);
+      expect(await me(platform, token)).toBe(200);
+
+      const revoked = await postForm(`${platform.baseUrl}/v1/oauth/revoke`, {
+        token,
+        client_id: app.client_id,
+        client_secret: app.client_secret!,
+      });
+      expect(revoked.status).toBe(200);
+
+      expect(await me(platform, token)).toBe(401);
+    }
+  });
+
+  it('refuses a cached token on the very next request after it revokes itself at /api/v1/auth/revoke', async () => {
+    const token = await issue();
+    expect(await me(platform, token)).toBe(200);
+    expect(await me(platform, token)).toBe(200);
+
+    const revoked = await fetch(`${platform.baseUrl}/api/v1/auth/revoke`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(revoked.status).toBe(200);
+
+    expect(await me(platform, token)).toBe(401);
+  });
+
+  it("refuses a user's cached access token on the very next request after its refresh token is revoked", async () => {
+    const spa = await registerApp(platform, admin, {
+      client_id: 'cached-spa',
+      app_type: 'spa',
+      declared_scopes: ['jobs.read'],
+      redirect_uris: ['https://spa.example.test/callback'],
+    });
+    const { config, tokens } = await signIn(platform, spa);
+    expect(await me(platform, tokens.access_token)).toBe(200);
+    expect(await me(platform, tokens.access_token)).toBe(200);
+
+    await client.tokenRevocation(config, tokens.refresh_token!);
+
+    expect(await me(platform, tokens.access_token)).toBe(401);
+  });
+
+  it('refuses the cached tokens of a deleted app on the very next request', async () => {
+    const doomed = await registerApp(platform, admin, { client_id: 'cached-doomed-app' });
+    const token = await issue(doomed);
+    expect(await me(platform, token)).toBe(200);
+    expect(await me(platform, token)).toBe(200);
+
+    const deleted = await fetch(`${platform.baseUrl}/v1/oauth/apps/${doomed.client_id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(deleted.status).toBe(204);
+
+    expect(await me(platform, token)).toBe(401);
+  });
+
+  it('refuses within 1 s a cached token revoked through another sidecar', async () => {
+    const other = await startExtraSidecar(platform);
+    const client = createAuthServiceClient(other.address);
+    try {
+      const token = await issue();
+      expect(await me(platform, token)).toBe(200);
+      expect(await me(platform, token)).toBe(200);
+
+      const metadata = new grpc.Metadata();
+      metadata.set(INTERNAL_TOKEN_METADATA, platform.internalToken);
+      await new Promise<void>((resolve, reject) =>
+        client.RevokeToken({ token }, metadata, { deadline: Date.now() + 5_000 }, (error) =>
+          error ? reject(error) : resolve(),
+        ),
+      );
+      const revokedAt = Date.now();
+      while ((await me(platform, token)) === 200) {
+        if (Date.now() - revokedAt > 5_000) throw new Error('still accepted 5 s after the revocation');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+
+      expect(Date.now() - revokedAt).toBeLessThan(1_000);
+      expect(await me(platform, token)).toBe(401);
+    } finally {
+      client.close();
+      await other.stop();
+    }
+  });
+});
+
+describe('GET /v1/me with the validation cache, once the sidecar is gone', () => {
+  let platform: TestPlatform;
+
+  beforeAll(async () => {
+    platform = await startPlatform();
+    await cacheLive(platform);
+  });
+  afterAll(() => platform?.stop());
+
+  it('answers 503, never 200 from the cache', async () => {
+    const as = await discover(platform);
+    const token = await adminToken(as, platform);
+    expect(await me(platform, token)).toBe(200);
+    expect(await me(platform, token)).toBe(200);
+
+    await platform.stopProcess('sidecar');
+
+    expect(await me(platform, token)).toBe(503);
+    expect(await me(platform, token)).toBe(503);
+  });
+});
