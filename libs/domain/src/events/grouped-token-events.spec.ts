@@ -26,7 +26,9 @@ describe(GroupedTokenEvents.name, () => {
     const store = recordingStore();
     const grouped = new GroupedTokenEvents(store);
     let settled = 0;
-    const appends = ['a', 'b', 'c'].map((jti) => grouped.appendTokenEvents([event(jti)]).then(() => settled++));
+    const appends = ['a', 'b', 'c'].map((jti) =>
+      grouped.appendTokenEvents([event(jti)]).then(() => settled++),
+    );
     expect(store.appendTokenEvents).not.toHaveBeenCalled();
     expect(settled).toBe(0);
     await Promise.all(appends);
