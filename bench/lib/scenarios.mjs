@@ -71,7 +71,10 @@ export const scenarios = {
     ];
   },
 
-  /** GET /v1/me (Bearer, validated by the sidecar) against GET /v1/ping on the same stack. */
+  /**
+   * GET /v1/me (Bearer: the sidecar validates it once, then the backend's validation cache answers
+   * while the sidecar's invalidation stream is live) against GET /v1/ping on the same stack.
+   */
   async protected(ctx) {
     const { platform } = ctx;
     const token = ctx.token;
@@ -87,7 +90,7 @@ export const scenarios = {
     return [
       {
         key: 'protected',
-        label: 'Protected GET /v1/me (Bearer via sidecar)',
+        label: 'Protected GET /v1/me (Bearer, validation cache)',
         ...protectedRow,
         ratios: [{ against: 'unprotected' }, { against: 'rs256-verify' }],
       },
