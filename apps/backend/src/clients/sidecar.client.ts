@@ -55,7 +55,7 @@ export class SidecarClient implements OnModuleDestroy {
     private readonly internalToken: string,
   ) {
     // Pings reveal a sidecar that hangs without closing the connection: the invalidation stream
-    // then fails and the validation cache goes dark instead of serving answers it can no longer keep exact.
+    // then fails, and the validation cache goes dark rather than serve answers it cannot keep exact.
     this.auth = createAuthServiceClient(address, KEEPALIVE);
     const Health = grpc.makeClientConstructor(
       healthService as unknown as grpc.ServiceDefinition,
