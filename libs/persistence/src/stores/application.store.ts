@@ -3,7 +3,10 @@ import type { EntityManager } from 'typeorm';
 import { ApplicationEntity } from '../entities/application.entity';
 import { epochMillis, jsonStringArray } from '../transformers';
 import { insertOnce } from './insert-once';
-import { placeholderFor } from './raw-sql';
+import { placeholderFor, type Placeholder } from './raw-sql';
+
+const SELECT_APPLICATIONS =
+  'SELECT client_id, name, app_type, declared_scopes, redirect_uris, secret_hash, created_at, rotated_at FROM applications';
 
 /** A row of `applications` as the driver returns it (bigint may come back as a string). */
 interface ApplicationRow {
@@ -20,11 +23,11 @@ interface ApplicationRow {
 export class TypeOrmApplicationStore implements ApplicationStore {
   /** Runs on every token request: plain SQL, as the query builder costs more than the query. */
   private readonly selectByClientId: string;
+  private readonly placeholder: Placeholder;
 
   constructor(private readonly manager: EntityManager) {
-    this.selectByClientId =
-      'SELECT client_id, name, app_type, declared_scopes, redirect_uris, secret_hash, created_at, rotated_at ' +
-      `FROM applications WHERE client_id = ${placeholderFor(manager)(1)}`;
+    this.placeholder = placeholderFor(manager);
+    this.selectByClientId = `${SELECT_APPLICATIONS} WHERE client_id = ${this.placeholder(1)}`;
   }
 
   async findApplication(clientId: string): Promise<Application | null> {
@@ -37,14 +40,15 @@ export class TypeOrmApplicationStore implements ApplicationStore {
   }
 
   async listApplications(page: { after?: string; limit: number }): Promise<ApplicationPage> {
-    const query = this.manager
-      .createQueryBuilder(ApplicationEntity, 'app')
-      .orderBy('app.clientId', 'ASC')
-      // One extra row tells whether there is a next page.
-      .limit(page.limit + 1);
-    if (page.after !== undefined) query.where('app.clientId > :after', { after: page.after });
-    const rows = await query.getMany();
-    const items = rows.slice(0, page.limit).map(toApplication);
+    const params: Array<string | number> = page.after === undefined ? [] : [page.after];
+    const after = page.after === undefined ? '' : ` WHERE client_id > ${this.placeholder(1)}`;
+    // One extra row tells whether there is a next page.
+    params.push(page.limit + 1);
+    const rows: ApplicationRow[] = await this.manager.query(
+      `${SELECT_APPLICATIONS}${after} ORDER BY client_id ASC LIMIT ${this.placeholder(params.length)}`,
+      params,
+    );
+    const items = rows.slice(0, page.limit).map(fromRow);
     const nextAfter = rows.length > page.limit && items.length > 0 ? items[items.length - 1].clientId : null;
     return { items, nextAfter };
   }
@@ -70,18 +74,5 @@ function fromRow(row: ApplicationRow): Application {
     secretHash: row.secret_hash,
     createdAt: epochMillis.from(row.created_at) as Date,
     rotatedAt: epochMillis.from(row.rotated_at) as Date | null,
-  };
-}
-
-function toApplication(row: ApplicationEntity): Application {
-  return {
-    clientId: row.clientId,
-    name: row.name,
-    appType: row.appType as AppType,
-    declaredScopes: row.declaredScopes,
-    redirectUris: row.redirectUris,
-    secretHash: row.secretHash,
-    createdAt: row.createdAt,
-    rotatedAt: row.rotatedAt,
   };
 }
