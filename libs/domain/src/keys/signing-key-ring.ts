@@ -1,7 +1,8 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
-import type { webcrypto } from 'node:crypto';
+import type { JsonWebKey, KeyObject, webcrypto } from 'node:crypto';
 import type { Clock } from '../clock';
 import type { SigningKeyRecord, SigningKeyStore } from '../storage';
+import { rs256PrivateKey } from '../tokens/jws';
 
 type CryptoKey = webcrypto.CryptoKey;
 
@@ -17,7 +18,7 @@ export interface PublicJwk {
 
 export interface SigningKey {
   kid: string;
-  privateKey: CryptoKey;
+  privateKey: KeyObject;
 }
 
 interface LoadedKey {
@@ -63,7 +64,7 @@ export class SigningKeyRing {
     const newest = live.find((k) => !k.retiredAt) ?? live[0];
     this.signing = {
       kid: newest.kid,
-      privateKey: (await importJWK(JSON.parse(newest.privateJwk) as JWK, 'RS256')) as CryptoKey,
+      privateKey: rs256PrivateKey(JSON.parse(newest.privateJwk) as JsonWebKey),
     };
     this.published = await Promise.all(live.map(loadPublic));
     this.jwks = { keys: this.published.map((k) => k.publicJwk) };

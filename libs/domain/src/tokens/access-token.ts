@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { decodeProtectedHeader, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import type { Clock } from '../clock';
 import type { SigningKeyRing } from '../keys/signing-key-ring';
+import { signRs256 } from './jws';
 
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 
@@ -64,9 +65,7 @@ export class JwtAccessTokenStrategy {
       }),
     };
     const { kid, privateKey } = this.keys.signingKey();
-    const token = await new SignJWT(claims as unknown as JWTPayload)
-      .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid })
-      .sign(privateKey);
+    const token = await signRs256({ alg: 'RS256', typ: 'at+jwt', kid }, claims, privateKey);
     return { token, claims };
   }
 
