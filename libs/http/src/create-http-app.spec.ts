@@ -1,5 +1,7 @@
-import { Controller, Headers, HttpCode, type LoggerService, Module, Post, Req } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Controller, Get, Headers, HttpCode, type LoggerService, Module, Post, Req } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { correlationId } from '@platform/telemetry';
 import { createHttpApp } from './create-http-app';
 import type { PlatformRequest } from './request';
 
@@ -14,6 +16,13 @@ class EchoController {
   @Post('v1/oauth/token')
   token(): never {
     throw new Error('not reached in these specs');
+  }
+
+  /** What code deep below the handler sees, after an await. */
+  @Get('correlation')
+  async correlation() {
+    await sleep(1);
+    return { correlationId: correlationId() ?? null };
   }
 
   @Post('explode')
@@ -145,6 +154,16 @@ describe('createHttpApp', () => {
       headers: { 'x-request-id': 'a b\u0000<script>' },
     });
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('makes the request id the correlation id of everything the handler awaits', async () => {
+    const [first, second] = await Promise.all(
+      ['req-a', 'req-b'].map((id) =>
+        app.inject({ method: 'GET', url: '/correlation', headers: { 'x-request-id': id } }),
+      ),
+    );
+    expect(first.json()).toEqual({ correlationId: 'req-a' });
+    expect(second.json()).toEqual({ correlationId: 'req-b' });
   });
 
   it('answers an unexpected failure with a bare 500 and logs only the error name of a database error', async () => {

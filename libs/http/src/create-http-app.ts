@@ -1,11 +1,11 @@
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { ConsoleLogger, type DynamicModule, type LoggerService, type Type } from '@nestjs/common';
+import { type DynamicModule, type LoggerService, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { acceptCorrelationId, CORRELATION_HEADER, CorrelatedLogger, withCorrelationId } from '@platform/telemetry';
 import { HttpExceptionFilter } from './http-exception.filter';
-import { headerValue, REQUEST_ID_HEADER } from './request';
+import { headerValue } from './request';
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
@@ -15,22 +15,20 @@ export interface HttpAppOptions {
   bodyLimit?: number;
 }
 
-/** Nest's console logger; one JSON object per line in production. */
-export function createLogger(format: 'json' | 'text'): ConsoleLogger {
-  return format === 'json' ? new ConsoleLogger({ json: true, colors: false }) : new ConsoleLogger();
+/** Nest's console logger with the correlation id on every line; one JSON object per line in production. */
+export function createLogger(format: 'json' | 'text'): CorrelatedLogger {
+  return new CorrelatedLogger(format);
 }
-
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The caller's `x-request-id` when it is a plain token, else a fresh UUID. */
 export function requestIdFor(request: Pick<IncomingMessage, 'headers'>): string {
-  const incoming = headerValue(request.headers[REQUEST_ID_HEADER]);
-  return incoming !== undefined && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  return acceptCorrelationId(headerValue(request.headers[CORRELATION_HEADER]));
 }
 
 /**
  * A Nest application on Fastify with the platform's HTTP conventions: body limit, request ids
- * echoed in `x-request-id`, no proxy trust, form bodies parsed but kept raw, unknown media types
+ * echoed in `x-request-id` and set as the correlation id of everything the handler does, no
+ * proxy trust, form bodies parsed but kept raw, unknown media types
  * left to the controllers, and the global exception filter. The caller listens.
  */
 export async function createHttpApp(
@@ -50,9 +48,13 @@ export async function createHttpApp(
     abortOnError: false,
   });
   registerContentParsers(adapter);
-  adapter.getInstance().addHook('onRequest', async (request, reply) => {
-    void reply.header(REQUEST_ID_HEADER, request.id);
+  const fastify = adapter.getInstance();
+  fastify.addHook('onRequest', async (request, reply) => {
+    void reply.header(CORRELATION_HEADER, request.id);
   });
+  // Callback style on purpose: `done` runs the handler (guards, pipes, controller, filters)
+  // synchronously, so all of it and every call it makes inherit the correlation id.
+  fastify.addHook('preHandler', (request, _reply, done) => withCorrelationId(request.id, done));
   app.useGlobalFilters(new HttpExceptionFilter(options.logger));
   return app;
 }

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 
-export const REQUEST_ID_HEADER = 'x-request-id';
 export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
 
 /** A request as `createHttpApp` prepares it: form and unknown bodies keep their raw text. */

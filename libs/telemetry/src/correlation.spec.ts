@@ -1,0 +1,51 @@
+import { acceptCorrelationId, correlationId, withCorrelationId } from './correlation';
+import { CorrelatedLogger } from './logger';
+
+describe('correlation id', () => {
+  it('is visible to everything the work awaits, and gone after it', async () => {
+    const seen = await withCorrelationId('req-1', async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return correlationId();
+    });
+    expect(seen).toBe('req-1');
+    expect(correlationId()).toBeUndefined();
+  });
+
+  it('keeps concurrent requests apart', async () => {
+    const later = (id: string, ms: number) =>
+      withCorrelationId(id, () => new Promise<string | undefined>((r) => setTimeout(() => r(correlationId()), ms)));
+    await expect(Promise.all([later('a', 5), later('b', 1)])).resolves.toEqual(['a', 'b']);
+  });
+
+  it('accepts a plain incoming id and replaces anything else with a UUID', () => {
+    expect(acceptCorrelationId('abc-123.x:y')).toBe('abc-123.x:y');
+    for (const unsafe of [undefined, '', 'has space', 'line\nbreak', 'x'.repeat(129)]) {
+      expect(acceptCorrelationId(unsafe)).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+});
+
+describe('CorrelatedLogger', () => {
+  const captured = (): jest.SpyInstance =>
+    jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+
+  afterEach(() => jest.restoreAllMocks());
+
+  it('prefixes text lines with the correlation id', () => {
+    const logger = new CorrelatedLogger('text');
+    const write = captured();
+    withCorrelationId('req-7', () => logger.log('hello', 'Test'));
+    logger.log('outside', 'Test');
+    const plain = (call: number) => String(write.mock.calls[call][0]).replace(/\x1b\[[0-9;]*m/g, '');
+    expect(plain(0)).toContain('[req-7] hello');
+    expect(plain(1)).not.toContain('[req-7]');
+  });
+
+  it('adds correlation_id to JSON lines', () => {
+    const logger = new CorrelatedLogger('json');
+    const write = captured();
+    withCorrelationId('req-8', () => logger.log('hello', 'Test'));
+    const line = JSON.parse(String(write.mock.calls[0][0]));
+    expect(line).toMatchObject({ message: 'hello', context: 'Test', correlation_id: 'req-8' });
+  });
+});
