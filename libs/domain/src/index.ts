@@ -1,5 +1,6 @@
 export * from './errors';
 export * from './application';
+export * from './admin';
 export * from './scopes';
 export * from './storage';
 export * from './clock';

@@ -1,5 +1,5 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { AccessTokenValidator, ADMIN_SCOPE, BearerError, parseScope, scopesCover } from '@platform/domain';
+import { AccessTokenValidator, ADMIN_SCOPE, BearerError, isAdminToken } from '@platform/domain';
 import { readBearerToken } from '@platform/http';
 import type { FastifyRequest } from 'fastify';
 
@@ -15,9 +15,7 @@ export class AdminGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const claims = await this.validator.validate(readBearerToken(request.headers.authorization));
     if (!claims) throw new BearerError('invalid_token', 'The access token is invalid, expired or revoked');
-    const admin =
-      scopesCover(parseScope(claims.scope), ADMIN_SCOPE) || (claims.roles ?? []).includes('global_admin');
-    if (!admin) throw new BearerError('insufficient_scope', 'An admin token is required', ADMIN_SCOPE);
+    if (!isAdminToken(claims)) throw new BearerError('insufficient_scope', 'An admin token is required', ADMIN_SCOPE);
     return true;
   }
 }
