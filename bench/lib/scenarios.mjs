@@ -4,7 +4,8 @@ import { measureRs256 } from './limit.mjs';
 import { FORM, form, issueToken, jwsHeader, postForm } from './oauth.mjs';
 
 const require = createRequire(import.meta.url);
-const { createAuthServiceClient, INTERNAL_TOKEN_METADATA, REQUEST_ID_METADATA } = require('@platform/grpc');
+const { createAuthServiceClient, INTERNAL_TOKEN_METADATA } = require('@platform/grpc');
+const { CORRELATION_HEADER } = require('@platform/telemetry');
 
 /** How long one revocation may take to reach the second sidecar before it counts as an error. */
 const PROPAGATION_TIMEOUT_MS = 5_000;
@@ -105,7 +106,7 @@ export const scenarios = {
     try {
       const metadata = new grpc.Metadata();
       metadata.set(INTERNAL_TOKEN_METADATA, platform.internalToken);
-      metadata.set(REQUEST_ID_METADATA, 'bench-validate');
+      metadata.set(CORRELATION_HEADER, 'bench-validate');
       const token = ctx.token;
       const first = await validateToken(client, token, metadata);
       if (first !== grpc.status.OK)

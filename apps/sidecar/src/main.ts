@@ -1,12 +1,14 @@
 import 'reflect-metadata';
-import { ConsoleLogger, Logger } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { CorrelatedLogger } from '@platform/telemetry';
 import { loadSidecarConfig } from './config/sidecar-config';
 import { SidecarModule } from './sidecar.module';
 
 async function bootstrap(): Promise<void> {
   const config = loadSidecarConfig();
-  const logger = new ConsoleLogger('Sidecar', { json: config.logFormat === 'json' });
+  const logger = new CorrelatedLogger(config.logFormat);
+  logger.setContext('Sidecar');
   const app = await NestFactory.createApplicationContext(SidecarModule.forRoot({ config }), {
     logger,
     abortOnError: false,

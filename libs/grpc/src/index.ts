@@ -1,6 +1,9 @@
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { loadSync, type Options } from '@grpc/proto-loader';
+import { correlationInterceptor } from './correlation';
+
+export * from './correlation';
 
 /** `proto/` at the repository root is the single source of every service definition. */
 export const PROTO_ROOT = join(__dirname, '..', '..', '..', 'proto');
@@ -28,7 +31,6 @@ export function loadProto(file: string) {
 }
 
 export const INTERNAL_TOKEN_METADATA = 'x-internal-token';
-export const REQUEST_ID_METADATA = 'x-request-id';
 /** Trailing metadata of a PERMISSION_DENIED answer: the decision id and the deciding policies. */
 export const DECISION_ID_METADATA = 'x-decision-id';
 /** Comma-separated policy ids (`token-scope`, `tenant-isolation`, ...); absent for the default deny. */
@@ -206,7 +208,7 @@ export function createTenantServiceClient(
   return createClient<TenantServiceClient>(TENANT_PROTO, TENANT_SERVICE_NAME, address, options);
 }
 
-/** An insecure (loopback) client of the fully qualified `service` defined in `protoFile`. */
+/** An insecure (loopback) client, carrying the correlation id, of the fully qualified `service` defined in `protoFile`. */
 function createClient<T>(
   protoFile: string,
   service: string,
@@ -215,5 +217,8 @@ function createClient<T>(
 ): T {
   const definition = loadProto(protoFile)[service] as grpc.ServiceDefinition;
   const Client = grpc.makeClientConstructor(definition, service);
-  return new Client(address, grpc.credentials.createInsecure(), options) as unknown as T;
+  return new Client(address, grpc.credentials.createInsecure(), {
+    ...options,
+    interceptors: [correlationInterceptor],
+  }) as unknown as T;
 }

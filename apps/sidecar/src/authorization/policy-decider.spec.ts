@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { correlationId, withCorrelationId } from '@platform/telemetry';
 import type { PolicyPrincipal } from '@platform/domain';
 import { PolicyDecider } from './policy-decider';
 
@@ -20,15 +21,19 @@ describe(PolicyDecider.name, () => {
   afterEach(() => log.mockRestore());
 
   it('logs a denied decision with its id, the action, the principal and the deciding policies', () => {
-    const decision = new PolicyDecider().decide(
-      { principal: viewer, action: 'users.write', resourceTenant: 'acme' },
-      { enforced: true, requestId: 'req-5' },
+    let loggedUnder: string | undefined;
+    log.mockImplementation(() => (loggedUnder = correlationId()));
+    const decision = withCorrelationId('req-5', () =>
+      new PolicyDecider().decide(
+        { principal: viewer, action: 'users.write', resourceTenant: 'acme' },
+        { enforced: true },
+      ),
     );
 
     expect(decision).toMatchObject({ effect: 'deny', enforced: true });
     expect(log).toHaveBeenCalledTimes(1);
     const line = String(log.mock.calls[0][0]);
-    expect(line).toContain('[req-5]');
+    expect(loggedUnder).toBe('req-5');
     expect(line).toContain(`decision ${decision.decisionId}`);
     expect(line).toContain('users.write');
     expect(line).toContain('user-7');

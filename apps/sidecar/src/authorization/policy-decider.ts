@@ -19,7 +19,6 @@ export interface DecideOptions {
   /** DryRun: candidate policies evaluated beside the active ones. */
   candidates?: readonly Policy[];
   enforced: boolean;
-  requestId?: string;
 }
 
 /**
@@ -32,21 +31,20 @@ export class PolicyDecider {
   private readonly logger = new Logger('PolicyDecisions');
   private readonly engine = new PolicyEngine(DEFAULT_POLICIES);
 
-  decide(request: PolicyRequest, { candidates, enforced, requestId }: DecideOptions): Decision {
+  decide(request: PolicyRequest, { candidates, enforced }: DecideOptions): Decision {
     const decision: Decision = {
       ...this.engine.evaluate(request, candidates),
       decisionId: randomUUID(),
       enforced,
     };
-    if (decision.effect === 'deny') this.logDenial(request, decision, requestId);
+    if (decision.effect === 'deny') this.logDenial(request, decision);
     return decision;
   }
 
-  private logDenial(request: PolicyRequest, decision: Decision, requestId: string | undefined): void {
-    const prefix = requestId ? `[${requestId}] ` : '';
+  private logDenial(request: PolicyRequest, decision: Decision): void {
     const by = decision.decidedBy.length > 0 ? decision.decidedBy.join(',') : 'default-deny';
     this.logger.log(
-      `${prefix}decision ${decision.decisionId}${decision.enforced ? '' : ' (dry run)'}: deny ` +
+      `decision ${decision.decisionId}${decision.enforced ? '' : ' (dry run)'}: deny ` +
         `${request.action} on ${request.resourceTenant ?? '(platform)'} for ${describe(request.principal)}; ` +
         `decided by ${by}: ${decision.reason}`,
     );

@@ -13,13 +13,9 @@ export abstract class ControlPlaneClient {
   /** `GET /internal/v1/revocations/active`: the whole live deny-list. */
   abstract fetchActiveRevocations(): Promise<RevocationPage>;
   /** `GET /internal/v1/revocations?after=&limit=`, ascending. */
-  abstract fetchRevocationsAfter(
-    afterSeq: number,
-    limit: number,
-    requestId?: string,
-  ): Promise<RevocationPage>;
+  abstract fetchRevocationsAfter(afterSeq: number, limit: number): Promise<RevocationPage>;
   /** `POST /internal/v1/revocations {token}`: trusted revoke of an access token. */
-  abstract revokeAccessToken(token: string, requestId?: string): Promise<{ revoked: boolean }>;
+  abstract revokeAccessToken(token: string): Promise<{ revoked: boolean }>;
   /**
    * `GET /internal/v1/revocations/stream?after=`: yields entries until the stream ends, fails,
    * or `signal` aborts. `onOpen` runs once the stream is accepted.

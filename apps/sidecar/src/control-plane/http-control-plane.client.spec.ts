@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { withCorrelationId } from '@platform/telemetry';
 import { SidecarError } from '../errors';
 import { TEST_INTERNAL_TOKEN, testConfig } from '../testing/test-config';
 import type { RevocationEntry } from './control-plane.types';
@@ -67,7 +68,7 @@ describe(HttpControlPlaneClient.name, () => {
   it('pulls the feed after a seq, forwarding the request id, and drops malformed entries', async () => {
     handler = json(200, { revocations: [entry(4), { seq: 5, kind: 'everything' }, entry(6)], last_seq: 6 });
 
-    await expect(client.fetchRevocationsAfter(3, 1000, 'req-1')).resolves.toEqual({
+    await expect(withCorrelationId('req-1', () => client.fetchRevocationsAfter(3, 1000))).resolves.toEqual({
       revocations: [entry(4), entry(6)],
       last_seq: 6,
     });

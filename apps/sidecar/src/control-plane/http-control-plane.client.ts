@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { INTERNAL_TOKEN_METADATA, REQUEST_ID_METADATA } from '@platform/grpc';
+import { INTERNAL_TOKEN_METADATA } from '@platform/grpc';
+import { CORRELATION_HEADER, correlationId } from '@platform/telemetry';
 import { Pool, type Dispatcher } from 'undici';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
 import { SidecarError } from '../errors';
@@ -51,14 +52,14 @@ export class HttpControlPlaneClient extends ControlPlaneClient implements OnAppl
     return parseRevocationPage(body) ?? this.unreadable('/internal/v1/revocations/active');
   }
 
-  async fetchRevocationsAfter(afterSeq: number, limit: number, requestId?: string): Promise<RevocationPage> {
+  async fetchRevocationsAfter(afterSeq: number, limit: number): Promise<RevocationPage> {
     const path = `/internal/v1/revocations?after=${afterSeq}&limit=${limit}`;
-    const body = await this.json('GET', path, undefined, requestId);
+    const body = await this.json('GET', path);
     return parseRevocationPage(body) ?? this.unreadable('/internal/v1/revocations');
   }
 
-  async revokeAccessToken(token: string, requestId?: string): Promise<{ revoked: boolean }> {
-    const body = await this.json('POST', '/internal/v1/revocations', { token }, requestId);
+  async revokeAccessToken(token: string): Promise<{ revoked: boolean }> {
+    const body = await this.json('POST', '/internal/v1/revocations', { token });
     const revoked =
       typeof body === 'object' && body !== null && (body as { revoked?: unknown }).revoked === true;
     return { revoked };
@@ -95,9 +96,10 @@ export class HttpControlPlaneClient extends ControlPlaneClient implements OnAppl
     await this.pool.destroy();
   }
 
-  private async json(method: Method, path: string, payload?: unknown, requestId?: string): Promise<unknown> {
+  private async json(method: Method, path: string, payload?: unknown): Promise<unknown> {
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (requestId) headers[REQUEST_ID_METADATA] = requestId;
+    const id = correlationId();
+    if (id !== undefined) headers[CORRELATION_HEADER] = id;
     let body: string | undefined;
     if (payload !== undefined) {
       headers['content-type'] = 'application/json';

@@ -10,7 +10,7 @@ import { ControlPlaneClient } from '../control-plane/control-plane.client';
 import { SidecarError } from '../errors';
 import { KeyCache } from '../keys/key-cache';
 import { RevocationSync } from '../revocation/revocation-sync';
-import { failCall, logPrefix, requestIdOf } from './call-failure';
+import { failCall } from './call-failure';
 import { InternalTokenGuard } from './internal-token.guard';
 import { InvalidationStreams } from './invalidation-streams';
 import { TokenClaimsReader } from './token-claims.reader';
@@ -55,7 +55,7 @@ export class AuthGrpcService {
   ): void => {
     this.tokens.read(call.request.token ?? '').then(
       (claims) => callback(null, { claims }),
-      (error: unknown) => failCall(this.logger, 'ValidateToken', call.metadata, callback, error),
+      (error: unknown) => failCall(this.logger, 'ValidateToken', callback, error),
     );
   };
 
@@ -72,7 +72,6 @@ export class AuthGrpcService {
       return failCall(
         this.logger,
         'Authorize',
-        call.metadata,
         callback,
         invalidArgument('action must be a scope-shaped action such as jobs.read'),
       );
@@ -82,14 +81,14 @@ export class AuthGrpcService {
       .then((claims): AuthorizeResponse => {
         const decision = this.decider.decide(
           { principal: principalOfClaims(claims), action, resourceTenant: tenant || undefined },
-          { enforced: true, requestId: requestIdOf(call.metadata) },
+          { enforced: true },
         );
         if (decision.effect !== 'allow') throw refusal(action, decision);
         return { claims, decided_by: decision.decidedBy, decision_id: decision.decisionId };
       })
       .then(
         (response) => callback(null, response),
-        (error: unknown) => failCall(this.logger, 'Authorize', call.metadata, callback, error),
+        (error: unknown) => failCall(this.logger, 'Authorize', callback, error),
       );
   };
 
@@ -97,25 +96,22 @@ export class AuthGrpcService {
     call: ServerUnaryCall<TokenRequest, Empty>,
     callback: sendUnaryData<Empty>,
   ): void => {
-    const requestId = requestIdOf(call.metadata);
     const run = async (): Promise<Empty> => {
       this.internalToken.assert(call.metadata);
       const token = call.request.token ?? '';
       if (token === '') throw new SidecarError('token_missing', 'token is empty');
-      await this.controlPlane.revokeAccessToken(token, requestId);
+      await this.controlPlane.revokeAccessToken(token);
       try {
-        await this.revocations.syncNow(requestId);
+        await this.revocations.syncNow();
       } catch (error) {
         // Persisted by the control plane: the stream or the next poll applies it here.
-        this.logger.warn(
-          `${logPrefix(requestId)}revoked, but the local sync failed: ${(error as Error).message}`,
-        );
+        this.logger.warn(`revoked, but the local sync failed: ${(error as Error).message}`);
       }
       return {};
     };
     run().then(
       (response) => callback(null, response),
-      (error: unknown) => failCall(this.logger, 'RevokeToken', call.metadata, callback, error),
+      (error: unknown) => failCall(this.logger, 'RevokeToken', callback, error),
     );
   };
 
@@ -130,14 +126,13 @@ export class AuthGrpcService {
     call: ServerUnaryCall<Empty, { last_seq: number }>,
     callback: sendUnaryData<{ last_seq: number }>,
   ): void => {
-    const requestId = requestIdOf(call.metadata);
     const run = async (): Promise<{ last_seq: number }> => {
       this.internalToken.assert(call.metadata);
-      return { last_seq: await this.revocations.syncNow(requestId) };
+      return { last_seq: await this.revocations.syncNow() };
     };
     run().then(
       (response) => callback(null, response),
-      (error: unknown) => failCall(this.logger, 'SyncRevocations', call.metadata, callback, error),
+      (error: unknown) => failCall(this.logger, 'SyncRevocations', callback, error),
     );
   };
 }

@@ -10,6 +10,7 @@ import {
 import {
   AUTH_PROTO,
   AUTH_SERVICE_NAME,
+  correlatedHandlers,
   loadProto,
   POLICY_PROTO,
   POLICY_SERVICE_NAME,
@@ -70,9 +71,9 @@ export class GrpcServerHost implements OnApplicationBootstrap, BeforeApplication
       'grpc.keepalive_permit_without_calls': 1,
     });
     const protos = { ...loadProto(AUTH_PROTO), ...loadProto(POLICY_PROTO), ...loadProto(TENANT_PROTO) };
-    server.addService(protos[AUTH_SERVICE_NAME] as ServiceDefinition, this.auth.implementation());
-    server.addService(protos[POLICY_SERVICE_NAME] as ServiceDefinition, this.policy.implementation());
-    server.addService(protos[TENANT_SERVICE_NAME] as ServiceDefinition, this.tenant.implementation());
+    server.addService(protos[AUTH_SERVICE_NAME] as ServiceDefinition, correlatedHandlers(this.auth.implementation()));
+    server.addService(protos[POLICY_SERVICE_NAME] as ServiceDefinition, correlatedHandlers(this.policy.implementation()));
+    server.addService(protos[TENANT_SERVICE_NAME] as ServiceDefinition, correlatedHandlers(this.tenant.implementation()));
     this.health.addToServer(server);
     // Reflection describes every file it is given: the auth, policy and tenant packages, plus
     // health.proto (reached through one of its message definitions, which carries the file

@@ -3,7 +3,6 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { InvalidationMessage } from '@platform/grpc';
 import { KeyCache } from '../keys/key-cache';
 import { DenyList, type DenyListChange } from '../revocation/deny-list';
-import { logPrefix, requestIdOf } from './call-failure';
 import { InternalTokenGuard } from './internal-token.guard';
 import { toGrpcStatus } from './status-mapper';
 
@@ -51,7 +50,7 @@ export class InvalidationStreams {
     call.on('error', forget);
     this.open.add(call);
     send({ seq: this.denyList.lastSeq, change: 'ready', ready: {} });
-    this.logger.log(`${logPrefix(requestIdOf(call.metadata))}invalidation watcher connected`);
+    this.logger.log(`invalidation watcher connected`);
   };
 
   /** Ends every stream (shutdown), so each watcher drops its cache now rather than at the kill. */

@@ -5,7 +5,7 @@ import type { DryRunRequest, EvaluateRequest, EvaluateResponse } from '@platform
 import { invalidArgument } from '../authorization/authorization.error';
 import { type Decision, PolicyDecider } from '../authorization/policy-decider';
 import { principalOfMessage } from '../authorization/principals';
-import { failCall, requestIdOf } from './call-failure';
+import { failCall } from './call-failure';
 
 /** A DryRun may add this many candidate policies; more is not a policy review, it is a mistake. */
 export const MAX_CANDIDATE_POLICIES = 100;
@@ -32,11 +32,10 @@ export class PolicyGrpcService {
     try {
       const decision = this.decider.decide(policyRequestOf(call.request), {
         enforced: true,
-        requestId: requestIdOf(call.metadata),
       });
       callback(null, toResponse(decision));
     } catch (error) {
-      failCall(this.logger, 'Evaluate', call.metadata, callback, error);
+      failCall(this.logger, 'Evaluate', callback, error);
     }
   };
 
@@ -49,11 +48,10 @@ export class PolicyGrpcService {
       const decision = this.decider.decide(request, {
         candidates: candidatesOf(call.request.candidate_policies ?? []),
         enforced: false,
-        requestId: requestIdOf(call.metadata),
       });
       callback(null, toResponse(decision));
     } catch (error) {
-      failCall(this.logger, 'DryRun', call.metadata, callback, error);
+      failCall(this.logger, 'DryRun', callback, error);
     }
   };
 }

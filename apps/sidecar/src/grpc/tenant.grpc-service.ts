@@ -8,7 +8,7 @@ import type {
 } from '@platform/grpc';
 import { AuthorizationError, invalidArgument } from '../authorization/authorization.error';
 import { principalOfClaims } from '../authorization/principals';
-import { failCall, logPrefix, requestIdOf } from './call-failure';
+import { failCall } from './call-failure';
 import { TokenClaimsReader } from './token-claims.reader';
 
 /**
@@ -39,7 +39,7 @@ export class TenantGrpcService {
             : { tenant: '', platform_wide: true, roles: [] },
         );
       },
-      (error: unknown) => failCall(this.logger, 'ResolveTenant', call.metadata, callback, error),
+      (error: unknown) => failCall(this.logger, 'ResolveTenant', callback, error),
     );
   };
 
@@ -52,7 +52,6 @@ export class TenantGrpcService {
       return failCall(
         this.logger,
         'ValidateIsolation',
-        call.metadata,
         callback,
         invalidArgument('resource_tenant is required'),
       );
@@ -63,14 +62,14 @@ export class TenantGrpcService {
         const verdict = checkTenantIsolation(principalOfClaims(claims), resourceTenant);
         if (verdict.allowed) return verdict;
         this.logger.log(
-          `${logPrefix(requestIdOf(call.metadata))}isolation: deny ${claims.sub} of ${claims.tenant} ` +
+          `isolation: deny ${claims.sub} of ${claims.tenant} ` +
             `to ${resourceTenant}: ${verdict.reason}`,
         );
         throw new AuthorizationError('permission_denied', verdict.reason);
       })
       .then(
         (response) => callback(null, response),
-        (error: unknown) => failCall(this.logger, 'ValidateIsolation', call.metadata, callback, error),
+        (error: unknown) => failCall(this.logger, 'ValidateIsolation', callback, error),
       );
   };
 }

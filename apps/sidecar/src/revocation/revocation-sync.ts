@@ -54,14 +54,10 @@ export class RevocationSync implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /** Pulls every entry after the applied seq and applies it; answers the new last seq. */
-  async syncNow(requestId?: string): Promise<number> {
+  async syncNow(): Promise<number> {
     for (let page = 0; page < MAX_SYNC_PAGES; page++) {
       const after = this.denyList.lastSeq;
-      const { revocations, last_seq } = await this.controlPlane.fetchRevocationsAfter(
-        after,
-        SYNC_PAGE_SIZE,
-        requestId,
-      );
+      const { revocations, last_seq } = await this.controlPlane.fetchRevocationsAfter(after, SYNC_PAGE_SIZE);
       this.denyList.applyPage(revocations, last_seq);
       if (revocations.length < SYNC_PAGE_SIZE || this.denyList.lastSeq <= after) break;
     }
