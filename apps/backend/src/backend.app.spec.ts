@@ -2,6 +2,7 @@ import type { LoggerService } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BearerError, DomainError } from '@platform/domain';
 import { createHttpApp } from '@platform/http';
+import { correlationId } from '@platform/telemetry';
 import { BackendModule } from './backend.module';
 import { ControlPlaneClient } from './clients/control-plane.client';
 import { SidecarClient } from './clients/sidecar.client';
@@ -57,13 +58,15 @@ describe('backend HTTP surface', () => {
 
   describe('POST /v1/oauth/token', () => {
     it('forwards the raw form and the Authorization header and relays the answer', async () => {
-      controlPlane.request.mockResolvedValue(
-        upstream(
+      let correlation: string | undefined;
+      controlPlane.request.mockImplementation(async () => {
+        correlation = correlationId();
+        return upstream(
           200,
           { access_token: 'at', token_type: 'Bearer', expires_in: 3600 },
           { 'cache-control': 'no-store', pragma: 'no-cache' },
-        ),
-      );
+        );
+      });
       const response = await app.inject({
         method: 'POST',
         url: '/v1/oauth/token',
@@ -77,11 +80,12 @@ describe('backend HTTP surface', () => {
       expect(controlPlane.request).toHaveBeenCalledWith({
         method: 'POST',
         path: '/internal/v1/oauth/token',
-        requestId: 'req-42',
         authorization: 'Basic d29ya2VyOnNlY3JldA==',
         contentType: 'application/x-www-form-urlencoded',
         body: 'grant_type=client_credentials&scope=jobs.read',
       });
+      // The control plane client sends the correlation id as x-request-id.
+      expect(correlation).toBe('req-42');
     });
 
     it('relays an RFC 6749 error with its status and challenge', async () => {
@@ -183,7 +187,7 @@ describe('backend HTTP surface', () => {
         payload: 'token=x',
       });
       expect(response.statusCode).toBe(200);
-      expect(sidecar.syncRevocations).toHaveBeenCalledWith('rev-1');
+      expect(sidecar.syncRevocations).toHaveBeenCalledTimes(1);
     });
 
     it('still answers 200 and logs a warning when the sidecar cannot be synced', async () => {
@@ -484,8 +488,6 @@ describe('backend HTTP surface', () => {
       expect(controlPlane.request).toHaveBeenCalledWith({
         method: 'POST',
         path: '/api/v1/keys/rotate',
-        query: undefined,
-        requestId: expect.any(String),
         authorization: 'Bearer admin-token',
       });
     });

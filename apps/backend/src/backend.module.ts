@@ -1,15 +1,8 @@
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import type { PlatformConfig } from '@platform/config';
-import {
-  AppsController,
-  KeysController,
-  ScopesController,
-  TokenEventsController,
-} from './apps/apps.controller';
-import { AppsService } from './apps/apps.service';
+import { AppsController } from './apps/apps.controller';
 import { AdminGuard } from './auth/admin.guard';
 import { AppLoginController } from './auth-family/app-login.controller';
-import { AuthFamilyService } from './auth-family/auth-family.service';
 import { AuthTokensController } from './auth-family/auth-tokens.controller';
 import { BearerGuard } from './auth/bearer.guard';
 import { InvalidationWatcher } from './auth/invalidation-watcher';
@@ -36,11 +29,14 @@ import { LoginService } from './login/login.service';
 import { LoginTransactions } from './login/login-transactions';
 import { MeController } from './me/me.controller';
 import { MetadataController } from './metadata/metadata.controller';
+import { ControlPlaneRelay } from './forwarding/control-plane-relay';
+import { KeysController } from './keys/keys.controller';
 import { OAuthController } from './oauth/oauth.controller';
-import { OAuthService } from './oauth/oauth.service';
 import { OpenApiModule } from './openapi/openapi.module';
+import { ScopesController } from './scopes/scopes.controller';
 import { ServiceAccountsController } from './service-accounts/service-accounts.controller';
 import { TenantUsersController } from './tenants/tenant-users.controller';
+import { TokenEventsController } from './token-events/token-events.controller';
 
 /**
  * The backend: public routes only (no internal route is served here). It holds no database;
@@ -81,8 +77,7 @@ export class BackendModule {
         { provide: ValidatedTokenCache, useFactory: () => new ValidatedTokenCache(backend.tokenCacheSize) },
         InvalidationWatcher,
         LocalRevocation,
-        OAuthService,
-        AppsService,
+        ControlPlaneRelay,
         HealthService,
         BearerGuard,
         AdminGuard,
@@ -90,7 +85,6 @@ export class BackendModule {
           provide: TokenRevocationClient,
           useFactory: () => new TokenRevocationClient(config.sidecarGrpcAddress, config.internalToken),
         },
-        AuthFamilyService,
         ...browserProviders(config),
       ],
     };

@@ -1,107 +1,68 @@
-import { Controller, Delete, Get, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
+import type { PlatformConfig } from '@platform/config';
+import type { PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { AdminGuard } from '../auth/admin.guard';
-import { type Caller, CurrentCaller, JsonBody } from '../http/caller';
-import { relay } from '../http/relay';
-import { AppsService } from './apps.service';
+import { LocalRevocation } from '../auth/local-revocation';
+import type { UpstreamResponse } from '../clients/control-plane.client';
+import { PLATFORM_CONFIG } from '../config';
+import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
+import { publicAppsUrl, rewriteAppsLink } from './link-header';
 
-/** Application management (admin Bearer token). */
+/**
+ * Application management (admin Bearer token). The registry lives in the control plane, which
+ * checks the admin token again itself; the edge translates its addresses into the public ones.
+ */
 @Controller('v1/oauth/apps')
 @UseGuards(AdminGuard)
 export class AppsController {
-  constructor(private readonly apps: AppsService) {}
+  constructor(
+    private readonly relay: ControlPlaneRelay,
+    private readonly localRevocation: LocalRevocation,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+  ) {}
 
   @Post()
-  async register(
-    @JsonBody() body: string,
-    @CurrentCaller() caller: Caller,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    await relay(reply, await this.apps.register(body, caller));
+  register(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.relay.forward(request, reply, { to: '/api/v1/apps', body: 'json', then: this.publicAddresses });
   }
 
   @Get()
-  async list(
-    @Query() query: Record<string, unknown>,
-    @CurrentCaller() caller: Caller,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    await relay(reply, await this.apps.list(query, caller));
+  list(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.relay.forward(request, reply, {
+      to: '/api/v1/apps',
+      query: ['limit', 'after'],
+      then: this.publicAddresses,
+    });
   }
 
   @Get(':id')
-  async get(
-    @Param('id') id: string,
-    @CurrentCaller() caller: Caller,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    await relay(reply, await this.apps.get(id, caller));
+  get(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.relay.forward(request, reply, { to: '/api/v1/apps/:id', then: this.publicAddresses });
   }
 
+  /** The control plane revokes the app's tokens; this backend refuses them from the next request on. */
   @Delete(':id')
-  async delete(
-    @Param('id') id: string,
-    @CurrentCaller() caller: Caller,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    await relay(reply, await this.apps.delete(id, caller));
+  delete(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.relay.forward(request, reply, {
+      to: '/api/v1/apps/:id',
+      then: async (response) => {
+        if (response.status >= 200 && response.status < 300) await this.localRevocation.applyNow();
+      },
+    });
   }
 
   @Post(':id/rotate-secret')
-  async rotateSecret(
-    @Param('id') id: string,
-    @CurrentCaller() caller: Caller,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    await relay(reply, await this.apps.rotateSecret(id, caller));
-  }
-}
-
-/** Custom scope definitions (admin Bearer token), same paths as the control plane's. */
-@Controller('api/v1/scopes')
-@UseGuards(AdminGuard)
-export class ScopesController {
-  constructor(private readonly apps: AppsService) {}
-
-  @Post()
-  async define(
-    @JsonBody() body: string,
-    @CurrentCaller() caller: Caller,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    await relay(reply, await this.apps.defineScope(body, caller));
+  rotateSecret(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.relay.forward(request, reply, { to: '/api/v1/apps/:id/rotate-secret' });
   }
 
-  @Get()
-  async list(@CurrentCaller() caller: Caller, @Res() reply: FastifyReply): Promise<void> {
-    await relay(reply, await this.apps.listScopes(caller));
-  }
-}
-
-/** The token event stream (admin Bearer token). */
-@Controller('api/v1/token-events')
-@UseGuards(AdminGuard)
-export class TokenEventsController {
-  constructor(private readonly apps: AppsService) {}
-
-  @Get()
-  async list(
-    @Query() query: Record<string, unknown>,
-    @CurrentCaller() caller: Caller,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    await relay(reply, await this.apps.tokenEvents(query, caller));
-  }
-}
-
-/** Signing-key rotation (admin Bearer token): the new key signs, the old one stays published. */
-@Controller('api/v1/keys')
-@UseGuards(AdminGuard)
-export class KeysController {
-  constructor(private readonly apps: AppsService) {}
-
-  @Post('rotate')
-  async rotate(@CurrentCaller() caller: Caller, @Res() reply: FastifyReply): Promise<void> {
-    await relay(reply, await this.apps.rotateSigningKey(caller));
-  }
+  private readonly publicAddresses = (response: UpstreamResponse): void => {
+    const { link, location } = response.headers;
+    if (link !== undefined) response.headers.link = rewriteAppsLink(link, this.config.issuer);
+    if (location === undefined) return;
+    const rewritten = publicAppsUrl(location, this.config.issuer);
+    if (rewritten === undefined) delete response.headers.location;
+    else response.headers.location = rewritten;
+  };
 }

@@ -1,6 +1,5 @@
-import { Controller, Get, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { Controller, Get, Query, Res, UseFilters } from '@nestjs/common';
 import { DomainError } from '@platform/domain';
-import type { PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { BrowserErrorFilter } from '../browser/browser-error.filter';
 import { BrowserCookies } from '../browser/cookies';
@@ -27,7 +26,6 @@ export class AppLoginController {
   @Get('login')
   async start(
     @Query('return_to') returnTo: unknown,
-    @Req() request: PlatformRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
     if (typeof returnTo !== 'string' || returnTo === '' || returnTo.length > MAX_RETURN_TO_LENGTH) {
@@ -36,7 +34,7 @@ export class AppLoginController {
         'return_to is required: the URL of your application callback, as registered.',
       );
     }
-    const target = await this.appLogin.target(returnTo, request.id);
+    const target = await this.appLogin.target(returnTo);
     const { authorizationUrl, sealedTransaction } = await this.login.start(target.returnTo, target.clientId);
     this.cookies.setLoginTransaction(reply, sealedTransaction);
     await sendRedirect(reply, 302, authorizationUrl);

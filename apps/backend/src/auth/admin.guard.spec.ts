@@ -3,7 +3,7 @@ import { BearerError, DomainError } from '@platform/domain';
 import { MissingBearerTokenError } from '@platform/http';
 import type { SidecarClient } from '../clients/sidecar.client';
 import { claimsFactory, fakeSidecar, type FakeSidecar } from '../testing/fakes';
-import { AdminGuard, isAdmin } from './admin.guard';
+import { AdminGuard } from './admin.guard';
 import { type AuthenticatedRequest, BearerGuard } from './bearer.guard';
 import { ValidatedTokenCache } from './validated-token-cache';
 
@@ -31,7 +31,7 @@ describe(BearerGuard.name, () => {
     const request = requestWith('Bearer abc.def.ghi');
     await expect(guard.canActivate(contextFor(request))).resolves.toBe(true);
     expect(request.claims).toBe(claims);
-    expect(sidecar.validateToken).toHaveBeenCalledWith('abc.def.ghi', 'req-1');
+    expect(sidecar.validateToken).toHaveBeenCalledWith('abc.def.ghi');
   });
 
   it('refuses a request without a token before asking the sidecar', async () => {
@@ -161,15 +161,5 @@ describe(AdminGuard.name, () => {
     await expect(guard.canActivate(contextFor(requestWith()))).rejects.toBeInstanceOf(
       MissingBearerTokenError,
     );
-  });
-});
-
-describe('isAdmin', () => {
-  it('does not take a narrower admin scope for admin.*', () => {
-    expect(isAdmin({ scope: 'admin.read', roles: [] })).toBe(false);
-  });
-
-  it('does not take a look-alike scope for admin.*', () => {
-    expect(isAdmin({ scope: 'admins.*', roles: [] })).toBe(false);
   });
 });

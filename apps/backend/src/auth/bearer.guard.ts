@@ -23,14 +23,14 @@ export class BearerGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const token = readBearerToken(request.headers.authorization);
-    request.claims = this.cache.get(token) ?? (await this.validate(token, request.id));
+    request.claims = this.cache.get(token) ?? (await this.validate(token));
     return true;
   }
 
   /** Asks the sidecar; keeps an acceptance unless an invalidation arrived while it was asked. */
-  private async validate(token: string, requestId: string): Promise<TokenClaims> {
+  private async validate(token: string): Promise<TokenClaims> {
     const generation = this.cache.generation;
-    const claims = await this.sidecar.validateToken(token, requestId);
+    const claims = await this.sidecar.validateToken(token);
     this.cache.remember(token, claims, generation);
     return claims;
   }

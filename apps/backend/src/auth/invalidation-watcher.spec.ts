@@ -23,8 +23,8 @@ describe(InvalidationWatcher.name, () => {
     streams.length = 0;
     sidecar = fakeSidecar();
     const open = sidecar.watchInvalidations.getMockImplementation()!;
-    sidecar.watchInvalidations.mockImplementation((requestId) => {
-      const opened = open(requestId) as unknown as FakeInvalidationStream;
+    sidecar.watchInvalidations.mockImplementation(() => {
+      const opened = open() as unknown as FakeInvalidationStream;
       streams.push(opened);
       return opened as never;
     });

@@ -71,7 +71,7 @@ export class InvalidationWatcher implements OnApplicationBootstrap, OnModuleDest
   private connect(): void {
     let stream: ClientReadableStream<InvalidationMessage>;
     try {
-      stream = this.sidecar.watchInvalidations('invalidation-watcher');
+      stream = this.sidecar.watchInvalidations();
     } catch (error) {
       this.logger.warn(`cannot watch invalidations: ${(error as Error).message}`);
       return this.scheduleReconnect();

@@ -32,9 +32,9 @@ describe(LocalRevocation.name, () => {
   it('syncs the sidecar and waits until the stream delivered its seq, dropping the revoked token', async () => {
     sidecar.syncRevocations.mockResolvedValue(7);
 
-    await revocation.applyNow('req-1', 'revoked');
+    await revocation.applyNow('revoked');
 
-    expect(sidecar.syncRevocations).toHaveBeenCalledWith('req-1');
+    expect(sidecar.syncRevocations).toHaveBeenCalledWith();
     expect(settled).toHaveBeenCalledWith(7, CONFIRM_TIMEOUT_MS);
     expect(cache.get('revoked')).toBeUndefined();
     expect(cache.get('bystander')).toBeDefined();
@@ -43,7 +43,7 @@ describe(LocalRevocation.name, () => {
   it('clears the whole cache when the stream does not confirm in time', async () => {
     settled.mockResolvedValue(false);
 
-    await revocation.applyNow('req-1');
+    await revocation.applyNow();
 
     expect(cache.size).toBe(0);
   });
@@ -51,7 +51,7 @@ describe(LocalRevocation.name, () => {
   it('clears the whole cache, without failing, when the sidecar cannot be synced', async () => {
     sidecar.syncRevocations.mockRejectedValue(new DomainError('unavailable', 'down'));
 
-    await expect(revocation.applyNow('req-1')).resolves.toBeUndefined();
+    await expect(revocation.applyNow()).resolves.toBeUndefined();
 
     expect(cache.size).toBe(0);
   });

@@ -25,16 +25,16 @@ export class LocalRevocation {
   ) {}
 
   /** `revokedToken`, when the caller knows it, is dropped from the cache at once. */
-  async applyNow(requestId: string, revokedToken?: string): Promise<void> {
+  async applyNow(revokedToken?: string): Promise<void> {
     if (revokedToken !== undefined) this.cache.forget(revokedToken);
     try {
-      const seq = await this.sidecar.syncRevocations(requestId);
+      const seq = await this.sidecar.syncRevocations();
       if (await this.watcher.settled(seq, CONFIRM_TIMEOUT_MS)) return;
-      this.logger.warn(`[${requestId}] invalidation stream did not confirm seq ${seq}; cache cleared`);
+      this.logger.warn(`invalidation stream did not confirm seq ${seq}; cache cleared`);
     } catch (error) {
       // Persisted by the control plane: the sidecar's own stream or poll applies it soon.
       this.logger.warn(
-        `[${requestId}] revocation persisted but the sidecar was not synced: ${(error as Error).message}`,
+        `revocation persisted but the sidecar was not synced: ${(error as Error).message}`,
       );
     }
     this.cache.clear();

@@ -83,12 +83,7 @@ export class PermissionGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AuthorizedRequest>();
     const token = readBearerToken(request.headers.authorization);
     const tenant = required.tenantParam === undefined ? '' : tenantOf(request, required.tenantParam);
-    const { claims, decisionId, decidedBy } = await this.sidecar.authorize(
-      token,
-      required.action,
-      tenant,
-      request.id,
-    );
+    const { claims, decisionId, decidedBy } = await this.sidecar.authorize(token, required.action, tenant);
     request.claims = claims;
     request.permission = { action: required.action, tenant, decisionId, decidedBy };
     return true;

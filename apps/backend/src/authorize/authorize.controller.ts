@@ -22,7 +22,6 @@ export class AuthorizeController {
     const outcome = await this.authorize.begin(
       readAuthorizationRequest(queryOf(request.url)),
       this.cookies.session(request),
-      request.id,
     );
     await this.send(reply, outcome, 302);
   }
@@ -35,7 +34,6 @@ export class AuthorizeController {
       this.cookies.session(request),
       form.get('csrf_token') ?? undefined,
       form.get('decision') ?? undefined,
-      request.id,
     );
     // 303: the browser follows with a GET and never re-posts the form (RFC 9700 4.12).
     await this.send(reply, outcome, 303);

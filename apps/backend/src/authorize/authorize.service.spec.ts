@@ -49,7 +49,7 @@ describe(AuthorizeService.name, () => {
         ok: false,
         refusal: { error: 'invalid_request', errorDescription: 'unknown client_id', redirectable: false },
       });
-      const outcome = service.begin(request(), 'session-1', 'req-1');
+      const outcome = service.begin(request(), 'session-1');
       await expect(outcome).rejects.toBeInstanceOf(DomainError);
       await expect(outcome).rejects.toMatchObject({ code: 'validation_failed' });
       await expect(outcome).rejects.toThrow(/unknown client_id/);
@@ -65,7 +65,7 @@ describe(AuthorizeService.name, () => {
           redirectable: true,
         },
       });
-      const outcome = await service.begin(request(), undefined, 'req-1');
+      const outcome = await service.begin(request(), undefined);
       expect(outcome.kind).toBe('redirect');
       const location = new URL((outcome as { location: string }).location);
       expect(location.origin + location.pathname).toBe('https://dashboard.example.com/callback');
@@ -84,7 +84,6 @@ describe(AuthorizeService.name, () => {
       const outcome = await service.begin(
         request({ ...PARAMETERS, redirect_uri: 'https://app.example/cb?tenant=a', state: '' }),
         undefined,
-        'r',
       );
       expect((outcome as { location: string }).location).toBe(
         'https://app.example/cb?tenant=a&error=invalid_scope&state=',
@@ -93,7 +92,7 @@ describe(AuthorizeService.name, () => {
 
     it('sends a valid request without a session to the login, coming back to the same request', async () => {
       authorization.check.mockResolvedValue({ ok: true, request: acceptedRequest() });
-      const outcome = await service.begin(request(), undefined, 'req-1');
+      const outcome = await service.begin(request(), undefined);
       expect(outcome).toMatchObject({ kind: 'login', sessionEnded: false });
       const location = new URL((outcome as { location: string }).location, 'https://auth.example.test');
       expect(location.pathname).toBe('/auth/login');
@@ -106,7 +105,7 @@ describe(AuthorizeService.name, () => {
     it('sends an expired session to the login and drops its cookie', async () => {
       authorization.check.mockResolvedValue({ ok: true, request: acceptedRequest() });
       sessions.resolve.mockResolvedValue(undefined);
-      await expect(service.begin(request(), 'expired', 'req-1')).resolves.toMatchObject({
+      await expect(service.begin(request(), 'expired')).resolves.toMatchObject({
         kind: 'login',
         sessionEnded: true,
       });
@@ -115,7 +114,7 @@ describe(AuthorizeService.name, () => {
     it('shows the consent screen to a signed-in user with the CSRF token of their session', async () => {
       authorization.check.mockResolvedValue({ ok: true, request: acceptedRequest() });
       sessions.resolve.mockResolvedValue(userFactory());
-      const outcome = await service.begin(request(), 'session-1', 'req-1');
+      const outcome = await service.begin(request(), 'session-1');
       expect(outcome).toEqual({
         kind: 'consent',
         formActions: ['https://dashboard.example.com'],
@@ -129,18 +128,18 @@ describe(AuthorizeService.name, () => {
           returnTo: expect.stringMatching(/^\/oauth\/authorize\?client_id=dashboard&/),
         },
       });
-      expect(sessions.resolve).toHaveBeenCalledWith('session-1', 'req-1');
+      expect(sessions.resolve).toHaveBeenCalledWith('session-1');
     });
 
     it('passes only the authorization parameters to the check, missing ones left out', async () => {
       authorization.check.mockResolvedValue({ ok: true, request: acceptedRequest() });
-      await service.begin(request('client_id=dashboard&prompt=none&foo=bar'), undefined, 'req-1');
-      expect(authorization.check).toHaveBeenCalledWith({ client_id: 'dashboard' }, 'req-1');
+      await service.begin(request('client_id=dashboard&prompt=none&foo=bar'), undefined);
+      expect(authorization.check).toHaveBeenCalledWith({ client_id: 'dashboard' });
     });
 
     it('refuses a repeated client_id with an error page, before asking the control plane', async () => {
       await expect(
-        service.begin(request('client_id=a&client_id=b&redirect_uri=https://x.example/cb'), undefined, 'r'),
+        service.begin(request('client_id=a&client_id=b&redirect_uri=https://x.example/cb'), undefined),
       ).rejects.toMatchObject({ code: 'validation_failed' });
       expect(authorization.check).not.toHaveBeenCalled();
     });
@@ -150,7 +149,6 @@ describe(AuthorizeService.name, () => {
       const outcome = await service.begin(
         request({ ...PARAMETERS, state: 'x'.repeat(3000) }),
         undefined,
-        'r',
       );
       const location = new URL((outcome as { location: string }).location);
       expect(location.searchParams.get('error')).toBe('invalid_request');
@@ -160,7 +158,7 @@ describe(AuthorizeService.name, () => {
       authorization.check.mockResolvedValue({ ok: true, request: acceptedRequest() });
       const query = new URLSearchParams(PARAMETERS);
       query.append('scope', 'admin.*');
-      const outcome = await service.begin(request(query.toString()), 'session-1', 'r');
+      const outcome = await service.begin(request(query.toString()), 'session-1');
       const location = new URL((outcome as { location: string }).location);
       expect(location.searchParams.get('error')).toBe('invalid_request');
       expect(location.searchParams.get('state')).toBe('af0ifjsldkj');
@@ -173,14 +171,14 @@ describe(AuthorizeService.name, () => {
       request(parameters as Record<string, string>);
 
     it('refuses a post without a CSRF token, and issues nothing', async () => {
-      await expect(service.decide(form(), 'session-1', undefined, 'approve', 'r')).rejects.toMatchObject({
+      await expect(service.decide(form(), 'session-1', undefined, 'approve')).rejects.toMatchObject({
         code: 'forbidden',
       });
       expect(authorization.decide).not.toHaveBeenCalled();
     });
 
     it('refuses a wrong CSRF token', async () => {
-      await expect(service.decide(form(), 'session-1', 'forged', 'approve', 'r')).rejects.toMatchObject({
+      await expect(service.decide(form(), 'session-1', 'forged', 'approve')).rejects.toMatchObject({
         code: 'forbidden',
       });
       expect(authorization.decide).not.toHaveBeenCalled();
@@ -188,14 +186,14 @@ describe(AuthorizeService.name, () => {
 
     it('refuses the CSRF token of another session', async () => {
       await expect(
-        service.decide(form(), 'session-1', csrf.tokenFor('session-2'), 'approve', 'r'),
+        service.decide(form(), 'session-1', csrf.tokenFor('session-2'), 'approve'),
       ).rejects.toMatchObject({ code: 'forbidden' });
       expect(authorization.decide).not.toHaveBeenCalled();
     });
 
     it('refuses a post without a session cookie', async () => {
       await expect(
-        service.decide(form(), undefined, csrf.tokenFor('session-1'), 'approve', 'r'),
+        service.decide(form(), undefined, csrf.tokenFor('session-1'), 'approve'),
       ).rejects.toMatchObject({ code: 'forbidden' });
     });
 
@@ -204,23 +202,23 @@ describe(AuthorizeService.name, () => {
         outcome: 'redirect',
         redirectTo: 'https://dashboard.example.com/callback?code=abc&state=af0ifjsldkj',
       });
-      const outcome = await service.decide(form(), 'session-1', csrf.tokenFor('session-1'), 'approve', 'r');
+      const outcome = await service.decide(form(), 'session-1', csrf.tokenFor('session-1'), 'approve');
       expect(outcome).toEqual({
         kind: 'redirect',
         location: 'https://dashboard.example.com/callback?code=abc&state=af0ifjsldkj',
       });
-      expect(authorization.decide).toHaveBeenCalledWith(PARAMETERS, 'session-1', true, 'r');
+      expect(authorization.decide).toHaveBeenCalledWith(PARAMETERS, 'session-1', true);
     });
 
     it('denies with approved false', async () => {
       authorization.decide.mockResolvedValue({ outcome: 'redirect', redirectTo: 'https://x.example/cb' });
-      await service.decide(form(), 'session-1', csrf.tokenFor('session-1'), 'deny', 'r');
-      expect(authorization.decide).toHaveBeenCalledWith(PARAMETERS, 'session-1', false, 'r');
+      await service.decide(form(), 'session-1', csrf.tokenFor('session-1'), 'deny');
+      expect(authorization.decide).toHaveBeenCalledWith(PARAMETERS, 'session-1', false);
     });
 
     it('refuses a decision that is neither approve nor deny', async () => {
       await expect(
-        service.decide(form(), 'session-1', csrf.tokenFor('session-1'), 'maybe', 'r'),
+        service.decide(form(), 'session-1', csrf.tokenFor('session-1'), 'maybe'),
       ).rejects.toMatchObject({ code: 'validation_failed' });
       expect(authorization.decide).not.toHaveBeenCalled();
     });
@@ -228,7 +226,7 @@ describe(AuthorizeService.name, () => {
     it('sends an expired session back to the login', async () => {
       authorization.decide.mockResolvedValue({ outcome: 'session-expired' });
       await expect(
-        service.decide(form(), 'session-1', csrf.tokenFor('session-1'), 'approve', 'r'),
+        service.decide(form(), 'session-1', csrf.tokenFor('session-1'), 'approve'),
       ).resolves.toMatchObject({ kind: 'login', sessionEnded: true });
     });
 
@@ -238,7 +236,7 @@ describe(AuthorizeService.name, () => {
         refusal: { error: 'invalid_request', redirectable: false },
       });
       await expect(
-        service.decide(form(), 'session-1', csrf.tokenFor('session-1'), 'approve', 'r'),
+        service.decide(form(), 'session-1', csrf.tokenFor('session-1'), 'approve'),
       ).rejects.toMatchObject({ code: 'validation_failed' });
     });
   });

@@ -39,11 +39,10 @@ export class AuthorizeService {
   async begin(
     request: AuthorizationRequest,
     session: string | undefined,
-    requestId: string,
   ): Promise<AuthorizeOutcome> {
     const { parameters } = request;
     refuseRepeatedTarget(request);
-    const check = await this.authorization.check(parameters, requestId);
+    const check = await this.authorization.check(parameters);
     if (!check.ok) return refusalOutcome(check.refusal, parameters);
     const repeated = repeatedParameterRedirect(request, check.request.redirectUri);
     if (repeated !== undefined) return repeated;
@@ -60,7 +59,7 @@ export class AuthorizeService {
       };
     }
     if (session === undefined) return toLogin(returnTo, false);
-    const user = await this.sessions.resolve(session, requestId);
+    const user = await this.sessions.resolve(session);
     if (user === undefined) return toLogin(returnTo, true);
 
     const formAction = formActionSource(check.request.redirectUri);
@@ -85,7 +84,6 @@ export class AuthorizeService {
     session: string | undefined,
     csrfToken: unknown,
     decision: unknown,
-    requestId: string,
   ): Promise<AuthorizeOutcome> {
     if (!this.csrf.matches(session, csrfToken) || session === undefined) {
       throw new DomainError(
@@ -98,7 +96,7 @@ export class AuthorizeService {
     }
     const { parameters } = request;
     refuseRepeatedTarget(request);
-    const answer = await this.authorization.decide(parameters, session, decision === 'approve', requestId);
+    const answer = await this.authorization.decide(parameters, session, decision === 'approve');
     switch (answer.outcome) {
       case 'redirect':
         return { kind: 'redirect', location: answer.redirectTo };

@@ -22,18 +22,17 @@ export class AppLoginClient {
   constructor(private readonly controlPlane: ControlPlaneClient) {}
 
   /** The app whose registered callback `returnTo` is; DomainError validation_failed (400 page) if none. */
-  async target(returnTo: string, requestId: string): Promise<AppLoginTarget> {
+  async target(returnTo: string): Promise<AppLoginTarget> {
     const path = '/internal/v1/app-login/check';
     const { status, body } = await postInternalJson(
       this.controlPlane,
       path,
       { return_to: returnTo },
-      requestId,
     );
     if (status === 400) throw new DomainError('validation_failed', NOT_A_CALLBACK);
     const answer = status === 200 && isRecord(body) ? body : undefined;
     if (!answer || !isString(answer.client_id) || !isString(answer.client_name)) {
-      return unexpectedAnswer(path, requestId, status);
+      return unexpectedAnswer(path, status);
     }
     return { clientId: answer.client_id, clientName: answer.client_name, returnTo };
   }
@@ -42,34 +41,31 @@ export class AppLoginClient {
   async issueCode(
     session: string,
     target: { clientId: string; returnTo: string },
-    requestId: string,
   ): Promise<string> {
     const path = '/internal/v1/app-login/codes';
     const { status, body } = await postInternalJson(
       this.controlPlane,
       path,
       { session, client_id: target.clientId, return_to: target.returnTo },
-      requestId,
     );
     if (status === 400) throw new DomainError('validation_failed', NOT_A_CALLBACK);
     const redirectTo = status === 201 && isRecord(body) ? body.redirect_to : undefined;
-    return isString(redirectTo) ? redirectTo : unexpectedAnswer(path, requestId, status);
+    return isString(redirectTo) ? redirectTo : unexpectedAnswer(path, status);
   }
 
   /** The login code for the user's tokens: the control plane's RFC 6749 answer, as it is. */
-  exchange(code: string | undefined, requestId: string): Promise<UpstreamResponse> {
-    return this.post('/internal/v1/app-login/exchange', { code }, requestId);
+  exchange(code: string | undefined): Promise<UpstreamResponse> {
+    return this.post('/internal/v1/app-login/exchange', { code });
   }
 
-  refresh(refreshToken: string | undefined, requestId: string): Promise<UpstreamResponse> {
-    return this.post('/internal/v1/app-login/refresh', { refresh_token: refreshToken }, requestId);
+  refresh(refreshToken: string | undefined): Promise<UpstreamResponse> {
+    return this.post('/internal/v1/app-login/refresh', { refresh_token: refreshToken });
   }
 
-  private post(path: string, body: object, requestId: string): Promise<UpstreamResponse> {
+  private post(path: string, body: object): Promise<UpstreamResponse> {
     return this.controlPlane.request({
       method: 'POST',
       path,
-      requestId,
       contentType: 'application/json',
       body: JSON.stringify(body),
     });

@@ -27,7 +27,7 @@ describe(AuthorizationClient.name, () => {
           scopes: [{ name: 'jobs.read', description: 'List and view job executions' }],
         }),
       );
-      await expect(client.check(PARAMETERS, 'req-1')).resolves.toEqual({
+      await expect(client.check(PARAMETERS)).resolves.toEqual({
         ok: true,
         request: {
           clientId: 'dashboard',
@@ -54,7 +54,7 @@ describe(AuthorizationClient.name, () => {
           redirectable: true,
         }),
       );
-      await expect(client.check(PARAMETERS, 'r')).resolves.toEqual({
+      await expect(client.check(PARAMETERS)).resolves.toEqual({
         ok: false,
         refusal: { error: 'invalid_scope', errorDescription: 'admin.* not declared', redirectable: true },
       });
@@ -64,14 +64,14 @@ describe(AuthorizationClient.name, () => {
       controlPlane.request.mockResolvedValue(
         upstream(400, { error: 'invalid_request', redirectable: 'yes' }),
       );
-      await expect(client.check(PARAMETERS, 'r')).resolves.toMatchObject({
+      await expect(client.check(PARAMETERS)).resolves.toMatchObject({
         refusal: { redirectable: false },
       });
     });
 
     it('treats a 500 as unavailable', async () => {
       controlPlane.request.mockResolvedValue(upstream(500, {}));
-      await expect(client.check(PARAMETERS, 'r')).rejects.toMatchObject({ code: 'unavailable' });
+      await expect(client.check(PARAMETERS)).rejects.toMatchObject({ code: 'unavailable' });
     });
   });
 
@@ -80,7 +80,7 @@ describe(AuthorizationClient.name, () => {
       controlPlane.request.mockResolvedValue(
         upstream(200, { redirect_to: 'https://d.example/cb?code=c&state=xyz' }),
       );
-      await expect(client.decide(PARAMETERS, 'session-1', true, 'r')).resolves.toEqual({
+      await expect(client.decide(PARAMETERS, 'session-1', true)).resolves.toEqual({
         outcome: 'redirect',
         redirectTo: 'https://d.example/cb?code=c&state=xyz',
       });
@@ -93,7 +93,7 @@ describe(AuthorizationClient.name, () => {
       controlPlane.request.mockResolvedValue(
         upstream(401, {}, { 'content-type': 'application/problem+json' }),
       );
-      await expect(client.decide(PARAMETERS, 's', false, 'r')).resolves.toEqual({
+      await expect(client.decide(PARAMETERS, 's', false)).resolves.toEqual({
         outcome: 'session-expired',
       });
     });

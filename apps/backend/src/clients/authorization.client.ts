@@ -46,39 +46,37 @@ export type AuthorizeDecision =
 export class AuthorizationClient {
   constructor(private readonly controlPlane: ControlPlaneClient) {}
 
-  async check(parameters: AuthorizeParameters, requestId: string): Promise<AuthorizeCheck> {
+  async check(parameters: AuthorizeParameters): Promise<AuthorizeCheck> {
     const path = '/internal/v1/authorize/check';
-    const { status, body } = await postInternalJson(this.controlPlane, path, parameters, requestId);
-    if (status === 400) return { ok: false, refusal: toRefusal(path, requestId, body) };
+    const { status, body } = await postInternalJson(this.controlPlane, path, parameters);
+    if (status === 400) return { ok: false, refusal: toRefusal(path, body) };
     const request = status === 200 ? toAccepted(body) : undefined;
-    return request ? { ok: true, request } : unexpectedAnswer(path, requestId, status);
+    return request ? { ok: true, request } : unexpectedAnswer(path, status);
   }
 
   async decide(
     parameters: AuthorizeParameters,
     session: string,
     approved: boolean,
-    requestId: string,
   ): Promise<AuthorizeDecision> {
     const path = '/internal/v1/authorize/decision';
     const { status, body } = await postInternalJson(
       this.controlPlane,
       path,
       { ...parameters, session, approved },
-      requestId,
       { answersUnauthorized: true },
     );
     if (status === 401) return { outcome: 'session-expired' };
-    if (status === 400) return { outcome: 'refused', refusal: toRefusal(path, requestId, body) };
+    if (status === 400) return { outcome: 'refused', refusal: toRefusal(path, body) };
     if (status === 200 && isRecord(body) && isString(body.redirect_to)) {
       return { outcome: 'redirect', redirectTo: body.redirect_to };
     }
-    return unexpectedAnswer(path, requestId, status);
+    return unexpectedAnswer(path, status);
   }
 }
 
-function toRefusal(path: string, requestId: string, body: unknown): AuthorizeRefusal {
-  if (!isRecord(body) || !isString(body.error)) return unexpectedAnswer(path, requestId, 400);
+function toRefusal(path: string, body: unknown): AuthorizeRefusal {
+  if (!isRecord(body) || !isString(body.error)) return unexpectedAnswer(path, 400);
   return {
     error: body.error,
     ...(isString(body.error_description) && { errorDescription: body.error_description }),

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DomainError } from '@platform/domain';
+import { withCorrelationId } from '@platform/telemetry';
 import { ControlPlaneClient } from './control-plane.client';
 import { Logger } from '@nestjs/common';
 
@@ -44,14 +45,16 @@ describe(ControlPlaneClient.name, () => {
 
   it('sends the internal token, the request id, the caller credentials and the body verbatim', async () => {
     const client = new ControlPlaneClient(baseUrl, 'internal-secret');
-    await client.request({
-      method: 'POST',
-      path: '/internal/v1/oauth/token',
-      requestId: 'req-7',
-      authorization: 'Basic YTpi',
-      contentType: 'application/x-www-form-urlencoded',
-      body: 'grant_type=client_credentials&scope=a+b',
-    });
+    // The correlation id of the request being served travels as x-request-id.
+    await withCorrelationId('req-7', () =>
+      client.request({
+        method: 'POST',
+        path: '/internal/v1/oauth/token',
+        authorization: 'Basic YTpi',
+        contentType: 'application/x-www-form-urlencoded',
+        body: 'grant_type=client_credentials&scope=a+b',
+      }),
+    );
     await client.onModuleDestroy();
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({
@@ -83,7 +86,6 @@ describe(ControlPlaneClient.name, () => {
       method: 'GET',
       path: '/api/v1/apps',
       query: new URLSearchParams({ limit: '2' }),
-      requestId: 'r',
     });
     await client.onModuleDestroy();
     expect(seen[0].url).toBe('/api/v1/apps?limit=2');
@@ -97,7 +99,7 @@ describe(ControlPlaneClient.name, () => {
 
   it('reports an unreachable control plane as unavailable', async () => {
     const client = new ControlPlaneClient('http://127.0.0.1:1', 'internal-secret');
-    await expect(client.request({ method: 'GET', path: '/api/v1/jwks', requestId: 'r' })).rejects.toEqual(
+    await expect(client.request({ method: 'GET', path: '/api/v1/jwks' })).rejects.toEqual(
       new DomainError('unavailable', 'The control plane is unavailable'),
     );
     await client.onModuleDestroy();
@@ -110,7 +112,6 @@ describe(ControlPlaneClient.name, () => {
       client.request({
         method: 'POST',
         path: '/internal/v1/oauth/token',
-        requestId: 'r',
         contentType: 'application/x-www-form-urlencoded',
         body: '',
       }),
@@ -124,7 +125,6 @@ describe(ControlPlaneClient.name, () => {
     const response = await client.request({
       method: 'POST',
       path: '/internal/v1/sessions/resolve',
-      requestId: 'r',
       contentType: 'application/json',
       body: '{"session":"s"}',
       answersUnauthorized: true,
@@ -140,7 +140,7 @@ describe(ControlPlaneClient.name, () => {
       body: '{}',
     };
     const client = new ControlPlaneClient(baseUrl, 'internal-secret');
-    const response = await client.request({ method: 'GET', path: '/api/v1/apps', requestId: 'r' });
+    const response = await client.request({ method: 'GET', path: '/api/v1/apps' });
     await client.onModuleDestroy();
     expect(response.status).toBe(401);
     expect(response.headers['www-authenticate']).toBe('Bearer realm="oauth"');

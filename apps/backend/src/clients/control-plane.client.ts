@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { DomainError } from '@platform/domain';
-import { INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from '@platform/http';
+import { INTERNAL_TOKEN_HEADER } from '@platform/http';
+import { CORRELATION_HEADER, correlationId } from '@platform/telemetry';
 import { Pool } from 'undici';
 
 /** One call to the control plane. `path` is absolute (`/api/v1/apps`), `query` is appended. */
@@ -8,7 +9,6 @@ export interface UpstreamRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   query?: URLSearchParams;
-  requestId: string;
   /** The caller's Authorization header, passed through verbatim when present. */
   authorization?: string;
   contentType?: string;
@@ -44,7 +44,7 @@ const TIMEOUT_MS = 10_000;
 
 /**
  * The control plane over HTTP: one keep-alive undici pool; every call carries
- * `x-internal-token` and the caller's `x-request-id`. Unreachable, timed out, or refusing
+ * `x-internal-token` and the correlation id of the request it serves as `x-request-id`. Unreachable, timed out, or refusing
  * our internal token: DomainError `unavailable` (503; temporarily_unavailable on OAuth routes).
  */
 @Injectable()
@@ -72,9 +72,10 @@ export class ControlPlaneClient implements OnModuleDestroy {
     const headers: Record<string, string> = {
       ...call.headers,
       [INTERNAL_TOKEN_HEADER]: this.internalToken,
-      [REQUEST_ID_HEADER]: call.requestId,
       accept: 'application/json',
     };
+    const correlation = correlationId();
+    if (correlation !== undefined) headers[CORRELATION_HEADER] = correlation;
     if (call.authorization !== undefined) headers.authorization = call.authorization;
     if (call.contentType !== undefined) headers['content-type'] = call.contentType;
 
@@ -90,7 +91,7 @@ export class ControlPlaneClient implements OnModuleDestroy {
       response = { status: answer.statusCode, headers: pickHeaders(answer.headers), body };
     } catch (error) {
       this.logger.warn(
-        `[${call.requestId}] control plane unreachable: ${(error as Error).name} ${(error as { code?: string }).code ?? ''}`.trim(),
+        `control plane unreachable: ${(error as Error).name} ${(error as { code?: string }).code ?? ''}`.trim(),
       );
       throw new DomainError('unavailable', 'The control plane is unavailable');
     }
@@ -100,9 +101,7 @@ export class ControlPlaneClient implements OnModuleDestroy {
       call.answersUnauthorized !== true &&
       response.headers['content-type']?.startsWith('application/problem+json')
     ) {
-      this.logger.error(
-        `[${call.requestId}] control plane refused the internal token (INTERNAL_TOKEN differs between processes)`,
-      );
+      this.logger.error('control plane refused the internal token (INTERNAL_TOKEN differs between processes)');
       throw new DomainError('unavailable', 'The control plane is unavailable');
     }
     return response;

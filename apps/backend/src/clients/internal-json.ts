@@ -14,13 +14,11 @@ export async function postInternalJson(
   controlPlane: ControlPlaneClient,
   path: string,
   body: object,
-  requestId: string,
   options: { answersUnauthorized?: boolean } = {},
 ): Promise<JsonAnswer> {
   const response = await controlPlane.request({
     method: 'POST',
     path,
-    requestId,
     contentType: 'application/json',
     body: JSON.stringify(body),
     ...(options.answersUnauthorized && { answersUnauthorized: true }),
@@ -29,13 +27,13 @@ export async function postInternalJson(
   try {
     return { status: response.status, body: JSON.parse(response.body.toString('utf8')) };
   } catch {
-    return unexpectedAnswer(path, requestId, response.status);
+    return unexpectedAnswer(path, response.status);
   }
 }
 
 /** An answer outside the contract: logged by status only, and 503 for the browser. */
-export function unexpectedAnswer(path: string, requestId: string, status: number): never {
-  logger.error(`[${requestId}] POST ${path}: unexpected answer ${status} from the control plane`);
+export function unexpectedAnswer(path: string, status: number): never {
+  logger.error(`POST ${path}: unexpected answer ${status} from the control plane`);
   throw new DomainError('unavailable', 'The control plane answered unexpectedly');
 }
 

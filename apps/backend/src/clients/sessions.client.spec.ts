@@ -34,7 +34,7 @@ describe(SessionsClient.name, () => {
       controlPlane.request.mockResolvedValue(
         upstream(201, { session: 'opaque', expires_at: 2_000_000_000, user: USER }),
       );
-      await expect(sessions.create(identity, 'req-1')).resolves.toEqual({
+      await expect(sessions.create(identity)).resolves.toEqual({
         session: 'opaque',
         expiresAt: new Date(2_000_000_000_000),
         user: USER,
@@ -42,7 +42,6 @@ describe(SessionsClient.name, () => {
       expect(controlPlane.request).toHaveBeenCalledWith({
         method: 'POST',
         path: '/internal/v1/sessions',
-        requestId: 'req-1',
         contentType: 'application/json',
         body: JSON.stringify(identity),
       });
@@ -52,23 +51,23 @@ describe(SessionsClient.name, () => {
       controlPlane.request.mockResolvedValue(
         upstream(201, { session: 'opaque', expires_at: '2033-05-18T03:33:20.000Z', user: USER }),
       );
-      await expect(sessions.create(identity, 'r')).resolves.toMatchObject({
+      await expect(sessions.create(identity)).resolves.toMatchObject({
         expiresAt: new Date('2033-05-18T03:33:20.000Z'),
       });
     });
 
     it('treats an answer outside the contract as the control plane being unavailable', async () => {
       controlPlane.request.mockResolvedValue(upstream(201, { session: '', user: USER }));
-      await expect(sessions.create(identity, 'r')).rejects.toMatchObject({ code: 'unavailable' });
+      await expect(sessions.create(identity)).rejects.toMatchObject({ code: 'unavailable' });
       controlPlane.request.mockResolvedValue(upstream(500, { title: 'Internal Server Error' }));
-      await expect(sessions.create(identity, 'r')).rejects.toMatchObject({ code: 'unavailable' });
+      await expect(sessions.create(identity)).rejects.toMatchObject({ code: 'unavailable' });
     });
   });
 
   describe('resolve', () => {
     it('answers the user of a live session', async () => {
       controlPlane.request.mockResolvedValue(upstream(200, { user: USER }));
-      await expect(sessions.resolve('s', 'r')).resolves.toEqual(USER);
+      await expect(sessions.resolve('s')).resolves.toEqual(USER);
       expect(controlPlane.request).toHaveBeenCalledWith(
         expect.objectContaining({ path: '/internal/v1/sessions/resolve', answersUnauthorized: true }),
       );
@@ -78,14 +77,14 @@ describe(SessionsClient.name, () => {
       controlPlane.request.mockResolvedValue(
         upstream(401, { status: 401 }, { 'content-type': 'application/problem+json' }),
       );
-      await expect(sessions.resolve('s', 'r')).resolves.toBeUndefined();
+      await expect(sessions.resolve('s')).resolves.toBeUndefined();
     });
   });
 
   describe('end', () => {
     it('ends the session', async () => {
       controlPlane.request.mockResolvedValue(upstream(204));
-      await expect(sessions.end('s', 'r')).resolves.toBeUndefined();
+      await expect(sessions.end('s')).resolves.toBeUndefined();
       expect(controlPlane.request).toHaveBeenCalledWith(
         expect.objectContaining({ path: '/internal/v1/sessions/end', body: '{"session":"s"}' }),
       );

@@ -33,37 +33,37 @@ export interface NewSession {
 export class SessionsClient {
   constructor(private readonly controlPlane: ControlPlaneClient) {}
 
-  async create(identity: VerifiedIdentity, requestId: string): Promise<NewSession> {
+  async create(identity: VerifiedIdentity): Promise<NewSession> {
     const path = '/internal/v1/sessions';
-    const { status, body } = await postInternalJson(this.controlPlane, path, identity, requestId);
-    if (status !== 201 && status !== 200) return unexpectedAnswer(path, requestId, status);
+    const { status, body } = await postInternalJson(this.controlPlane, path, identity);
+    if (status !== 201 && status !== 200) return unexpectedAnswer(path, status);
     const answer = isRecord(body) ? body : {};
     const expiresAt = toDate(answer.expires_at);
     const user = toUser(answer.user);
     if (!isString(answer.session) || answer.session === '' || expiresAt === undefined || user === undefined) {
-      return unexpectedAnswer(path, requestId, status);
+      return unexpectedAnswer(path, status);
     }
     return { session: answer.session, expiresAt, user };
   }
 
   /** The session's user; undefined when the control plane does not know it or it expired. */
-  async resolve(session: string, requestId: string): Promise<SessionUser | undefined> {
+  async resolve(session: string): Promise<SessionUser | undefined> {
     const path = '/internal/v1/sessions/resolve';
-    const { status, body } = await postInternalJson(this.controlPlane, path, { session }, requestId, {
+    const { status, body } = await postInternalJson(this.controlPlane, path, { session }, {
       answersUnauthorized: true,
     });
     if (status === 401) return undefined;
     const user = status === 200 && isRecord(body) ? toUser(body.user) : undefined;
-    return user ?? unexpectedAnswer(path, requestId, status);
+    return user ?? unexpectedAnswer(path, status);
   }
 
   /** Ends the session (logout); unknown sessions too. */
-  async end(session: string, requestId: string): Promise<void> {
+  async end(session: string): Promise<void> {
     const path = '/internal/v1/sessions/end';
-    const { status } = await postInternalJson(this.controlPlane, path, { session }, requestId, {
+    const { status } = await postInternalJson(this.controlPlane, path, { session }, {
       answersUnauthorized: true,
     });
-    if (status >= 300 && status !== 401) unexpectedAnswer(path, requestId, status);
+    if (status >= 300 && status !== 401) unexpectedAnswer(path, status);
   }
 }
 

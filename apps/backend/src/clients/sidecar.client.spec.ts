@@ -1,12 +1,12 @@
 import * as grpc from '@grpc/grpc-js';
 import { BearerError, DomainError } from '@platform/domain';
+import { CORRELATION_HEADER, withCorrelationId } from '@platform/telemetry';
 import {
   AUTH_PROTO,
   DECIDED_BY_METADATA,
   DECISION_ID_METADATA,
   INTERNAL_TOKEN_METADATA,
   loadProto,
-  REQUEST_ID_METADATA,
 } from '@platform/grpc';
 import { HealthImplementation } from 'grpc-health-check';
 import { PermissionDeniedError } from '../auth/permission-denied.error';
@@ -71,13 +71,13 @@ describe(SidecarClient.name, () => {
   });
   afterEach(() => client.onModuleDestroy());
 
-  it('returns the claims of an accepted token and sends the request id and internal token', async () => {
+  it('returns the claims of an accepted token and sends the correlation id and internal token', async () => {
     const claims = claimsFactory();
     validate.mockImplementation((_call, callback) => callback(null, { claims }));
-    await expect(client.validateToken('tok', 'req-9')).resolves.toEqual(claims);
+    await expect(withCorrelationId('req-9', () => client.validateToken('tok'))).resolves.toEqual(claims);
     const call = validate.mock.calls[0][0];
     expect(call.request).toEqual({ token: 'tok' });
-    expect(call.metadata.get(REQUEST_ID_METADATA)).toEqual(['req-9']);
+    expect(call.metadata.get(CORRELATION_HEADER)).toEqual(['req-9']);
     expect(call.metadata.get(INTERNAL_TOKEN_METADATA)).toEqual(['internal-secret']);
   });
 
@@ -85,7 +85,7 @@ describe(SidecarClient.name, () => {
     validate.mockImplementation((_call, callback) =>
       callback({ code: grpc.status.UNAUTHENTICATED, details: 'token revoked' }),
     );
-    await expect(client.validateToken('tok', 'r')).rejects.toEqual(
+    await expect(client.validateToken('tok')).rejects.toEqual(
       new BearerError('invalid_token', 'token revoked'),
     );
   });
@@ -94,7 +94,7 @@ describe(SidecarClient.name, () => {
     validate.mockImplementation((_call, callback) =>
       callback({ code: grpc.status.INVALID_ARGUMENT, details: 'empty token' }),
     );
-    await expect(client.validateToken('tok', 'r')).rejects.toBeInstanceOf(BearerError);
+    await expect(client.validateToken('tok')).rejects.toBeInstanceOf(BearerError);
   });
 
   it.each([
@@ -103,14 +103,14 @@ describe(SidecarClient.name, () => {
     ['PERMISSION_DENIED', grpc.status.PERMISSION_DENIED],
   ])('fails closed on %s', async (_name, code) => {
     validate.mockImplementation((_call, callback) => callback({ code, details: 'x' }));
-    await expect(client.validateToken('tok', 'r')).rejects.toEqual(
+    await expect(client.validateToken('tok')).rejects.toEqual(
       new DomainError('unavailable', 'Token validation is unavailable'),
     );
   });
 
   it('fails closed when the sidecar is not there at all', async () => {
     const absent = new SidecarClient('127.0.0.1:1', 'internal-secret');
-    await expect(absent.validateToken('tok', 'r')).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(absent.validateToken('tok')).rejects.toMatchObject({ code: 'unavailable' });
     absent.onModuleDestroy();
   });
 
@@ -128,14 +128,16 @@ describe(SidecarClient.name, () => {
         callback(null, { claims, decision_id: 'd-1', decided_by: ['token-scope', 'user-own-tenant'] }),
       );
 
-      await expect(client.authorize('tok', 'users.read', 'acme', 'req-3')).resolves.toEqual({
+      await expect(
+        withCorrelationId('req-3', () => client.authorize('tok', 'users.read', 'acme')),
+      ).resolves.toEqual({
         claims,
         decisionId: 'd-1',
         decidedBy: ['token-scope', 'user-own-tenant'],
       });
       const call = authorize.mock.calls[0][0];
       expect(call.request).toEqual({ token: 'tok', action: 'users.read', resource_tenant: 'acme' });
-      expect(call.metadata.get(REQUEST_ID_METADATA)).toEqual(['req-3']);
+      expect(call.metadata.get(CORRELATION_HEADER)).toEqual(['req-3']);
       expect(call.metadata.get(INTERNAL_TOKEN_METADATA)).toEqual(['internal-secret']);
     });
 
@@ -144,7 +146,7 @@ describe(SidecarClient.name, () => {
         callback({ code: grpc.status.UNAUTHENTICATED, details: 'token expired' }),
       );
 
-      await expect(client.authorize('tok', 'users.read', 'acme', 'r')).rejects.toEqual(
+      await expect(client.authorize('tok', 'users.read', 'acme')).rejects.toEqual(
         new BearerError('invalid_token', 'token expired'),
       );
     });
@@ -154,7 +156,7 @@ describe(SidecarClient.name, () => {
         callback(denied('d-9', 'token-scope,tenant-isolation')),
       );
 
-      const refusal = await client.authorize('tok', 'users.write', 'globex', 'r').catch((e: unknown) => e);
+      const refusal = await client.authorize('tok', 'users.write', 'globex').catch((e: unknown) => e);
 
       expect(refusal).toBeInstanceOf(PermissionDeniedError);
       expect(refusal).toMatchObject({
@@ -168,7 +170,7 @@ describe(SidecarClient.name, () => {
     it('reports a default deny (no deciding policy) with an empty decided_by', async () => {
       authorize.mockImplementation((_call, callback) => callback(denied('d-10')));
 
-      await expect(client.authorize('tok', 'users.write', 'acme', 'r')).rejects.toMatchObject({
+      await expect(client.authorize('tok', 'users.write', 'acme')).rejects.toMatchObject({
         decisionId: 'd-10',
         decidedBy: [],
       });
@@ -182,14 +184,14 @@ describe(SidecarClient.name, () => {
     ])('fails closed on %s', async (_name, code) => {
       authorize.mockImplementation((_call, callback) => callback({ code, details: 'x' }));
 
-      await expect(client.authorize('tok', 'users.read', 'acme', 'r')).rejects.toEqual(
+      await expect(client.authorize('tok', 'users.read', 'acme')).rejects.toEqual(
         new DomainError('unavailable', 'Authorization is unavailable'),
       );
     });
 
     it('fails closed when the sidecar is not there at all', async () => {
       const absent = new SidecarClient('127.0.0.1:1', 'internal-secret');
-      await expect(absent.authorize('tok', 'users.read', '', 'r')).rejects.toMatchObject({
+      await expect(absent.authorize('tok', 'users.read', '')).rejects.toMatchObject({
         code: 'unavailable',
       });
       absent.onModuleDestroy();
@@ -198,7 +200,7 @@ describe(SidecarClient.name, () => {
 
   it('asks the sidecar to sync revocations with the internal token and answers its applied seq', async () => {
     sync.mockImplementation((_call, callback) => callback(null, { last_seq: 3 }));
-    await expect(client.syncRevocations('req-1')).resolves.toBe(3);
+    await expect(client.syncRevocations()).resolves.toBe(3);
     expect(sync.mock.calls[0][0].metadata.get(INTERNAL_TOKEN_METADATA)).toEqual(['internal-secret']);
   });
 
@@ -206,7 +208,7 @@ describe(SidecarClient.name, () => {
     sync.mockImplementation((_call, callback) =>
       callback({ code: grpc.status.UNAUTHENTICATED, details: 'no token' }),
     );
-    await expect(client.syncRevocations('req-1')).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(client.syncRevocations()).rejects.toMatchObject({ code: 'unavailable' });
   });
 
   it('is connected when the auth service is SERVING', async () => {

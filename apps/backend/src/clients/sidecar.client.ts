@@ -9,7 +9,6 @@ import {
   DECISION_ID_METADATA,
   INTERNAL_TOKEN_METADATA,
   type InvalidationMessage,
-  REQUEST_ID_METADATA,
   type TokenClaims,
 } from '@platform/grpc';
 import { service as healthService } from 'grpc-health-check';
@@ -65,18 +64,18 @@ export class SidecarClient implements OnModuleDestroy {
   }
 
   /** The token's claims; BearerError invalid_token when the sidecar refuses it. */
-  validateToken(token: string, requestId: string): Promise<TokenClaims> {
+  validateToken(token: string): Promise<TokenClaims> {
     return new Promise((resolve, reject) => {
       this.auth.ValidateToken(
         { token },
-        this.metadata(requestId),
+        this.metadata(),
         { deadline: deadline(CALL_DEADLINE_MS) },
         (error, response) => {
           if (!error) return resolve(response.claims);
           if (error.code === grpc.status.UNAUTHENTICATED || error.code === grpc.status.INVALID_ARGUMENT) {
             return reject(new BearerError('invalid_token', error.details || 'The access token is invalid'));
           }
-          this.logger.warn(`[${requestId}] ValidateToken failed: ${grpc.status[error.code] ?? error.code}`);
+          this.logger.warn(`ValidateToken failed: ${grpc.status[error.code] ?? error.code}`);
           reject(new DomainError('unavailable', 'Token validation is unavailable'));
         },
       );
@@ -89,16 +88,11 @@ export class SidecarClient implements OnModuleDestroy {
    * PERMISSION_DENIED: PermissionDeniedError (403 insufficient_scope with the decision id and the
    * deciding policies); anything else, INVALID_ARGUMENT included: DomainError unavailable (503).
    */
-  authorize(
-    token: string,
-    action: string,
-    resourceTenant: string,
-    requestId: string,
-  ): Promise<Authorization> {
+  authorize(token: string, action: string, resourceTenant: string): Promise<Authorization> {
     return new Promise((resolve, reject) => {
       this.auth.Authorize(
         { token, action, resource_tenant: resourceTenant },
-        this.metadata(requestId),
+        this.metadata(),
         { deadline: deadline(CALL_DEADLINE_MS) },
         (error, response) => {
           if (!error) {
@@ -114,7 +108,7 @@ export class SidecarClient implements OnModuleDestroy {
           if (error.code === grpc.status.PERMISSION_DENIED) {
             return reject(permissionDenied(action, error));
           }
-          this.logger.warn(`[${requestId}] Authorize failed: ${grpc.status[error.code] ?? error.code}`);
+          this.logger.warn(`Authorize failed: ${grpc.status[error.code] ?? error.code}`);
           reject(new DomainError('unavailable', 'Authorization is unavailable'));
         },
       );
@@ -125,11 +119,11 @@ export class SidecarClient implements OnModuleDestroy {
    * Makes the sidecar pull the control plane's revocations now; resolves once applied, with the
    * highest revocation seq the sidecar has applied.
    */
-  syncRevocations(requestId: string): Promise<number> {
+  syncRevocations(): Promise<number> {
     return new Promise((resolve, reject) => {
       this.auth.SyncRevocations(
         {},
-        this.metadata(requestId),
+        this.metadata(),
         { deadline: deadline(CALL_DEADLINE_MS) },
         (error, response) => {
           if (!error) return resolve(response.last_seq);
@@ -148,8 +142,8 @@ export class SidecarClient implements OnModuleDestroy {
    * Opens the sidecar's WatchInvalidations stream (no deadline: it lives as long as the
    * sidecar). The caller owns it and cancels it when done.
    */
-  watchInvalidations(requestId: string): grpc.ClientReadableStream<InvalidationMessage> {
-    return this.auth.WatchInvalidations({}, this.metadata(requestId));
+  watchInvalidations(): grpc.ClientReadableStream<InvalidationMessage> {
+    return this.auth.WatchInvalidations({}, this.metadata());
   }
 
   /** `grpc.health.v1.Health/Check` of the auth service: connected only when SERVING. */
@@ -171,10 +165,9 @@ export class SidecarClient implements OnModuleDestroy {
     this.health.close();
   }
 
-  private metadata(requestId: string): grpc.Metadata {
+  private metadata(): grpc.Metadata {
     const metadata = new grpc.Metadata();
     metadata.set(INTERNAL_TOKEN_METADATA, this.internalToken);
-    metadata.set(REQUEST_ID_METADATA, requestId);
     return metadata;
   }
 }

@@ -5,7 +5,6 @@ import {
   type AuthServiceClient,
   createAuthServiceClient,
   INTERNAL_TOKEN_METADATA,
-  REQUEST_ID_METADATA,
 } from '@platform/grpc';
 
 const CALL_DEADLINE_MS = 5_000;
@@ -30,10 +29,9 @@ export class TokenRevocationClient implements OnModuleDestroy {
    * Revokes an access token. A token the control plane cannot read (unknown, malformed) is not
    * an error: RFC 7009 answers the same for every token. Failures to reach the sidecar: 503.
    */
-  revokeToken(token: string, requestId: string): Promise<void> {
+  revokeToken(token: string): Promise<void> {
     const metadata = new grpc.Metadata();
     metadata.set(INTERNAL_TOKEN_METADATA, this.internalToken);
-    metadata.set(REQUEST_ID_METADATA, requestId);
     return new Promise((resolve, reject) => {
       this.auth.RevokeToken(
         { token },
@@ -41,7 +39,7 @@ export class TokenRevocationClient implements OnModuleDestroy {
         { deadline: new Date(Date.now() + CALL_DEADLINE_MS) },
         (error) => {
           if (!error || error.code === grpc.status.INVALID_ARGUMENT) return resolve();
-          this.logger.warn(`[${requestId}] RevokeToken failed: ${grpc.status[error.code] ?? error.code}`);
+          this.logger.warn(`RevokeToken failed: ${grpc.status[error.code] ?? error.code}`);
           reject(new DomainError('unavailable', 'Token revocation is unavailable'));
         },
       );

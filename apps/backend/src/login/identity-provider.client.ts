@@ -74,7 +74,6 @@ export class IdentityProviderClient {
   async finishLogin(
     callbackUrl: URL,
     transaction: LoginTransaction,
-    requestId: string,
   ): Promise<VerifiedIdentity> {
     const config = await this.configuration();
     try {
@@ -86,10 +85,10 @@ export class IdentityProviderClient {
       });
       const idToken = tokens.claims();
       if (idToken === undefined) throw new oidc.ClientError('no ID token in the token response');
-      const userInfo = await this.userInfo(config, tokens.access_token, idToken.sub, requestId);
+      const userInfo = await this.userInfo(config, tokens.access_token, idToken.sub);
       return { issuer: idToken.iss, subject: idToken.sub, claims: { ...userInfo, ...idToken } };
     } catch (error) {
-      throw this.loginFailure(error, requestId);
+      throw this.loginFailure(error);
     }
   }
 
@@ -97,13 +96,12 @@ export class IdentityProviderClient {
     config: oidc.Configuration,
     accessToken: string,
     subject: string,
-    requestId: string,
   ): Promise<Record<string, unknown>> {
     if (config.serverMetadata().userinfo_endpoint === undefined) return {};
     try {
       return await oidc.fetchUserInfo(config, accessToken, subject);
     } catch (error) {
-      this.logger.warn(`[${requestId}] UserInfo failed, using the ID token claims only: ${describe(error)}`);
+      this.logger.warn(`UserInfo failed, using the ID token claims only: ${describe(error)}`);
       return {};
     }
   }
@@ -131,8 +129,8 @@ export class IdentityProviderClient {
   }
 
   /** The typed error a failed callback becomes (its page and status come from the code). */
-  private loginFailure(error: unknown, requestId: string): Error {
-    this.logger.warn(`[${requestId}] sign-in failed at the callback: ${describe(error)}`);
+  private loginFailure(error: unknown): Error {
+    this.logger.warn(`sign-in failed at the callback: ${describe(error)}`);
     if (error instanceof oidc.AuthorizationResponseError) {
       return new DomainError('forbidden', `The identity provider did not sign you in (${error.error}).`);
     }

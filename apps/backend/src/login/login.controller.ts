@@ -47,19 +47,19 @@ export class LoginController {
     const sealed = this.cookies.loginTransaction(request);
     this.cookies.clearLoginTransaction(reply); // single use, whatever happens next
     const callbackUrl = new URL(`${this.config.issuer}${request.url}`);
-    const { session, returnTo, clientId } = await this.login.finish(callbackUrl, sealed, request.id);
+    const { session, returnTo, clientId } = await this.login.finish(callbackUrl, sealed);
     const maxAge = (session.expiresAt.getTime() - Date.now()) / 1000;
     this.cookies.setSession(reply, session.session, maxAge);
     if (clientId === undefined) return sendRedirect(reply, 302, returnTo);
     const target = { clientId, returnTo };
-    await sendRedirect(reply, 302, await this.appLogin.issueCode(session.session, target, request.id));
+    await sendRedirect(reply, 302, await this.appLogin.issueCode(session.session, target));
   }
 
   /** Form post with `csrf_token` (and an optional `return_to` path to go to afterwards). */
   @Post('logout')
   async logout(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     const form = formFields(request);
-    await this.login.logout(this.cookies.session(request), form.get('csrf_token') ?? undefined, request.id);
+    await this.login.logout(this.cookies.session(request), form.get('csrf_token') ?? undefined);
     this.cookies.clearSession(reply);
     const returnTo = safeReturnTo(form.get('return_to') ?? undefined);
     if (returnTo !== undefined) return sendRedirect(reply, 303, returnTo);

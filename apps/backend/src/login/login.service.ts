@@ -41,7 +41,6 @@ export class LoginService {
   async finish(
     callbackUrl: URL,
     sealedTransaction: string | undefined,
-    requestId: string,
   ): Promise<{ session: NewSession; returnTo: string; clientId?: string }> {
     const transaction = this.transactions.open(sealedTransaction);
     if (transaction === undefined) {
@@ -50,9 +49,9 @@ export class LoginService {
         'This sign-in has expired or was started in another browser. Please start again from the application.',
       );
     }
-    const identity = await this.identityProvider.finishLogin(callbackUrl, transaction, requestId);
-    const session = await this.sessions.create(identity, requestId);
-    this.logger.log(`[${requestId}] signed in: user ${session.user.id} of tenant ${session.user.tenant}`);
+    const identity = await this.identityProvider.finishLogin(callbackUrl, transaction);
+    const session = await this.sessions.create(identity);
+    this.logger.log(`signed in: user ${session.user.id} of tenant ${session.user.tenant}`);
     return {
       session,
       returnTo: transaction.returnTo,
@@ -61,7 +60,7 @@ export class LoginService {
   }
 
   /** Ends the browser session; a session cookie without its CSRF token is refused (403). */
-  async logout(session: string | undefined, csrfToken: unknown, requestId: string): Promise<void> {
+  async logout(session: string | undefined, csrfToken: unknown): Promise<void> {
     if (session === undefined) return;
     if (!this.csrf.matches(session, csrfToken)) {
       throw new DomainError(
@@ -69,7 +68,7 @@ export class LoginService {
         'This sign-out could not be verified: its security token is missing or does not belong to your session.',
       );
     }
-    await this.sessions.end(session, requestId);
-    this.logger.log(`[${requestId}] signed out`);
+    await this.sessions.end(session);
+    this.logger.log(`signed out`);
   }
 }

@@ -1,9 +1,14 @@
-import { Controller, Param, Post, Res, UseGuards } from '@nestjs/common';
+import { Controller, Post, Req, Res, UseGuards } from '@nestjs/common';
+import type { PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { AdminGuard } from '../auth/admin.guard';
-import { ControlPlaneClient } from '../clients/control-plane.client';
-import { type Caller, CurrentCaller, JsonBody } from '../http/caller';
-import { relay } from '../http/relay';
+import type { UpstreamResponse } from '../clients/control-plane.client';
+import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
+
+/** A secret is shown once: no cache may keep it. */
+const secretAnswer = (response: UpstreamResponse): void => {
+  response.headers['cache-control'] = 'no-store';
+};
 
 /**
  * Service accounts (admin Bearer token): headless credentials that act as their app. The
@@ -12,41 +17,17 @@ import { relay } from '../http/relay';
 @Controller('api/v1/apps')
 @UseGuards(AdminGuard)
 export class ServiceAccountsController {
-  constructor(private readonly controlPlane: ControlPlaneClient) {}
+  constructor(private readonly relay: ControlPlaneRelay) {}
 
   /** JSON `{name, declared_scopes?}` -> 201 with a generated client_id and the secret. */
   @Post('register')
-  async register(
-    @JsonBody() body: string,
-    @CurrentCaller() caller: Caller,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    const response = await this.controlPlane.request({
-      method: 'POST',
-      path: '/api/v1/apps/register',
-      requestId: caller.requestId,
-      authorization: caller.authorization,
-      contentType: 'application/json',
-      body,
-    });
-    response.headers['cache-control'] = 'no-store';
-    await relay(reply, response);
+  register(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.relay.forward(request, reply, { to: '/api/v1/apps/register', body: 'json', then: secretAnswer });
   }
 
   /** The new secret, shown once; the old one stops working at once. */
   @Post(':app_id/credentials/rotate')
-  async rotate(
-    @Param('app_id') appId: string,
-    @CurrentCaller() caller: Caller,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    const response = await this.controlPlane.request({
-      method: 'POST',
-      path: `/api/v1/apps/${encodeURIComponent(appId)}/rotate-secret`,
-      requestId: caller.requestId,
-      authorization: caller.authorization,
-    });
-    response.headers['cache-control'] = 'no-store';
-    await relay(reply, response);
+  rotate(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.relay.forward(request, reply, { to: '/api/v1/apps/:app_id/rotate-secret', then: secretAnswer });
   }
 }

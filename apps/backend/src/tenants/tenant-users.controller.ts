@@ -1,9 +1,7 @@
-import { Controller, Get, Param, Put, Req, Res } from '@nestjs/common';
+import { Controller, Get, Put, Req, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { type AuthorizedRequest, callerPrincipal, RequirePermission } from '../auth/permission';
-import { ControlPlaneClient } from '../clients/control-plane.client';
-import { JsonBody } from '../http/caller';
-import { relay } from '../http/relay';
+import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
 
 /** The header with which the control plane learns who the authorized caller is. */
 export const PRINCIPAL_HEADER = 'x-platform-principal';
@@ -19,6 +17,12 @@ export function principalHeader(request: AuthorizedRequest): string {
   return Buffer.from(JSON.stringify(principal)).toString('base64url');
 }
 
+/** The control plane learns the caller from the principal header, not from the token. */
+const asPrincipal = {
+  forwardAuthorization: false,
+  upstreamHeaders: (request: AuthorizedRequest) => ({ [PRINCIPAL_HEADER]: principalHeader(request) }),
+} as const;
+
 /**
  * Tenant user administration. The permission guard asks the sidecar (users.read / users.write on
  * the route's tenant: the token's scope, then the user's role policies); the control plane keeps
@@ -26,52 +30,28 @@ export function principalHeader(request: AuthorizedRequest): string {
  */
 @Controller('api/v1/tenants/:tenant/users')
 export class TenantUsersController {
-  constructor(private readonly controlPlane: ControlPlaneClient) {}
+  constructor(private readonly relay: ControlPlaneRelay) {}
 
   @Get()
   @RequirePermission('users.read', { tenantParam: 'tenant' })
-  async list(
-    @Param('tenant') tenant: string,
-    @Req() request: AuthorizedRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    await relay(reply, await this.forward(request, 'GET', usersPath(tenant)));
+  list(@Req() request: AuthorizedRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.relay.forward(request, reply, { to: '/internal/v1/tenants/:tenant/users', ...asPrincipal });
   }
 
   @Get(':id')
   @RequirePermission('users.read', { tenantParam: 'tenant' })
-  async get(
-    @Param('tenant') tenant: string,
-    @Param('id') id: string,
-    @Req() request: AuthorizedRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    await relay(reply, await this.forward(request, 'GET', `${usersPath(tenant)}/${encodeURIComponent(id)}`));
+  get(@Req() request: AuthorizedRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.relay.forward(request, reply, { to: '/internal/v1/tenants/:tenant/users/:id', ...asPrincipal });
   }
 
   /** JSON `{roles}`: names of the role bundle; only a global_admin grants global_admin. */
   @Put(':id/roles')
   @RequirePermission('users.write', { tenantParam: 'tenant' })
-  async setRoles(
-    @Param('tenant') tenant: string,
-    @Param('id') id: string,
-    @JsonBody() body: string,
-    @Req() request: AuthorizedRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    const path = `${usersPath(tenant)}/${encodeURIComponent(id)}/roles`;
-    await relay(reply, await this.forward(request, 'PUT', path, body));
-  }
-
-  private forward(request: AuthorizedRequest, method: 'GET' | 'PUT', path: string, body?: string) {
-    return this.controlPlane.request({
-      method,
-      path,
-      requestId: request.id,
-      headers: { [PRINCIPAL_HEADER]: principalHeader(request) },
-      ...(body !== undefined && { contentType: 'application/json', body }),
+  setRoles(@Req() request: AuthorizedRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.relay.forward(request, reply, {
+      to: '/internal/v1/tenants/:tenant/users/:id/roles',
+      body: 'json',
+      ...asPrincipal,
     });
   }
 }
-
-const usersPath = (tenant: string): string => `/internal/v1/tenants/${encodeURIComponent(tenant)}/users`;

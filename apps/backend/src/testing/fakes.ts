@@ -68,7 +68,7 @@ export const fakeSidecar = (): FakeSidecar => ({
   syncRevocations: jest.fn().mockResolvedValue(0),
   // A stream that never goes live: the validation cache stays off and every token is asked for.
   watchInvalidations: jest.fn(
-    (_requestId: string) => silentStream() as unknown as ClientReadableStream<InvalidationMessage>,
+    () => silentStream() as unknown as ClientReadableStream<InvalidationMessage>,
   ),
   state: jest.fn().mockResolvedValue('connected'),
   onModuleDestroy: jest.fn(),

@@ -1,9 +1,10 @@
 import type { Application } from '../application';
-import { ADMIN_SCOPE, scopesCover } from '../scopes';
+import { holdsAdminScope } from '../admin';
+import { scopesCover } from '../scopes';
 
 /** Apps declaring admin.* may act on any app's tokens. */
 export function isAdminApp(app: Application): boolean {
-  return scopesCover(app.declaredScopes, ADMIN_SCOPE);
+  return holdsAdminScope(app.declaredScopes);
 }
 
 /** Resource servers declare tokens.introspect to introspect tokens issued to other apps. */

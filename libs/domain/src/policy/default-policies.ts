@@ -1,3 +1,4 @@
+import { GLOBAL_ADMIN_ROLE } from '../admin';
 import type { Policy } from './policy';
 
 /**
@@ -10,7 +11,7 @@ export const DEFAULT_POLICIES: readonly Policy[] = [
     id: 'global-admin-all',
     description: 'global_admin may do anything in any tenant',
     effect: 'allow',
-    roles: ['global_admin'],
+    roles: [GLOBAL_ADMIN_ROLE],
     actions: ['*'],
     tenants: 'any',
   },

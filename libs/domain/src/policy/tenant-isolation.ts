@@ -1,6 +1,5 @@
+import { GLOBAL_ADMIN_ROLE } from '../admin';
 import type { PolicyPrincipal } from './policy';
-
-const GLOBAL_ADMIN = 'global_admin';
 
 export interface IsolationVerdict {
   allowed: boolean;
@@ -19,7 +18,7 @@ export function checkTenantIsolation(principal: PolicyPrincipal, resourceTenant:
   if (principal.tenant === resourceTenant) {
     return { allowed: true, reason: `same tenant (${resourceTenant})` };
   }
-  if (principal.roles.includes(GLOBAL_ADMIN)) {
+  if (principal.roles.includes(GLOBAL_ADMIN_ROLE)) {
     return { allowed: true, reason: 'global_admin crosses tenants' };
   }
   return {

@@ -1,10 +1,8 @@
 import type { Clock } from '../clock';
 import { DomainError, notFound, validationFailed } from '../errors';
-import { ADMIN_SCOPE, scopesCover } from '../scopes';
+import { GLOBAL_ADMIN_ROLE, holdsAdminScope } from '../admin';
 import { ROLE_BUNDLE } from '../sessions/identity-claims';
 import type { User, UserStore } from '../storage';
-
-export const GLOBAL_ADMIN_ROLE = 'global_admin';
 
 /**
  * Who acts, as the backend authorized them: a user (with their tenant and roles) or a service
@@ -24,7 +22,7 @@ export interface ActingPrincipal {
 export function isPlatformAdmin(principal: ActingPrincipal): boolean {
   return principal.kind === 'user'
     ? principal.roles.includes(GLOBAL_ADMIN_ROLE)
-    : scopesCover(principal.scopes, ADMIN_SCOPE);
+    : holdsAdminScope(principal.scopes);
 }
 
 const forbidden = (message: string): DomainError => new DomainError('forbidden', message);

@@ -1,0 +1,82 @@
+import { Injectable, UnsupportedMediaTypeException } from '@nestjs/common';
+import { OAuthError } from '@platform/domain';
+import { headerValue, mediaType, type PlatformRequest } from '@platform/http';
+import type { FastifyReply } from 'fastify';
+import { ControlPlaneClient, type UpstreamResponse } from '../clients/control-plane.client';
+
+const FORM = 'application/x-www-form-urlencoded';
+const JSON_TYPE = 'application/json';
+
+/** A public route that the control plane answers: where it goes and what the edge adds. */
+export interface ForwardRoute {
+  /** The control plane's path; `:name` segments take the route parameter of that name, encoded. */
+  to: string;
+  /**
+   * The body the route takes, passed on as raw bytes: `form` (RFC 6749 section 3.2, else
+   * `invalid_request`) or `json` (else 415 problem+json).
+   */
+  body?: 'form' | 'json';
+  /** Query parameters passed on; any other is dropped. */
+  query?: readonly string[];
+  /**
+   * Extra headers for the control plane. The caller's Authorization header is passed on
+   * unless `forwardAuthorization` is false (the route then names the caller by these headers).
+   */
+  upstreamHeaders?: (request: PlatformRequest) => Record<string, string>;
+  forwardAuthorization?: boolean;
+  /** Runs before the answer is sent: adjust its headers, apply a side effect of a success. */
+  then?: (response: UpstreamResponse, request: PlatformRequest) => void | Promise<void>;
+}
+
+/**
+ * The one forwarding mechanism of the backend: the control plane decides, the edge relays its
+ * status, the relayable headers and the body bytes. Guards, the validation cache and the
+ * browser flow stay in the backend; every plain route is a `ForwardRoute`.
+ */
+@Injectable()
+export class ControlPlaneRelay {
+  constructor(private readonly controlPlane: ControlPlaneClient) {}
+
+  async forward(request: PlatformRequest, reply: FastifyReply, route: ForwardRoute): Promise<void> {
+    const body = route.body === undefined ? undefined : bodyOf(request, route.body);
+    const authorization =
+      route.forwardAuthorization === false ? undefined : headerValue(request.headers.authorization);
+    const response = await this.controlPlane.request({
+      method: request.method as 'GET' | 'POST' | 'PUT' | 'DELETE',
+      path: fillPath(route.to, request.params as Record<string, string>),
+      ...(route.query !== undefined && { query: pick(request.query as Record<string, unknown>, route.query) }),
+      ...(authorization !== undefined && { authorization }),
+      ...(route.upstreamHeaders !== undefined && { headers: route.upstreamHeaders(request) }),
+      ...(body !== undefined && {
+        contentType: route.body === 'form' ? FORM : JSON_TYPE,
+        body,
+      }),
+    });
+    await route.then?.(response, request);
+    void reply.status(response.status).headers(response.headers);
+    await reply.send(response.body.length > 0 ? response.body : undefined);
+  }
+}
+
+function bodyOf(request: PlatformRequest, kind: 'form' | 'json'): string {
+  if (kind === 'form' && mediaType(request) !== FORM) {
+    throw new OAuthError('invalid_request', `The request body must be ${FORM}`);
+  }
+  if (kind === 'json' && mediaType(request) !== JSON_TYPE) {
+    throw new UnsupportedMediaTypeException(`The request body must be ${JSON_TYPE}`);
+  }
+  return request.rawBody ?? '';
+}
+
+function fillPath(template: string, params: Record<string, string> = {}): string {
+  return template.replace(/:([A-Za-z_]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
+
+function pick(query: Record<string, unknown> = {}, names: readonly string[]): URLSearchParams {
+  const picked = new URLSearchParams();
+  for (const name of names) {
+    const value = query[name];
+    if (typeof value === 'string') picked.set(name, value);
+  }
+  return picked;
+}
