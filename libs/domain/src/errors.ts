@@ -4,18 +4,20 @@
  */
 
 /** RFC 6749 section 5.2 / 4.1.2.1 error codes, plus RFC 7009's. */
-export type OAuthErrorCode =
-  | 'invalid_request'
-  | 'invalid_client'
-  | 'invalid_grant'
-  | 'unauthorized_client'
-  | 'unsupported_grant_type'
-  | 'invalid_scope'
-  | 'access_denied'
-  | 'unsupported_response_type'
-  | 'unsupported_token_type'
-  | 'server_error'
-  | 'temporarily_unavailable';
+export const OAUTH_ERROR_CODES = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_scope',
+  'access_denied',
+  'unsupported_response_type',
+  'unsupported_token_type',
+  'server_error',
+  'temporarily_unavailable',
+] as const;
+export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
 
 export class OAuthError extends Error {
   override readonly name = 'OAuthError';
@@ -49,7 +51,8 @@ export const validationFailed = (message: string): DomainError =>
   new DomainError('validation_failed', message);
 
 /** RFC 6750 bearer token errors for protected resources. */
-export type BearerErrorCode = 'invalid_request' | 'invalid_token' | 'insufficient_scope';
+export const BEARER_ERROR_CODES = ['invalid_request', 'invalid_token', 'insufficient_scope'] as const;
+export type BearerErrorCode = (typeof BEARER_ERROR_CODES)[number];
 
 export class BearerError extends Error {
   override readonly name = 'BearerError';

@@ -88,14 +88,16 @@ export interface RevocationStore {
   pruneRevocations(now: Date): Promise<number>;
 }
 
-export type TokenEventType =
-  | 'token.issued'
-  | 'token.revoked'
-  | 'refresh_token.rotated'
-  | 'grant.revoked'
-  | 'app.registered'
-  | 'app.deleted'
-  | 'app.secret_rotated';
+export const TOKEN_EVENT_TYPES = [
+  'token.issued',
+  'token.revoked',
+  'refresh_token.rotated',
+  'grant.revoked',
+  'app.registered',
+  'app.deleted',
+  'app.secret_rotated',
+] as const;
+export type TokenEventType = (typeof TOKEN_EVENT_TYPES)[number];
 
 export interface TokenEventInput {
   type: TokenEventType;

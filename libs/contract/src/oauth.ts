@@ -1,0 +1,169 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ROLE_BUNDLE } from '@platform/domain';
+import { ScopesProperty, UnixSecondsProperty } from './fields';
+
+/** RFC 6749, 7662 and 7009 bodies. The form bodies are parsed by the control plane's OAuth handlers. */
+
+@ApiSchema({
+  name: 'TokenResponse',
+  description: 'RFC 6749 section 5.1. Sent with `Cache-Control: no-store` and `Pragma: no-cache`.',
+})
+export class TokenResponseDto {
+  @ApiProperty({
+    description:
+      'An RS256 JWT (RFC 9068, header `typ: at+jwt`, `kid`). Claims: `iss`, `sub`, `aud` (= the issuer), `exp`, `iat`, `jti`, `client_id`, `scope`; user tokens add `tenant`, `roles` and `grant_id`.',
+  })
+  access_token: string;
+
+  @ApiProperty({ enum: ['Bearer'] })
+  token_type: string;
+
+  @ApiProperty({ type: 'integer', enum: [3600], description: 'Seconds; refresh at 80% of it.' })
+  expires_in: number;
+
+  @ScopesProperty()
+  scope: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Opaque; for the `authorization_code` and `refresh_token` grants only. Rotates on every use and lives 30 days from its issue; presenting a rotated one revokes the whole grant.',
+  })
+  refresh_token?: string;
+}
+
+/** Client authentication in the body (`client_secret_post`), shared by every OAuth form. */
+class ClientAuthenticationFields {
+  @ApiPropertyOptional({
+    description: 'Required unless Basic authentication is used (or, for public clients, alone).',
+  })
+  client_id?: string;
+
+  @ApiPropertyOptional({ writeOnly: true, description: 'Required unless Basic authentication is used.' })
+  client_secret?: string;
+}
+
+@ApiSchema({
+  name: 'ClientCredentialsTokenRequest',
+  description:
+    'Service model. Authenticate with `client_secret_basic` (Authorization: Basic) or with `client_id` and `client_secret` in this body (`client_secret_post`), never both. An omitted `scope` grants every declared scope.',
+})
+export class ClientCredentialsTokenRequestDto extends ClientAuthenticationFields {
+  @ApiProperty({ enum: ['client_credentials'] })
+  grant_type: string;
+
+  @ScopesProperty({ required: false })
+  scope?: string;
+}
+
+@ApiSchema({
+  name: 'AuthorizationCodeTokenRequest',
+  description:
+    'Exchange of a code from `/oauth/authorize` (single use, 60 s), server-side. PKCE S256 is mandatory. Public clients send `client_id` alone; a client with a secret may authenticate with it.',
+})
+export class AuthorizationCodeTokenRequestDto extends ClientAuthenticationFields {
+  @ApiProperty({ enum: ['authorization_code'] })
+  grant_type: string;
+
+  @ApiProperty()
+  code: string;
+
+  @ApiProperty({ format: 'uri', description: 'Exactly the one of the authorization request.' })
+  redirect_uri: string;
+
+  @ApiProperty({ minLength: 43, maxLength: 128 })
+  code_verifier: string;
+}
+
+@ApiSchema({
+  name: 'RefreshTokenRequest',
+  description:
+    'Swaps a refresh token for a new access token and a new refresh token; the presented one is revoked at once. `scope` may only narrow the original grant.',
+})
+export class RefreshTokenRequestDto extends ClientAuthenticationFields {
+  @ApiProperty({ enum: ['refresh_token'] })
+  grant_type: string;
+
+  @ApiProperty()
+  refresh_token: string;
+
+  @ScopesProperty({ required: false })
+  scope?: string;
+}
+
+/** The grants of the token endpoint, in the order the document lists them. */
+export const TOKEN_REQUESTS = [
+  ClientCredentialsTokenRequestDto,
+  AuthorizationCodeTokenRequestDto,
+  RefreshTokenRequestDto,
+] as const;
+
+@ApiSchema({
+  name: 'IntrospectionRequest',
+  description:
+    'RFC 7662 section 2.1. The caller authenticates with its secret (Basic, or `client_id` and `client_secret` here). `token_type_hint` is accepted and ignored: both kinds are looked up.',
+})
+export class IntrospectionRequestDto extends ClientAuthenticationFields {
+  @ApiProperty({ description: 'An access token (JWT) or a refresh token.' })
+  token: string;
+
+  @ApiPropertyOptional({ enum: ['access_token', 'refresh_token'] })
+  token_type_hint?: string;
+}
+
+@ApiSchema({
+  name: 'RevocationRequest',
+  description:
+    'RFC 7009 section 2.1. Authenticate with the secret (Basic or form); an app without a secret (`spa`) sends its `client_id` alone. `token_type_hint` is accepted and ignored.',
+})
+export class RevocationRequestDto extends IntrospectionRequestDto {}
+
+@ApiSchema({ name: 'ActiveIntrospection' })
+export class ActiveIntrospectionDto {
+  @ApiProperty({ enum: [true] })
+  active: boolean;
+
+  @ApiProperty()
+  client_id: string;
+
+  @ScopesProperty()
+  scope: string;
+
+  @ApiProperty({ description: 'The client_id for service tokens, the user id for user tokens.' })
+  sub: string;
+
+  @UnixSecondsProperty()
+  iat: number;
+
+  @UnixSecondsProperty()
+  exp: number;
+
+  @ApiProperty()
+  iss: string;
+
+  @ApiProperty()
+  aud: string;
+
+  @ApiPropertyOptional({ description: 'Access tokens only.' })
+  jti?: string;
+
+  @ApiProperty({ enum: ['Bearer', 'refresh_token'] })
+  token_type: string;
+
+  @ApiPropertyOptional({ description: 'User tokens only.' })
+  tenant?: string;
+
+  @ApiPropertyOptional({ enum: [...ROLE_BUNDLE], isArray: true, description: 'User tokens only.' })
+  roles?: string[];
+}
+
+@ApiSchema({
+  name: 'InactiveIntrospection',
+  description: 'Exactly `{"active": false}`: expired, revoked, unknown, or not the caller’s to see.',
+})
+export class InactiveIntrospectionDto {
+  @ApiProperty({ enum: [false] })
+  active: boolean;
+}
+
+@ApiSchema({ name: 'EmptyObject', description: 'Always `{}`.' })
+export class EmptyObjectDto {}
