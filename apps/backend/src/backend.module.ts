@@ -47,7 +47,7 @@ export class BackendModule {
   static forRoot(config: PlatformConfig, backend: BackendConfig = loadBackendConfig()): DynamicModule {
     return {
       module: BackendModule,
-      imports: [OpenApiModule.forRoot(config)],
+      imports: [OpenApiModule],
       controllers: [
         OAuthController,
         AppsController,

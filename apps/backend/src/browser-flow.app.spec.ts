@@ -310,13 +310,11 @@ describe('browser routes (HTTPS issuer)', () => {
       const [callbackUrl, passed] = h.identityProvider.finishLogin.mock.calls[0];
       expect(callbackUrl.href).toBe('https://auth.example.test/auth/oidc/callback?code=idp-code&state=st');
       expect(passed).toEqual(transaction);
-      expect(h.sessions.create).toHaveBeenCalledWith(
-        {
-          issuer: 'https://idp.example',
-          subject: 'alice',
-          claims: { sub: 'alice', email: 'alice@acme.example' },
-        },
-      );
+      expect(h.sessions.create).toHaveBeenCalledWith({
+        issuer: 'https://idp.example',
+        subject: 'alice',
+        claims: { sub: 'alice', email: 'alice@acme.example' },
+      });
       const cookies = setCookies(response.headers);
       expect(cookies).toContainEqual(expect.stringMatching(/^__Host-login=; Max-Age=0;/));
       const session = cookies.find((c) => c.startsWith('__Host-session='));

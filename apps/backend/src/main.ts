@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { loadConfig } from '@platform/config';
 import { createHttpApp, createLogger } from '@platform/http';
 import { BackendModule } from './backend.module';
+import { publishOpenApi } from './openapi/openapi.module';
 import { registerCookieParser } from './browser/cookies';
 import { assertBackendConfig } from './config';
 
@@ -10,6 +11,7 @@ async function bootstrap(): Promise<void> {
   assertBackendConfig(config);
   const logger = createLogger(config.logFormat);
   const app = await createHttpApp(BackendModule.forRoot(config), { logger });
+  publishOpenApi(app, config.issuer);
   await registerCookieParser(app);
   app.enableShutdownHooks();
   await app.listen({ port: config.backendPort, host: '0.0.0.0' });

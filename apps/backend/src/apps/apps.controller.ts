@@ -1,5 +1,13 @@
 import { Controller, Delete, Get, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { PlatformConfig } from '@platform/config';
+import {
+  ApplicationDto,
+  ListApplicationsQueryDto,
+  RegisterApplicationDto,
+  RegisteredApplicationDto,
+  RotatedSecretDto,
+} from '@platform/contract';
 import type { PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { AdminGuard } from '../auth/admin.guard';
@@ -7,7 +15,11 @@ import { LocalRevocation } from '../auth/local-revocation';
 import type { UpstreamResponse } from '../clients/control-plane.client';
 import { PLATFORM_CONFIG } from '../config';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
+import { AdminOperation, Answers, JsonBody, Refuses } from '../openapi/operations';
 import { publicAppsUrl, rewriteAppsLink } from './link-header';
+
+const NO_APP = 'No application with this id.';
+const AppId = () => ApiParam({ name: 'id', required: true, description: 'The application’s `client_id`.' });
 
 /**
  * Application management (admin Bearer token). The registry lives in the control plane, which
@@ -23,11 +35,38 @@ export class AppsController {
   ) {}
 
   @Post()
+  @AdminOperation({
+    id: 'registerApp',
+    tag: 'Registry',
+    summary: 'Register an application',
+    description:
+      'Registers an OAuth client. The body is the specification’s fields plus optional `redirect_uris` (required for `web`, `spa` and `cli`). The answer is the application record with `client_secret`, shown this once (no secret for `spa`). Duplicate `client_id`: **409**; a rule broken (client_id syntax, name length, no or undefined declared scope, app type, redirect URIs): **400**. Missing admin token: **401**; a token without `admin.*` or `global_admin`: **403**.',
+  })
+  @JsonBody(RegisterApplicationDto)
+  @Answers(201, RegisteredApplicationDto, 'Registered.')
+  @Refuses(409, 'The `client_id` is taken.')
   register(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
-    return this.relay.forward(request, reply, { to: '/api/v1/apps', body: 'json', then: this.publicAddresses });
+    return this.relay.forward(request, reply, {
+      to: '/api/v1/apps',
+      body: 'json',
+      then: this.publicAddresses,
+    });
   }
 
   @Get()
+  @AdminOperation({
+    id: 'listApps',
+    tag: 'Registry',
+    summary: 'List applications',
+    description:
+      'A JSON array of applications ordered by `client_id` (the item shape, "not shown" in the specification, is `Application`: never a secret or its hash), at most `limit` items, with an RFC 8288 `Link: <...>; rel="next"` header while more remain (follow it as is).',
+  })
+  @ApiQuery({ type: ListApplicationsQueryDto })
+  @Answers(200, [ApplicationDto], 'One page of applications.', {
+    headers: {
+      Link: { description: 'RFC 8288 `rel="next"` while more items remain.', schema: { type: 'string' } },
+    },
+  })
   list(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.relay.forward(request, reply, {
       to: '/api/v1/apps',
@@ -37,12 +76,27 @@ export class AppsController {
   }
 
   @Get(':id')
+  @AdminOperation({ id: 'getApp', tag: 'Registry', summary: 'One application' })
+  @Answers(200, ApplicationDto, 'The application.')
+  @Refuses(404, NO_APP)
+  @AppId()
   get(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.relay.forward(request, reply, { to: '/api/v1/apps/:id', then: this.publicAddresses });
   }
 
   /** The control plane revokes the app's tokens; this backend refuses them from the next request on. */
   @Delete(':id')
+  @AdminOperation({
+    id: 'deleteApp',
+    tag: 'Registry',
+    summary: 'Delete an application',
+    description:
+      'Deletes the application; every active token of it is refused from this moment (this backend’s sidecar knows before the answer) and its refresh tokens are revoked. An application has two lifecycle states (the specification leaves them "not shown"): registered, then deleted; there is no suspended state. The bootstrap admin app cannot be deleted (**409**), since it is how operators get back in.',
+  })
+  @ApiResponse({ status: 204, description: 'Deleted; no body.' })
+  @Refuses(404, NO_APP)
+  @Refuses(409, 'The bootstrap admin application.')
+  @AppId()
   delete(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.relay.forward(request, reply, {
       to: '/api/v1/apps/:id',
@@ -53,6 +107,17 @@ export class AppsController {
   }
 
   @Post(':id/rotate-secret')
+  @AdminOperation({
+    id: 'rotateAppSecret',
+    tag: 'Registry',
+    summary: 'Rotate an application’s secret',
+    description:
+      'A new secret, shown once; the old one stops working at once. Deploy the new secret before relying on it. No body. A `spa` app has no secret: **409**.',
+  })
+  @Answers(200, RotatedSecretDto, 'The new secret.')
+  @Refuses(404, NO_APP)
+  @Refuses(409, 'A `spa` app.')
+  @AppId()
   rotateSecret(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.relay.forward(request, reply, { to: '/api/v1/apps/:id/rotate-secret' });
   }

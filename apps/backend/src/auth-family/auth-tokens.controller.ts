@@ -1,4 +1,30 @@
-import { Controller, Get, Header, HttpCode, Post, Query, Req, Res, UnsupportedMediaTypeException } from '@nestjs/common';
+import {
+  applyDecorators,
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Post,
+  Query,
+  Req,
+  Res,
+  UnsupportedMediaTypeException,
+} from '@nestjs/common';
+import { ApiExtraModels, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import {
+  ActiveTokenValidationDto,
+  AppRefreshRequestDto,
+  AppTokensDto,
+  ClientCredentialsTokenRequestDto,
+  CodeExchangeRequestDto,
+  EmptyObjectDto,
+  InactiveIntrospectionDto,
+  type MeDto,
+  OAuthErrorDto,
+  ProblemDto,
+  TokenResponseDto,
+  ValidateRequestDto,
+} from '@platform/contract';
 import { BearerError, OAuthError, parseOAuthForm, validationFailed } from '@platform/domain';
 import { mediaType, type PlatformRequest, readBearerToken } from '@platform/http';
 import type { FastifyReply } from 'fastify';
@@ -8,19 +34,43 @@ import type { UpstreamResponse } from '../clients/control-plane.client';
 import { SidecarClient } from '../clients/sidecar.client';
 import { TokenRevocationClient } from '../clients/token-revocation.client';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
-import { meFromClaims, type MeResponse } from '../me/me.controller';
-import { noStore } from '../oauth/oauth.controller';
+import { meFromClaims } from '../me/me.controller';
+import { noStore, TOKEN_REFUSALS } from '../oauth/oauth.controller';
+import {
+  Answers,
+  BearerOperation,
+  JsonBody,
+  NO_STORE as NO_STORE_HEADERS,
+  OAuthOperation,
+  OAuthRefusal,
+  PublicOperation,
+  Refuses,
+  ServerFailures,
+} from '../openapi/operations';
 
-/** The app's view of a user grant's tokens (`POST /api/v1/auth/exchange` and `/refresh`). */
-export interface AppTokens {
-  accessToken: string;
-  refreshToken: string;
-  tokenType: 'Bearer';
-  expiresIn: number;
-  scope: string;
-}
+/** The app-family answer to a refused grant: RFC 6749 JSON, or problem details for a bad body. */
+const GrantRefused = (description: string) =>
+  applyDecorators(
+    ApiExtraModels(OAuthErrorDto, ProblemDto),
+    ApiResponse({
+      status: 400,
+      description,
+      content: {
+        'application/json': { schema: { $ref: getSchemaPath(OAuthErrorDto) } },
+        'application/problem+json': { schema: { $ref: getSchemaPath(ProblemDto) } },
+      },
+    }),
+  );
 
-export type Validation = ({ active: true } & MeResponse) | { active: false };
+const Judgement = () =>
+  Answers(200, ActiveTokenValidationDto, 'The judgement.', {
+    oneOf: [ActiveTokenValidationDto, InactiveIntrospectionDto],
+  });
+
+const VALIDATE_DESCRIPTION =
+  'Asks the sidecar whether a token is valid (signature, expiry, deny-list, app still registered). The answer body is "not shown" in the specification; decided: **200** `{active: true, sub, client_id, scope, tenant?, roles?, exp}` or exactly `{active: false}`; an invalid token is not an error. No credential of its own.';
+
+export type Validation = ({ active: true } & MeDto) | { active: false };
 
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 
@@ -40,36 +90,84 @@ export class AuthTokensController {
     private readonly relay: ControlPlaneRelay,
   ) {}
 
-  /** JSON `{code}`: the one-time login code for `{accessToken, refreshToken, ...}`. */
   @Post('exchange')
+  @PublicOperation({
+    id: 'exchangeLoginCode',
+    tag: 'App login family',
+    summary: 'Swap the login code for tokens',
+    description:
+      'Server-to-server, once per code (the specification leaves path and body "not shown"; decided: JSON `{code}` -> `{accessToken, refreshToken, tokenType, expiresIn, scope}`). A code that is unknown, used or older than 60 s: **400** `invalid_grant`.',
+  })
+  @JsonBody(CodeExchangeRequestDto)
+  @Answers(200, AppTokensDto, 'The user’s tokens.', { headers: NO_STORE_HEADERS })
+  @GrantRefused('The code is refused (RFC 6749 JSON), or the body is not a JSON object (problem details).')
+  @ServerFailures()
   async exchange(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     const code = optionalString(jsonObject(request).code);
     await sendAppTokens(reply, await this.appLogin.exchange(code));
   }
 
-  /** JSON `{refreshToken}`: rotation rules of the refresh_token grant. */
   @Post('refresh')
+  @PublicOperation({
+    id: 'refreshAppTokens',
+    tag: 'App login family',
+    summary: 'Refresh the user’s tokens',
+    description:
+      'Body and answer are "not shown" in the specification; decided: JSON `{refreshToken}` -> the same shape as the code exchange. The rules of the `refresh_token` grant apply: the presented token is revoked at once, and presenting a rotated one revokes the whole grant (**400** `invalid_grant`). Clients refresh with a single request at a time, when a call answers 401 or at 80% of `expiresIn`.',
+  })
+  @JsonBody(AppRefreshRequestDto)
+  @Answers(200, AppTokensDto, 'New tokens.', { headers: NO_STORE_HEADERS })
+  @GrantRefused(
+    'The refresh token is refused (RFC 6749 JSON), or the body is not a JSON object (problem details).',
+  )
+  @ServerFailures()
   async refresh(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     const refreshToken = optionalString(jsonObject(request).refreshToken);
     await sendAppTokens(reply, await this.appLogin.refresh(refreshToken));
   }
 
   @Get('validate')
+  @PublicOperation({
+    id: 'validateTokenByQuery',
+    tag: 'App login family',
+    summary: 'Validate a token (query)',
+    description: `${VALIDATE_DESCRIPTION} Prefer the POST form: a token in a URL can end up in logs.`,
+  })
+  @ApiQuery({ name: 'token', required: true, type: 'string' })
+  @Judgement()
+  @Refuses(400, 'No `token`.')
+  @ServerFailures()
   @Header('Cache-Control', 'no-store')
   validateQuery(@Query('token') token: unknown): Promise<Validation> {
     return this.validate(requiredToken(token));
   }
 
-  /** JSON `{token}`: keeps the token out of URLs and their logs. */
   @Post('validate')
+  @PublicOperation({
+    id: 'validateToken',
+    tag: 'App login family',
+    summary: 'Validate a token',
+    description: `${VALIDATE_DESCRIPTION} Request body (also "not shown"): JSON \`{token}\`.`,
+  })
+  @JsonBody(ValidateRequestDto)
+  @Judgement()
+  @Refuses(400, 'No `token`, or a body that is not a JSON object.')
+  @ServerFailures()
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   validateBody(@Req() request: PlatformRequest): Promise<Validation> {
     return this.validate(requiredToken(jsonObject(request).token));
   }
 
-  /** Revokes the Bearer token itself; 200 also for expired or unknown tokens. */
   @Post('revoke')
+  @BearerOperation({
+    id: 'revokeOwnToken',
+    tag: 'App login family',
+    summary: 'Revoke the Bearer token itself',
+    description:
+      'Revokes the access token sent as the Bearer token (logout of the user-forwarding model). **200** `{}` also when the token is already expired, revoked or unknown, as RFC 7009 does; only a request without any Bearer token is **401**.',
+  })
+  @Answers(200, EmptyObjectDto, 'Revoked, or nothing to revoke.')
   @HttpCode(200)
   async revoke(@Req() request: PlatformRequest): Promise<object> {
     const token = readBearerToken(request.headers.authorization);
@@ -78,8 +176,20 @@ export class AuthTokensController {
     return {};
   }
 
-  /** client_credentials (form body), answered as `/v1/oauth/token` does; other grants refused. */
   @Post('token')
+  @OAuthOperation(
+    {
+      id: 'issueServiceToken',
+      tag: 'App login family',
+      summary: 'client_credentials token (login family path)',
+      description:
+        'The service model’s `client_credentials` grant under the `/api/v1` family: form body `grant_type`, `client_id`, `client_secret` (or Basic), optional `scope`; the same answers and errors as `POST /v1/oauth/token` (any other `grant_type` is `unsupported_grant_type`; a body over 64 KiB is problem details 413 here).',
+    },
+    ClientCredentialsTokenRequestDto,
+  )
+  @Answers(200, TokenResponseDto, 'The token response.', { headers: NO_STORE_HEADERS })
+  @OAuthRefusal(400, 'A refused request, by RFC 6749 error code.', TOKEN_REFUSALS)
+  @Refuses(413, 'The body exceeds 64 KiB; refused before any route runs.')
   token(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     if (mediaType(request) === 'application/x-www-form-urlencoded') {
       const grantType = parseOAuthForm(request.rawBody ?? '').grant_type;
@@ -91,7 +201,11 @@ export class AuthTokensController {
         );
       }
     }
-    return this.relay.forward(request, reply, { to: '/internal/v1/oauth/token', body: 'form', then: noStore });
+    return this.relay.forward(request, reply, {
+      to: '/internal/v1/oauth/token',
+      body: 'form',
+      then: noStore,
+    });
   }
 
   /** Active with the claims, or `{active: false}` for any token the sidecar refuses. */
@@ -112,7 +226,7 @@ async function sendAppTokens(reply: FastifyReply, response: UpstreamResponse): P
     return void (await reply.send(response.body.length > 0 ? response.body : undefined));
   }
   const token = JSON.parse(response.body.toString('utf8')) as Record<string, unknown>;
-  const body: AppTokens = {
+  const body: AppTokensDto = {
     accessToken: String(token.access_token),
     refreshToken: String(token.refresh_token),
     tokenType: 'Bearer',

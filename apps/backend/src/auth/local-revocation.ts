@@ -33,9 +33,7 @@ export class LocalRevocation {
       this.logger.warn(`invalidation stream did not confirm seq ${seq}; cache cleared`);
     } catch (error) {
       // Persisted by the control plane: the sidecar's own stream or poll applies it soon.
-      this.logger.warn(
-        `revocation persisted but the sidecar was not synced: ${(error as Error).message}`,
-      );
+      this.logger.warn(`revocation persisted but the sidecar was not synced: ${(error as Error).message}`);
     }
     this.cache.clear();
   }

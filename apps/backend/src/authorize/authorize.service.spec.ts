@@ -146,10 +146,7 @@ describe(AuthorizeService.name, () => {
 
     it('redirects invalid_request for a request too long to come back to after login', async () => {
       authorization.check.mockResolvedValue({ ok: true, request: acceptedRequest() });
-      const outcome = await service.begin(
-        request({ ...PARAMETERS, state: 'x'.repeat(3000) }),
-        undefined,
-      );
+      const outcome = await service.begin(request({ ...PARAMETERS, state: 'x'.repeat(3000) }), undefined);
       const location = new URL((outcome as { location: string }).location);
       expect(location.searchParams.get('error')).toBe('invalid_request');
     });

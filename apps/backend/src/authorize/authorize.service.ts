@@ -36,10 +36,7 @@ export class AuthorizeService {
     private readonly csrf: CsrfTokens,
   ) {}
 
-  async begin(
-    request: AuthorizationRequest,
-    session: string | undefined,
-  ): Promise<AuthorizeOutcome> {
+  async begin(request: AuthorizationRequest, session: string | undefined): Promise<AuthorizeOutcome> {
     const { parameters } = request;
     refuseRepeatedTarget(request);
     const check = await this.authorization.check(parameters);

@@ -24,11 +24,7 @@ export class AppLoginClient {
   /** The app whose registered callback `returnTo` is; DomainError validation_failed (400 page) if none. */
   async target(returnTo: string): Promise<AppLoginTarget> {
     const path = '/internal/v1/app-login/check';
-    const { status, body } = await postInternalJson(
-      this.controlPlane,
-      path,
-      { return_to: returnTo },
-    );
+    const { status, body } = await postInternalJson(this.controlPlane, path, { return_to: returnTo });
     if (status === 400) throw new DomainError('validation_failed', NOT_A_CALLBACK);
     const answer = status === 200 && isRecord(body) ? body : undefined;
     if (!answer || !isString(answer.client_id) || !isString(answer.client_name)) {
@@ -38,16 +34,13 @@ export class AppLoginClient {
   }
 
   /** Where to send the browser after the login: the app's callback with a one-time code. */
-  async issueCode(
-    session: string,
-    target: { clientId: string; returnTo: string },
-  ): Promise<string> {
+  async issueCode(session: string, target: { clientId: string; returnTo: string }): Promise<string> {
     const path = '/internal/v1/app-login/codes';
-    const { status, body } = await postInternalJson(
-      this.controlPlane,
-      path,
-      { session, client_id: target.clientId, return_to: target.returnTo },
-    );
+    const { status, body } = await postInternalJson(this.controlPlane, path, {
+      session,
+      client_id: target.clientId,
+      return_to: target.returnTo,
+    });
     if (status === 400) throw new DomainError('validation_failed', NOT_A_CALLBACK);
     const redirectTo = status === 201 && isRecord(body) ? body.redirect_to : undefined;
     return isString(redirectTo) ? redirectTo : unexpectedAnswer(path, status);

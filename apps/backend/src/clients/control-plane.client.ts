@@ -101,7 +101,9 @@ export class ControlPlaneClient implements OnModuleDestroy {
       call.answersUnauthorized !== true &&
       response.headers['content-type']?.startsWith('application/problem+json')
     ) {
-      this.logger.error('control plane refused the internal token (INTERNAL_TOKEN differs between processes)');
+      this.logger.error(
+        'control plane refused the internal token (INTERNAL_TOKEN differs between processes)',
+      );
       throw new DomainError('unavailable', 'The control plane is unavailable');
     }
     return response;

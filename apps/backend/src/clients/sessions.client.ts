@@ -49,9 +49,14 @@ export class SessionsClient {
   /** The session's user; undefined when the control plane does not know it or it expired. */
   async resolve(session: string): Promise<SessionUser | undefined> {
     const path = '/internal/v1/sessions/resolve';
-    const { status, body } = await postInternalJson(this.controlPlane, path, { session }, {
-      answersUnauthorized: true,
-    });
+    const { status, body } = await postInternalJson(
+      this.controlPlane,
+      path,
+      { session },
+      {
+        answersUnauthorized: true,
+      },
+    );
     if (status === 401) return undefined;
     const user = status === 200 && isRecord(body) ? toUser(body.user) : undefined;
     return user ?? unexpectedAnswer(path, status);
@@ -60,9 +65,14 @@ export class SessionsClient {
   /** Ends the session (logout); unknown sessions too. */
   async end(session: string): Promise<void> {
     const path = '/internal/v1/sessions/end';
-    const { status } = await postInternalJson(this.controlPlane, path, { session }, {
-      answersUnauthorized: true,
-    });
+    const { status } = await postInternalJson(
+      this.controlPlane,
+      path,
+      { session },
+      {
+        answersUnauthorized: true,
+      },
+    );
     if (status >= 300 && status !== 401) unexpectedAnswer(path, status);
   }
 }

@@ -1,11 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import * as grpc from '@grpc/grpc-js';
 import { DomainError } from '@platform/domain';
-import {
-  type AuthServiceClient,
-  createAuthServiceClient,
-  INTERNAL_TOKEN_METADATA,
-} from '@platform/grpc';
+import { type AuthServiceClient, createAuthServiceClient, INTERNAL_TOKEN_METADATA } from '@platform/grpc';
 
 const CALL_DEADLINE_MS = 5_000;
 

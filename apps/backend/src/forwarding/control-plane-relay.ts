@@ -44,7 +44,9 @@ export class ControlPlaneRelay {
     const response = await this.controlPlane.request({
       method: request.method as 'GET' | 'POST' | 'PUT' | 'DELETE',
       path: fillPath(route.to, request.params as Record<string, string>),
-      ...(route.query !== undefined && { query: pick(request.query as Record<string, unknown>, route.query) }),
+      ...(route.query !== undefined && {
+        query: pick(request.query as Record<string, unknown>, route.query),
+      }),
       ...(authorization !== undefined && { authorization }),
       ...(route.upstreamHeaders !== undefined && { headers: route.upstreamHeaders(request) }),
       ...(body !== undefined && {

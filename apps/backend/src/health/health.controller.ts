@@ -1,4 +1,6 @@
 import { Controller, Get, Res } from '@nestjs/common';
+import { HealthDto } from '@platform/contract';
+import { Answers, PublicOperation } from '../openapi/operations';
 import type { FastifyReply } from 'fastify';
 import { type HealthReport, HealthService } from './health.service';
 
@@ -6,8 +8,18 @@ import { type HealthReport, HealthService } from './health.service';
 export class HealthController {
   constructor(private readonly health: HealthService) {}
 
-  /** 200 when the sidecar is connected, 503 otherwise (no auth; no secrets in the answer). */
   @Get()
+  @PublicOperation({
+    id: 'getHealth',
+    tag: 'Platform',
+    summary: 'Health',
+    description:
+      'The specification leaves the credential "not shown"; decided: none, so load balancers and orchestrators can probe it, and the answer holds nothing secret. **200** when the sidecar that validates every token is serving, **503** `{status: "degraded", sidecar: "unavailable"}` otherwise, so traffic stops reaching a pod that would refuse it.',
+  })
+  @Answers(200, HealthDto, 'Healthy.', {
+    headers: { 'Cache-Control': { schema: { type: 'string', enum: ['no-store'] } } },
+  })
+  @Answers(503, HealthDto, 'The sidecar is not serving.')
   async check(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthReport> {
     const report = await this.health.check();
     void reply.status(report.status === 'ok' ? 200 : 503).header('cache-control', 'no-store');

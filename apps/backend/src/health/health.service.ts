@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { PLATFORM_VERSION } from '@platform/config';
+import type { HealthDto } from '@platform/contract';
 import { SidecarClient, type SidecarState } from '../clients/sidecar.client';
 
-export interface HealthReport {
-  status: 'ok' | 'degraded';
-  sidecar: SidecarState;
-  version: string;
-}
+/** What `GET /health` answers (HealthDto of the contract). */
+export type HealthReport = HealthDto & { sidecar: SidecarState };
 
 /** The backend is healthy when the sidecar it validates every token with is serving. */
 @Injectable()

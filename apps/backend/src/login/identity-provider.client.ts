@@ -71,10 +71,7 @@ export class IdentityProviderClient {
    * server-side with the PKCE verifier, then the ID token's signature, issuer, audience and
    * nonce) and returns who signed in, with the UserInfo claims when the provider has that endpoint.
    */
-  async finishLogin(
-    callbackUrl: URL,
-    transaction: LoginTransaction,
-  ): Promise<VerifiedIdentity> {
+  async finishLogin(callbackUrl: URL, transaction: LoginTransaction): Promise<VerifiedIdentity> {
     const config = await this.configuration();
     try {
       const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {

@@ -1,19 +1,12 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
+import { MeDto, PingDto } from '@platform/contract';
 import type { TokenClaims } from '@platform/grpc';
 import { BearerGuard, Claims } from '../auth/bearer.guard';
-
-export interface MeResponse {
-  sub: string;
-  client_id: string;
-  scope: string;
-  tenant?: string;
-  roles?: string[];
-  exp: number;
-}
+import { Answers, BearerOperation, PublicOperation } from '../openapi/operations';
 
 /** Who the token says the caller is; user-token claims only when present. */
-export function meFromClaims(claims: TokenClaims): MeResponse {
-  const me: MeResponse = {
+export function meFromClaims(claims: TokenClaims): MeDto {
+  const me: MeDto = {
     sub: claims.sub,
     client_id: claims.client_id,
     scope: claims.scope,
@@ -29,12 +22,27 @@ export function meFromClaims(claims: TokenClaims): MeResponse {
 export class MeController {
   @Get('me')
   @UseGuards(BearerGuard)
-  me(@Claims() claims: TokenClaims): MeResponse {
+  @BearerOperation({
+    id: 'getMe',
+    tag: 'Platform',
+    summary: 'The caller',
+    description:
+      'Any valid access token: who the token says the caller is. A protected route to try tokens on.',
+  })
+  @Answers(200, MeDto, 'The caller.')
+  me(@Claims() claims: TokenClaims): MeDto {
     return meFromClaims(claims);
   }
 
   @Get('ping')
-  ping(): { ok: true } {
+  @PublicOperation({
+    id: 'ping',
+    tag: 'Platform',
+    summary: 'Unprotected twin of /v1/me',
+    description: 'No credential; the benchmark compares it with `/v1/me` to measure token validation.',
+  })
+  @Answers(200, PingDto, 'Always.')
+  ping(): PingDto {
     return { ok: true };
   }
 }

@@ -1,4 +1,6 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { AuthorizationServerMetadataDto } from '@platform/contract';
+import { Answers, PublicOperation } from '../openapi/operations';
 import type { PlatformConfig } from '@platform/config';
 import { PLATFORM_CONFIG } from '../config';
 import {
@@ -15,6 +17,14 @@ export class MetadataController {
   }
 
   @Get('oauth-authorization-server')
+  @PublicOperation({
+    id: 'getAuthorizationServerMetadata',
+    tag: 'Keys and discovery',
+    summary: 'Authorization server metadata (RFC 8414)',
+    description:
+      'Lets standard clients (openid-client, oauth4webapi) discover every endpoint. No credential.',
+  })
+  @Answers(200, AuthorizationServerMetadataDto, 'The metadata.')
   @Header('cache-control', 'public, max-age=300')
   serverMetadata(): AuthorizationServerMetadata {
     return this.metadata;

@@ -1,9 +1,60 @@
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
+import {
+  ActiveIntrospectionDto,
+  EmptyObjectDto,
+  InactiveIntrospectionDto,
+  IntrospectionRequestDto,
+  JsonWebKeySetDto,
+  RevocationRequestDto,
+  TOKEN_REQUESTS,
+  TokenResponseDto,
+} from '@platform/contract';
 import type { PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { LocalRevocation } from '../auth/local-revocation';
 import type { UpstreamResponse } from '../clients/control-plane.client';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
+import {
+  Answers,
+  NO_STORE,
+  OAuthOperation,
+  OAuthRefusal,
+  PublicOperation,
+  ServerFailures,
+} from '../openapi/operations';
+
+const NOT_FORM: [string, string] = [
+  'invalid_request',
+  'The request body must be application/x-www-form-urlencoded',
+];
+const TOO_LARGE: [string, string] = ['invalid_request', 'Request body is too large'];
+const BOTH_METHODS: [string, string] = ['invalid_request', 'client authenticated with more than one method'];
+
+export const TOKEN_DESCRIPTION = [
+  'Issues an access token for one of three grants: `client_credentials` (service model), `authorization_code` with PKCE S256, and `refresh_token` (rotating).',
+  '',
+  'Only `application/x-www-form-urlencoded` is accepted (a JSON body is `400 invalid_request`). Every answer carries `Cache-Control: no-store`.',
+  '',
+  'Status per condition (the specification leaves these "not shown"; RFC 6749 section 5.2 decides):',
+  '- invalid client credentials: **401** `invalid_client` (with `WWW-Authenticate: Basic realm="oauth"` when Basic was tried);',
+  '- a scope the app did not declare, or one beyond the original grant on refresh: **400** `invalid_scope`;',
+  '- a wrong `code_verifier`, a code that is unknown, expired (60 s), already used or issued to another client, a `redirect_uri` that differs, or a refresh token that is unknown, expired, revoked or already rotated: **400** `invalid_grant` (a reused code or rotated refresh token also revokes every token of its grant);',
+  '- a missing `grant_type`, `code`, `code_verifier` or `refresh_token`, a repeated parameter, two authentication methods at once, a body that is not form-encoded or larger than 64 KiB: **400** `invalid_request`;',
+  '- a grant the app type may not use (for example `client_credentials` for a `web` app): **400** `unauthorized_client`;',
+  '- any other `grant_type`: **400** `unsupported_grant_type`.',
+].join('\n');
+
+export const TOKEN_REFUSALS: Record<string, [string, string]> = {
+  invalidScope: ['invalid_scope', 'scope not declared by the client: files.write'],
+  invalidGrantVerifier: ['invalid_grant', 'code_verifier does not match the code_challenge'],
+  invalidGrantReuse: ['invalid_grant', 'the code was already used'],
+  missingGrantType: ['invalid_request', 'grant_type is required'],
+  notForm: NOT_FORM,
+  tooLarge: TOO_LARGE,
+  bothMethods: BOTH_METHODS,
+  unauthorizedClient: ['unauthorized_client', 'a web app may not use client_credentials'],
+  unsupportedGrantType: ['unsupported_grant_type', 'grant_type password is not supported'],
+};
 
 const JWKS_CACHE_CONTROL = 'public, max-age=60';
 
@@ -19,11 +70,41 @@ export class OAuthController {
   ) {}
 
   @Post('oauth/token')
+  @OAuthOperation(
+    { id: 'issueToken', tag: 'OAuth', summary: 'Token endpoint (RFC 6749)', description: TOKEN_DESCRIPTION },
+    [...TOKEN_REQUESTS],
+  )
+  @Answers(200, TokenResponseDto, 'The token response.', { headers: NO_STORE })
+  @OAuthRefusal(400, 'A refused request, by RFC 6749 error code.', TOKEN_REFUSALS)
   token(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
-    return this.relay.forward(request, reply, { to: '/internal/v1/oauth/token', body: 'form', then: noStore });
+    return this.relay.forward(request, reply, {
+      to: '/internal/v1/oauth/token',
+      body: 'form',
+      then: noStore,
+    });
   }
 
   @Post('oauth/introspect')
+  @OAuthOperation(
+    {
+      id: 'introspectToken',
+      tag: 'OAuth',
+      summary: 'Token introspection (RFC 7662)',
+      description:
+        'Tells a resource server whether a token is active. The caller authenticates with its secret (Basic or form). It sees its own tokens in the full form; an app declaring `admin.*` or `tokens.introspect` sees any token; for anything else the answer is exactly `{"active": false}` with status 200, as for an expired, revoked or unknown token.',
+    },
+    IntrospectionRequestDto,
+  )
+  @Answers(200, ActiveIntrospectionDto, 'Active (full form) or exactly `{"active": false}`.', {
+    headers: NO_STORE,
+    oneOf: [ActiveIntrospectionDto, InactiveIntrospectionDto],
+  })
+  @OAuthRefusal(400, '`invalid_request`: no `token`, a repeated parameter, or a body that is not a form.', {
+    missingToken: ['invalid_request', 'token is required'],
+    notForm: NOT_FORM,
+    tooLarge: TOO_LARGE,
+    bothMethods: BOTH_METHODS,
+  })
   introspect(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.relay.forward(request, reply, {
       to: '/internal/v1/oauth/introspect',
@@ -33,6 +114,24 @@ export class OAuthController {
   }
 
   @Post('oauth/revoke')
+  @OAuthOperation(
+    {
+      id: 'revokeToken',
+      tag: 'OAuth',
+      summary: 'Token revocation (RFC 7009)',
+      description:
+        'Revokes an access token (its `jti` joins the deny-list; this backend’s sidecar knows before the answer, every other within well under a second, at most 30 s) or a refresh token (with every token of its grant). Unknown, expired and already revoked tokens answer 200 as well. A client may revoke only its own tokens (another app’s token: **400** `unauthorized_client`, as fosite does), except the admin app. An app without a secret (`spa`) sends its `client_id` alone. The answer body is always `{}` (a decision: RFC 7009 only asks for 200).',
+    },
+    RevocationRequestDto,
+  )
+  @Answers(200, EmptyObjectDto, 'Revoked, or nothing to revoke.', { headers: NO_STORE })
+  @OAuthRefusal(400, '`invalid_request` or `unauthorized_client`.', {
+    missingToken: ['invalid_request', 'token is required'],
+    notOwner: ['unauthorized_client', 'the token was not issued to this client'],
+    notForm: NOT_FORM,
+    tooLarge: TOO_LARGE,
+    bothMethods: BOTH_METHODS,
+  })
   revoke(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.relay.forward(request, reply, {
       to: '/internal/v1/oauth/revoke',
@@ -47,6 +146,15 @@ export class OAuthController {
   }
 
   @Get('jwks')
+  @PublicOperation({
+    id: 'getJwks',
+    tag: 'Keys and discovery',
+    summary: 'The key set (RFC 7517)',
+    description:
+      'The public keys that verify issued tokens, so that external services need not call the sidecar. No credential. Cached for 60 s (`Cache-Control: public, max-age=60`); on an unknown `kid`, fetch it again.',
+  })
+  @Answers(200, JsonWebKeySetDto, 'The key set.')
+  @ServerFailures()
   jwks(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.relay.forward(request, reply, {
       to: '/api/v1/jwks',

@@ -1,12 +1,6 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { PLATFORM_VERSION } from '@platform/config';
-import { authFamilyPaths } from './auth-family-paths';
-import { headers, parameters, responses, securitySchemes } from './components';
-import { oauthPaths } from './oauth-paths';
-import type { OpenApiDocument, Paths } from './openapi-types';
-import { platformPaths } from './platform-paths';
-import { registryPaths } from './registry-paths';
-import { schemas } from './schemas';
-import { userFlowPaths } from './user-flow-paths';
 
 /**
  * Where the specification says "not shown", what we decided (in the spirit of ARCHITECTURE.md:
@@ -34,53 +28,93 @@ const DESCRIPTION = `
 The public REST surface of the OAuth 2.0 platform (token issuance, authorization code with PKCE, introspection, revocation, application registry, key set, health, login and the user-forwarding model). Requests to the token, introspection and revocation endpoints are \`application/x-www-form-urlencoded\`; the registry takes \`application/json\`. Every answer carries \`x-request-id\` (the caller's, when it is a plain token, or a fresh one).
 ${DECISIONS}`.trim();
 
-export interface OpenApiOptions {
-  /** The configured ISSUER: the base URL of every path. */
-  issuer: string;
-  /** Defaults to the platform version. */
-  version?: string;
-}
+const TAGS: Array<[string, string]> = [
+  ['OAuth', 'RFC 6749 token, RFC 7662 introspection, RFC 7009 revocation.'],
+  ['Keys and discovery', 'Key set, RFC 8414 metadata, signing-key rotation.'],
+  ['Registry', 'Applications (admin Bearer token).'],
+  ['Scopes', 'Standard and custom scopes (admin Bearer token).'],
+  ['Events', 'The token event stream (admin Bearer token).'],
+  ['Service accounts', 'Headless `service` apps (admin Bearer token).'],
+  ['Tenant users', 'User administration, decided per tenant by the policy engine.'],
+  ['User login and consent', 'Browser routes: server-rendered pages and redirects.'],
+  ['App login family', 'Login, refresh, validation and revocation for apps of the user-forwarding model.'],
+  ['Platform', 'Health, the caller, and this documentation.'],
+];
 
-/** The OpenAPI 3.1 document of the backend's public surface. */
-export function openApiDocument({ issuer, version = PLATFORM_VERSION }: OpenApiOptions): OpenApiDocument {
-  return {
-    openapi: '3.1.0',
-    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
-    info: {
-      title: 'OAuth platform: token issuance and application registry',
-      version,
-      description: DESCRIPTION,
-      license: { name: 'UNLICENSED' },
-    },
-    servers: [{ url: issuer, description: 'The configured ISSUER.' }],
-    tags: [
-      { name: 'OAuth', description: 'RFC 6749 token, RFC 7662 introspection, RFC 7009 revocation.' },
-      { name: 'Keys and discovery', description: 'Key set, RFC 8414 metadata, signing-key rotation.' },
-      { name: 'Registry', description: 'Applications (admin Bearer token).' },
-      { name: 'Scopes', description: 'Standard and custom scopes (admin Bearer token).' },
-      { name: 'Events', description: 'The token event stream (admin Bearer token).' },
-      { name: 'Service accounts', description: 'Headless `service` apps (admin Bearer token).' },
-      { name: 'Tenant users', description: 'User administration, decided per tenant by the policy engine.' },
-      { name: 'User login and consent', description: 'Browser routes: server-rendered pages and redirects.' },
+/**
+ * The OpenAPI 3.1 document of the backend's public surface, generated from its controllers'
+ * decorators and the DTOs of @platform/contract.
+ */
+export function openApiDocument(
+  app: INestApplication,
+  issuer: string,
+  version = PLATFORM_VERSION,
+): OpenAPIObject {
+  const builder = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
+    .setTitle('OAuth platform: token issuance and application registry')
+    .setDescription(DESCRIPTION)
+    .setVersion(version)
+    .setLicense('UNLICENSED', '')
+    .addServer(issuer, 'The configured ISSUER.')
+    .addBearerAuth(
       {
-        name: 'App login family',
-        description: 'Login, refresh, validation and revocation for apps of the user-forwarding model.',
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description:
+          'An access token of this platform (RFC 9068 JWT), validated by the backend’s sidecar on every request. **Admin token** (the specification leaves how to obtain one "not shown"): a `client_credentials` token of an app declaring `admin.*` (at first start the bootstrap app `ADMIN_CLIENT_ID`, default `admin`, whose secret is `ADMIN_CLIENT_SECRET` or `DATA_DIR/admin-credentials.json`), or a user token with the `global_admin` role.',
       },
-      { name: 'Platform', description: 'Health, the caller, and this documentation.' },
-    ],
-    paths: mergePaths(oauthPaths, registryPaths, userFlowPaths, authFamilyPaths, platformPaths),
-    components: { schemas, responses, parameters, headers, securitySchemes },
-  };
+      'bearerAuth',
+    )
+    .addBasicAuth(
+      {
+        type: 'http',
+        scheme: 'basic',
+        description:
+          'OAuth client authentication `client_secret_basic` (RFC 6749 section 2.3.1): `client_id:client_secret`, each form-encoded. The alternative `client_secret_post` sends `client_id` and `client_secret` in the form body instead (described in each request body); using both at once is `invalid_request`.',
+      },
+      'clientSecretBasic',
+    )
+    .addCookieAuth(
+      '__Host-session',
+      {
+        type: 'apiKey',
+        in: 'cookie',
+        description:
+          'The browser session set by the login callback (`session` instead of `__Host-session` over plain HTTP in development): opaque, HttpOnly, SameSite=Lax, 8 hours. Every cookie-authenticated POST also needs the page’s `csrf_token`.',
+      },
+      'sessionCookie',
+    );
+  for (const [name, description] of TAGS) builder.addTag(name, description);
+  const document = SwaggerModule.createDocument(app, builder.build(), {
+    operationIdFactory: (_c, method) => method,
+  });
+  return toOpenApi31(document);
 }
 
-/** The areas' paths in one object; a path defined by two areas is a programming error. */
-function mergePaths(...areas: Paths[]): Paths {
-  const merged: Paths = {};
-  for (const area of areas) {
-    for (const [path, item] of Object.entries(area)) {
-      if (path in merged) throw new Error(`OpenAPI path ${path} is defined twice`);
-      merged[path] = item;
+/**
+ * What the generator writes in OpenAPI 3.0 terms, in 3.1 terms: `nullable` becomes a `null`
+ * type, and an operation that declares no security requirement is public (`security: []`).
+ */
+function toOpenApi31(document: OpenAPIObject): OpenAPIObject {
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node === null || typeof node !== 'object') return;
+    const schema = node as Record<string, unknown>;
+    if (schema.nullable === true) {
+      delete schema.nullable;
+      if (typeof schema.type === 'string') schema.type = [schema.type, 'null'];
+    }
+    Object.values(schema).forEach(visit);
+  };
+  visit(document.components);
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item)) {
+      if (typeof operation !== 'object' || operation === null || !('responses' in operation)) continue;
+      operation.security ??= [];
+      visit(operation);
     }
   }
-  return merged;
+  return document;
 }

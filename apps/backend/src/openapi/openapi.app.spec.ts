@@ -6,10 +6,16 @@ import { BackendModule } from '../backend.module';
 import { ControlPlaneClient } from '../clients/control-plane.client';
 import { SidecarClient } from '../clients/sidecar.client';
 import { fakeControlPlane, fakeSidecar, testConfig, withProviders } from '../testing/fakes';
-import { openApiDocument } from './document';
-import type { HttpMethod } from './openapi-types';
+import type {
+  OpenAPIObject,
+  OperationObject,
+  ResponseObject,
+} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { compileErrors, validate } from '@readme/openapi-parser';
+import { PLATFORM_VERSION } from '@platform/config';
+import { publishOpenApi } from './openapi.module';
 
-const METHODS: HttpMethod[] = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
 /** Swagger UI's static files: served, but not API operations. */
 const DOCS_ASSETS = '/docs/:file';
@@ -21,6 +27,17 @@ describe('OpenAPI document and the routes the backend registers', () => {
   let app: NestFastifyApplication;
   const registered = new Set<string>();
   const config = testConfig();
+  let document: OpenAPIObject;
+
+  const operations = (): Array<[string, OperationObject]> =>
+    Object.entries(document.paths).flatMap(([path, item]) =>
+      METHODS.flatMap((method) => {
+        const operation = item[method];
+        return operation === undefined
+          ? []
+          : [[`${method.toUpperCase()} ${path}`, operation] as [string, OperationObject]];
+      }),
+    );
 
   beforeAll(async () => {
     const logger: LoggerService = { log: jest.fn(), error: jest.fn(), warn: jest.fn() };
@@ -46,6 +63,7 @@ describe('OpenAPI document and the routes the backend registers', () => {
           registered.add(`${method} ${openApiPath(route.url)}`);
         }
       });
+    document = publishOpenApi(app, config.issuer);
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
   });
@@ -54,16 +72,7 @@ describe('OpenAPI document and the routes the backend registers', () => {
     await app.close();
   });
 
-  const documented = (): Set<string> => {
-    const { paths } = openApiDocument({ issuer: config.issuer });
-    return new Set(
-      Object.entries(paths).flatMap(([path, item]) =>
-        METHODS.filter((method) => item[method] !== undefined).map(
-          (method) => `${method.toUpperCase()} ${path}`,
-        ),
-      ),
-    );
-  };
+  const documented = (): Set<string> => new Set(operations().map(([name]) => name));
 
   it('registers routes at all (the hook works)', () => {
     expect(registered.size).toBeGreaterThan(10);
@@ -81,9 +90,8 @@ describe('OpenAPI document and the routes the backend registers', () => {
   });
 
   it('documents the status of every route called bare (no credential, no body)', async () => {
-    const { paths } = openApiDocument({ issuer: config.issuer });
     const undocumented: string[] = [];
-    for (const [path, item] of Object.entries(paths)) {
+    for (const [path, item] of Object.entries(document.paths)) {
       for (const method of METHODS) {
         const operation = item[method];
         if (operation === undefined) continue;
@@ -97,13 +105,126 @@ describe('OpenAPI document and the routes the backend registers', () => {
     expect(undocumented).toEqual([]);
   });
 
+  describe('the generated document', () => {
+    it('is a valid OpenAPI 3.1 document', async () => {
+      // validate() dereferences in place: give it a copy, as a client would parse it from JSON.
+      const result = await validate(JSON.parse(JSON.stringify(document)));
+      if (!result.valid) throw new Error(compileErrors(result));
+      expect(result.specification).toBe('OpenAPI');
+      expect(result.warnings).toEqual([]);
+    });
+
+    it('names the platform version and the configured issuer', () => {
+      expect(document.openapi).toBe('3.1.0');
+      expect(document.info.version).toBe(PLATFORM_VERSION);
+      expect(document.servers).toEqual([{ url: config.issuer, description: expect.any(String) }]);
+    });
+
+    it('serializes to JSON without losing anything', () => {
+      expect(JSON.parse(JSON.stringify(document))).toEqual(document);
+    });
+
+    it('gives every operation an error answer and a declared security requirement', () => {
+      for (const [name, operation] of operations()) {
+        expect({ name, security: operation.security }).toEqual({ name, security: expect.any(Array) });
+        const statuses = Object.keys(operation.responses);
+        expect({ name, statuses }).toEqual({
+          name,
+          statuses: expect.arrayContaining([expect.stringMatching(/^[23]/)]),
+        });
+      }
+    });
+
+    it('documents RFC 6749 errors on the OAuth endpoints and RFC 6750 challenges on Bearer routes', () => {
+      const token = document.paths['/v1/oauth/token'].post!;
+      const invalidClient = token.responses['401'] as ResponseObject;
+      expect(invalidClient.content?.['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/OAuthError',
+      });
+      expect(invalidClient.headers?.['WWW-Authenticate']).toBeDefined();
+      const tokenErrors = token.responses['400'] as ResponseObject;
+      expect(tokenErrors.content?.['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/OAuthError',
+      });
+      expect(Object.keys(tokenErrors.content?.['application/json'].examples ?? {})).toEqual(
+        expect.arrayContaining(['invalidScope', 'invalidGrantVerifier', 'unsupportedGrantType']),
+      );
+      const me = document.paths['/v1/me'].get!;
+      expect((me.responses['401'] as ResponseObject).headers?.['WWW-Authenticate']).toBeDefined();
+      const register = document.paths['/v1/oauth/apps'].post!;
+      expect(
+        (register.responses['403'] as ResponseObject).content?.['application/problem+json'].schema,
+      ).toEqual({
+        $ref: '#/components/schemas/BearerProblem',
+      });
+      expect(register.security).toEqual([{ bearerAuth: [] }]);
+    });
+
+    it('takes its schemas from the shared contract, named as the wire calls them', () => {
+      const schemas = document.components?.schemas ?? {};
+      for (const name of [
+        'OAuthError',
+        'Problem',
+        'TokenResponse',
+        'Application',
+        'ApplicationRegistration',
+        'TokenEventPage',
+        'User',
+      ]) {
+        expect(schemas).toHaveProperty(name);
+      }
+      // Patterns come from the domain's rules, not from a copy.
+      expect(JSON.stringify(schemas.ApplicationRegistration)).toContain('pattern');
+    });
+
+    it('records each decision the specification leaves "not shown"', () => {
+      const description = document.info.description ?? '';
+      for (const topic of [
+        'Item shape of the app listing',
+        'Scope definition',
+        'Token event stream',
+        'Login family bodies',
+        'Service accounts',
+        'Status codes per condition',
+        'How an admin token is obtained',
+      ]) {
+        expect(description).toContain(topic);
+      }
+      const described = (path: string, method: 'get' | 'post'): string =>
+        document.paths[path][method]?.description ?? '';
+      expect(described('/v1/oauth/apps', 'get')).toContain('not shown');
+      expect(described('/api/v1/scopes', 'post')).toContain('not shown');
+      expect(described('/api/v1/token-events', 'get')).toContain('not shown');
+      expect(described('/api/v1/auth/refresh', 'post')).toContain('not shown');
+      expect(described('/api/v1/auth/validate', 'post')).toContain('not shown');
+      expect(described('/api/v1/apps/register', 'post')).toContain('decided');
+      expect(described('/api/v1/apps/{app_id}/credentials/rotate', 'post')).toContain('not shown');
+    });
+
+    it('declares each security scheme it uses', () => {
+      const used = new Set(
+        operations().flatMap(([, op]) => (op.security ?? []).flatMap((r) => Object.keys(r))),
+      );
+      expect([...used].sort()).toEqual(Object.keys(document.components?.securitySchemes ?? {}).sort());
+    });
+
+    it('has no response without a description', () => {
+      for (const [name, operation] of operations()) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          const ok = (response as ResponseObject).description !== '';
+          expect({ name, status, ok }).toEqual({ name, status, ok: true });
+        }
+      }
+    });
+  });
+
   describe('GET /openapi.json', () => {
     it('serves the document for the configured issuer, cacheable for 5 minutes', async () => {
       const response = await app.inject({ method: 'GET', url: '/openapi.json' });
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toMatch(/^application\/json/);
       expect(response.headers['cache-control']).toBe('public, max-age=300');
-      expect(response.json()).toEqual(JSON.parse(JSON.stringify(openApiDocument({ issuer: config.issuer }))));
+      expect(response.json()).toEqual(JSON.parse(JSON.stringify(document)));
       expect(response.json()).toMatchObject({ openapi: '3.1.0', servers: [{ url: config.issuer }] });
     });
   });

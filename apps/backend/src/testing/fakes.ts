@@ -67,9 +67,7 @@ export const fakeSidecar = (): FakeSidecar => ({
   validateToken: jest.fn(),
   syncRevocations: jest.fn().mockResolvedValue(0),
   // A stream that never goes live: the validation cache stays off and every token is asked for.
-  watchInvalidations: jest.fn(
-    () => silentStream() as unknown as ClientReadableStream<InvalidationMessage>,
-  ),
+  watchInvalidations: jest.fn(() => silentStream() as unknown as ClientReadableStream<InvalidationMessage>),
   state: jest.fn().mockResolvedValue('connected'),
   onModuleDestroy: jest.fn(),
 });

@@ -3,6 +3,9 @@ import type { PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { AdminGuard } from '../auth/admin.guard';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
+import { ApiQuery } from '@nestjs/swagger';
+import { ListTokenEventsQueryDto, TokenEventPageDto } from '@platform/contract';
+import { AdminOperation, Answers } from '../openapi/operations';
 
 /** The token event stream (admin Bearer token). */
 @Controller('api/v1/token-events')
@@ -11,6 +14,15 @@ export class TokenEventsController {
   constructor(private readonly relay: ControlPlaneRelay) {}
 
   @Get()
+  @AdminOperation({
+    id: 'listTokenEvents',
+    tag: 'Events',
+    summary: 'The token event stream',
+    description:
+      'Issuance, revocation, rotation and registry events, oldest first. Parameters, transport and payload are "not shown" in the specification; decided: plain JSON over HTTP, cursor-paged (poll with `after` = the previous `next_after`), filterable by `client_id`. Each event is written in the same transaction as the change it records.',
+  })
+  @ApiQuery({ type: ListTokenEventsQueryDto })
+  @Answers(200, TokenEventPageDto, 'One page of events.')
   list(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.relay.forward(request, reply, {
       to: '/api/v1/token-events',
