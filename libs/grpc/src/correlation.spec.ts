@@ -13,14 +13,19 @@ describe('correlation over gRPC', () => {
     server.addService(
       loadProto(AUTH_PROTO)[AUTH_SERVICE_NAME] as grpc.ServiceDefinition,
       correlatedHandlers({
-        SyncRevocations: (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+        SyncRevocations: (
+          call: grpc.ServerUnaryCall<unknown, unknown>,
+          callback: grpc.sendUnaryData<unknown>,
+        ) => {
           seen.push({ sent: call.metadata.get(CORRELATION_HEADER)[0], inHandler: correlationId() });
           callback(null, { last_seq: 1 });
         },
       }),
     );
     const port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) =>
+        e ? reject(e) : resolve(p),
+      ),
     );
     address = `127.0.0.1:${port}`;
   });

@@ -1,5 +1,10 @@
 import * as grpc from '@grpc/grpc-js';
-import { acceptCorrelationId, CORRELATION_HEADER, correlationId, withCorrelationId } from '@platform/telemetry';
+import {
+  acceptCorrelationId,
+  CORRELATION_HEADER,
+  correlationId,
+  withCorrelationId,
+} from '@platform/telemetry';
 
 /**
  * Client side: every call carries the correlation id of the request that made it as metadata,
@@ -20,7 +25,9 @@ type Call = { metadata: grpc.Metadata };
  * Server side: runs every handler of `implementation` inside the caller's correlation id (a
  * fresh one when the caller sent none or an unsafe one), so the logger and outgoing calls see it.
  */
-export function correlatedHandlers(implementation: grpc.UntypedServiceImplementation): grpc.UntypedServiceImplementation {
+export function correlatedHandlers(
+  implementation: grpc.UntypedServiceImplementation,
+): grpc.UntypedServiceImplementation {
   return Object.fromEntries(
     Object.entries(implementation).map(([method, handler]) => [
       method,

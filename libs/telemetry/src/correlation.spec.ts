@@ -13,7 +13,10 @@ describe('correlation id', () => {
 
   it('keeps concurrent requests apart', async () => {
     const later = (id: string, ms: number) =>
-      withCorrelationId(id, () => new Promise<string | undefined>((r) => setTimeout(() => r(correlationId()), ms)));
+      withCorrelationId(
+        id,
+        () => new Promise<string | undefined>((r) => setTimeout(() => r(correlationId()), ms)),
+      );
     await expect(Promise.all([later('a', 5), later('b', 1)])).resolves.toEqual(['a', 'b']);
   });
 
@@ -26,8 +29,7 @@ describe('correlation id', () => {
 });
 
 describe('CorrelatedLogger', () => {
-  const captured = (): jest.SpyInstance =>
-    jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  const captured = (): jest.SpyInstance => jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
 
   afterEach(() => jest.restoreAllMocks());
 
