@@ -15,6 +15,22 @@ export default tseslint.config(
     },
   },
   {
+    // The OAuth engine is plain TypeScript: frameworks and storage wire it from the outside.
+    files: ['libs/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@nestjs/*'], message: 'libs/domain stays free of NestJS; wire it in an app.' },
+            { group: ['typeorm', 'typeorm/*'], message: 'Storage belongs in libs/persistence.' },
+            { group: ['fastify', 'fastify/*', '@fastify/*'], message: 'HTTP belongs in libs/http or an app.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['scripts/**', 'bench/**', 'test/**', '**/*.spec.ts', '**/*.medium-spec.ts'],
     rules: { 'no-console': 'off' },
   },

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { acceptCorrelationId, correlationId, withCorrelationId } from './correlation';
 import { CorrelatedLogger } from './logger';
 
@@ -38,7 +39,7 @@ describe('CorrelatedLogger', () => {
     const write = captured();
     withCorrelationId('req-7', () => logger.log('hello', 'Test'));
     logger.log('outside', 'Test');
-    const plain = (call: number) => String(write.mock.calls[call][0]).replace(/\x1b\[[0-9;]*m/g, '');
+    const plain = (call: number) => stripVTControlCharacters(String(write.mock.calls[call][0]));
     expect(plain(0)).toContain('[req-7] hello');
     expect(plain(1)).not.toContain('[req-7]');
   });
