@@ -1,4 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { Allow } from 'class-validator';
 import { RolesProperty } from './fields';
 
 @ApiSchema({
@@ -20,5 +21,6 @@ export class UserDto {
 })
 export class RolesUpdateDto {
   @RolesProperty()
+  @Allow()
   roles: unknown;
 }

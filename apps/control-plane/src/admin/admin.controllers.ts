@@ -11,18 +11,18 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
+import {
+  DefineScopeDto,
+  ListApplicationsQueryDto,
+  ListTokenEventsQueryDto,
+  RegisterApplicationDto,
+  RegisterServiceAccountDto,
+} from '@platform/contract';
 import { ApplicationRegistry, ScopeRegistry, SigningKeyRing, type Stores } from '@platform/domain';
 import type { FastifyReply } from 'fastify';
 import { RevocationFeed } from '../platform/revocation-feed';
 import { STORES } from '../platform/tokens';
-import {
-  DefineScopeDto,
-  ListApplicationsQuery,
-  ListTokenEventsQuery,
-  RegisterApplicationDto,
-  RegisterServiceAccountDto,
-  toApplicationResponse,
-} from './dto';
+import { toApplicationResponse } from './dto';
 import { AdminGuard } from './admin.guard';
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -52,7 +52,7 @@ export class ApplicationsController {
 
   /** A JSON array; an RFC 8288 `Link: <...>; rel="next"` header when there are more. */
   @Get()
-  async list(@Query() query: ListApplicationsQuery, @Res({ passthrough: true }) reply: FastifyReply) {
+  async list(@Query() query: ListApplicationsQueryDto, @Res({ passthrough: true }) reply: FastifyReply) {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const page = await this.registry.list({ after: query.after, limit });
     if (page.nextAfter !== null) {
@@ -138,7 +138,7 @@ export class TokenEventsController {
 
   /** Cursor-paged: pass `next_after` back as `after` to follow the stream. */
   @Get()
-  async list(@Query() query: ListTokenEventsQuery) {
+  async list(@Query() query: ListTokenEventsQueryDto) {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const events = await this.stores.tokenEvents.listTokenEvents({
       after: query.after,

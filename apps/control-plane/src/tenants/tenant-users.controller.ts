@@ -1,15 +1,9 @@
 import { Body, Controller, Get, Headers, Param, Put, UseGuards } from '@nestjs/common';
+import { RolesUpdateDto } from '@platform/contract';
 import { UserAdministration } from '@platform/domain';
-import { Allow } from 'class-validator';
 import { InternalGuard } from '../internal/internal.guard';
 import { toUserResponse } from '../user-flow/dto';
 import { PRINCIPAL_HEADER, readPrincipal } from './principal';
-
-/** The roles body is judged by the domain, so that an unknown role is its 400 with its words. */
-class SetRolesDto {
-  @Allow()
-  roles: unknown;
-}
 
 /**
  * Tenant user administration (docs/internal-api.md, "The user-forwarding model"). The backend
@@ -39,7 +33,7 @@ export class TenantUsersController {
   async setRoles(
     @Param('tenant') tenant: string,
     @Param('id') id: string,
-    @Body() body: SetRolesDto,
+    @Body() body: RolesUpdateDto,
     @Headers(PRINCIPAL_HEADER) principal?: string,
   ) {
     return toUserResponse(await this.users.setRoles(readPrincipal(principal), tenant, id, body.roles));
