@@ -1,5 +1,11 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { APP_TYPES, STANDARD_SCOPES, TOKEN_EVENT_TYPES } from '@platform/domain';
+import {
+  APP_TYPES,
+  type AppType,
+  STANDARD_SCOPES,
+  TOKEN_EVENT_TYPES,
+  type TokenEventType,
+} from '@platform/domain';
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
 import { ClientIdProperty, ScopeNamesProperty, TimestampProperty } from './fields';
@@ -64,7 +70,7 @@ export class ApplicationDto {
   @ClientIdProperty() client_id: string;
   @ApiProperty() name: string;
   @ScopeNamesProperty() declared_scopes: string[];
-  @ApiProperty(APP_TYPE) app_type: string;
+  @ApiProperty(APP_TYPE) app_type: AppType;
   @ApiProperty({ type: 'string', isArray: true, format: 'uri' }) redirect_uris: string[];
   @TimestampProperty() created_at: string;
   @TimestampProperty({ nullable: true, description: 'Last secret rotation, or null.' }) rotated_at:
@@ -141,7 +147,7 @@ export class ScopeDto {
 @ApiSchema({ name: 'TokenEvent' })
 export class TokenEventDto {
   @ApiProperty({ type: 'integer', description: 'Increasing cursor.' }) id: number;
-  @ApiProperty({ enum: TOKEN_EVENT_TYPES }) type: string;
+  @ApiProperty({ enum: TOKEN_EVENT_TYPES }) type: TokenEventType;
   @ApiProperty() client_id: string;
   @ApiProperty({
     type: 'string',
@@ -213,6 +219,6 @@ export class ServiceAccountDto {
   @ApiProperty() client_secret: string;
   @ApiProperty() name: string;
   @ScopeNamesProperty() declared_scopes: string[];
-  @ApiProperty({ enum: ['service'] }) app_type: string;
+  @ApiProperty({ enum: ['service'] }) app_type: 'service';
   @TimestampProperty() created_at: string;
 }

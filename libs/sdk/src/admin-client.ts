@@ -3,6 +3,7 @@ import { PlatformClient } from './platform-client';
 import { ServiceTokenSource, type ServiceTokenSourceOptions } from './service-token-source';
 import type {
   Application,
+  DefinedScope,
   RegisterAppRequest,
   RegisteredApplication,
   RotatedSecret,
@@ -84,8 +85,8 @@ export class AdminClient {
   }
 
   /** Defines a custom scope (`resource.action`), which apps may then declare. */
-  defineScope(name: string, description: string): Promise<ScopeDefinition> {
-    return this.client.json<ScopeDefinition>('/api/v1/scopes', jsonBody('POST', { name, description }));
+  defineScope(name: string, description: string): Promise<DefinedScope> {
+    return this.client.json<DefinedScope>('/api/v1/scopes', jsonBody('POST', { name, description }));
   }
 
   /** The standard and custom scopes. */

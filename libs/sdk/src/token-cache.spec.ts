@@ -25,6 +25,7 @@ const tokenResponse = (access_token: string, expires_in = HOUR): TokenResponse =
   access_token,
   token_type: 'Bearer',
   expires_in,
+  scope: 'jobs.read',
 });
 
 /** An `obtain` that answers with the next numbered token and counts its calls. */

@@ -15,7 +15,8 @@ export class AdminGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const claims = await this.validator.validate(readBearerToken(request.headers.authorization));
     if (!claims) throw new BearerError('invalid_token', 'The access token is invalid, expired or revoked');
-    if (!isAdminToken(claims)) throw new BearerError('insufficient_scope', 'An admin token is required', ADMIN_SCOPE);
+    if (!isAdminToken(claims))
+      throw new BearerError('insufficient_scope', 'An admin token is required', ADMIN_SCOPE);
     return true;
   }
 }
