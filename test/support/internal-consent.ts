@@ -1,3 +1,4 @@
+import type { UserDto } from '@platform/contract';
 import * as client from 'openid-client';
 import type { RegisteredApp } from './oauth';
 import type { TestPlatform } from './platform';
@@ -26,13 +27,7 @@ export const TEST_IDENTITY: TestIdentity = {
   },
 };
 
-export interface TestUser {
-  id: string;
-  email: string | null;
-  name: string | null;
-  tenant: string;
-  roles: string[];
-}
+export type TestUser = UserDto;
 
 /** A JSON POST to an internal route of the control plane, with the internal token. */
 export function internalPost(

@@ -1,3 +1,4 @@
+import type { RegisteredApplicationDto } from '@platform/contract';
 import * as oauth from 'oauth4webapi';
 import type { TestPlatform } from './platform';
 
@@ -52,15 +53,7 @@ export function basic(clientId: string, clientSecret: string): string {
   return `Basic ${Buffer.from(`${enc(clientId)}:${enc(clientSecret)}`).toString('base64')}`;
 }
 
-export interface RegisteredApp {
-  client_id: string;
-  client_secret?: string;
-  name: string;
-  declared_scopes: string[];
-  app_type: string;
-  redirect_uris: string[];
-  created_at: string;
-}
+export type RegisteredApp = RegisteredApplicationDto;
 
 export async function registerApp(
   platform: TestPlatform,
