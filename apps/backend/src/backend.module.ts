@@ -19,7 +19,6 @@ import { AuthorizationClient } from './clients/authorization.client';
 import { ControlPlaneClient } from './clients/control-plane.client';
 import { SessionsClient } from './clients/sessions.client';
 import { SidecarClient } from './clients/sidecar.client';
-import { TokenRevocationClient } from './clients/token-revocation.client';
 import { type BackendConfig, loadBackendConfig, PLATFORM_CONFIG } from './config';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
@@ -81,10 +80,6 @@ export class BackendModule {
         HealthService,
         BearerGuard,
         AdminGuard,
-        {
-          provide: TokenRevocationClient,
-          useFactory: () => new TokenRevocationClient(config.sidecarGrpcAddress, config.internalToken),
-        },
         ...browserProviders(config),
       ],
     };

@@ -32,7 +32,6 @@ import { LocalRevocation } from '../auth/local-revocation';
 import { AppLoginClient } from '../clients/app-login.client';
 import type { UpstreamResponse } from '../clients/control-plane.client';
 import { SidecarClient } from '../clients/sidecar.client';
-import { TokenRevocationClient } from '../clients/token-revocation.client';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
 import { meFromClaims } from '../me/me.controller';
 import { noStore, TOKEN_REFUSALS } from '../oauth/oauth.controller';
@@ -85,7 +84,6 @@ export class AuthTokensController {
   constructor(
     private readonly appLogin: AppLoginClient,
     private readonly sidecar: SidecarClient,
-    private readonly revocation: TokenRevocationClient,
     private readonly localRevocation: LocalRevocation,
     private readonly relay: ControlPlaneRelay,
   ) {}
@@ -171,7 +169,7 @@ export class AuthTokensController {
   @HttpCode(200)
   async revoke(@Req() request: PlatformRequest): Promise<object> {
     const token = readBearerToken(request.headers.authorization);
-    await this.revocation.revokeToken(token);
+    await this.sidecar.revokeToken(token);
     await this.localRevocation.applyNow(token);
     return {};
   }

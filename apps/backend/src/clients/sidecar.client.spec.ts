@@ -26,6 +26,7 @@ describe(SidecarClient.name, () => {
   let validate: jest.Mock<void, Parameters<Handler>>;
   let sync: jest.Mock<void, Parameters<Handler>>;
   let authorize: jest.Mock<void, Parameters<Handler>>;
+  let revoke: jest.Mock<void, Parameters<Handler>>;
   let health: HealthImplementation;
 
   beforeAll(async () => {
@@ -35,6 +36,7 @@ describe(SidecarClient.name, () => {
     validate = jest.fn();
     sync = jest.fn();
     authorize = jest.fn();
+    revoke = jest.fn();
     server = new grpc.Server();
     server.addService(definition.platform.auth.v1.AuthService.service, {
       ValidateToken: (call: Parameters<Handler>[0], callback: Parameters<Handler>[1]) =>
@@ -43,8 +45,7 @@ describe(SidecarClient.name, () => {
         sync(call, callback),
       Authorize: (call: Parameters<Handler>[0], callback: Parameters<Handler>[1]) =>
         authorize(call, callback),
-      RevokeToken: (_: unknown, callback: grpc.sendUnaryData<unknown>) =>
-        callback({ code: grpc.status.UNIMPLEMENTED }),
+      RevokeToken: (call: Parameters<Handler>[0], callback: Parameters<Handler>[1]) => revoke(call, callback),
       GetJwks: (_: unknown, callback: grpc.sendUnaryData<unknown>) => callback(null, { keys: [] }),
     });
     health = new HealthImplementation({ '': 'SERVING', 'platform.auth.v1.AuthService': 'SERVING' });
@@ -66,6 +67,7 @@ describe(SidecarClient.name, () => {
     validate.mockReset();
     sync.mockReset();
     authorize.mockReset();
+    revoke.mockReset();
     health.setStatus('platform.auth.v1.AuthService', 'SERVING');
     client = new SidecarClient(address, 'internal-secret');
   });
@@ -202,6 +204,33 @@ describe(SidecarClient.name, () => {
     sync.mockImplementation((_call, callback) => callback(null, { last_seq: 3 }));
     await expect(client.syncRevocations()).resolves.toBe(3);
     expect(sync.mock.calls[0][0].metadata.get(INTERNAL_TOKEN_METADATA)).toEqual(['internal-secret']);
+  });
+
+  describe('revokeToken', () => {
+    it('sends the token with the internal token and the correlation id', async () => {
+      revoke.mockImplementation((_call, callback) => callback(null, {}));
+      await expect(withCorrelationId('req-4', () => client.revokeToken('tok'))).resolves.toBeUndefined();
+      const call = revoke.mock.calls[0][0];
+      expect(call.request).toEqual({ token: 'tok' });
+      expect(call.metadata.get(INTERNAL_TOKEN_METADATA)).toEqual(['internal-secret']);
+      expect(call.metadata.get(CORRELATION_HEADER)).toEqual(['req-4']);
+    });
+
+    it('treats a token the control plane cannot read as revoked (RFC 7009 answers alike)', async () => {
+      revoke.mockImplementation((_call, callback) =>
+        callback({ code: grpc.status.INVALID_ARGUMENT, details: 'malformed' }),
+      );
+      await expect(client.revokeToken('tok')).resolves.toBeUndefined();
+    });
+
+    it('fails closed when the sidecar cannot revoke', async () => {
+      revoke.mockImplementation((_call, callback) =>
+        callback({ code: grpc.status.UNAVAILABLE, details: 'x' }),
+      );
+      await expect(client.revokeToken('tok')).rejects.toEqual(
+        new DomainError('unavailable', 'Token revocation is unavailable'),
+      );
+    });
   });
 
   it('reports a failed sync as unavailable', async () => {

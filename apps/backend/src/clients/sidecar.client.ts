@@ -15,6 +15,8 @@ import { service as healthService } from 'grpc-health-check';
 import { PermissionDeniedError } from '../auth/permission-denied.error';
 
 const CALL_DEADLINE_MS = 2_000;
+/** RevokeToken waits for the control plane's write and the sidecar's sync. */
+const REVOKE_DEADLINE_MS = 5_000;
 const KEEPALIVE: grpc.ChannelOptions = {
   'grpc.keepalive_time_ms': 10_000,
   'grpc.keepalive_timeout_ms': 5_000,
@@ -110,6 +112,26 @@ export class SidecarClient implements OnModuleDestroy {
           }
           this.logger.warn(`Authorize failed: ${grpc.status[error.code] ?? error.code}`);
           reject(new DomainError('unavailable', 'Authorization is unavailable'));
+        },
+      );
+    });
+  }
+
+  /**
+   * Revokes an access token (RevokeToken, docs/internal-api.md): the control plane persists it
+   * and the sidecar applies it before answering. A token the control plane cannot read is not an
+   * error (RFC 7009 answers the same for every token); failing to reach the sidecar is 503.
+   */
+  revokeToken(token: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.auth.RevokeToken(
+        { token },
+        this.metadata(),
+        { deadline: deadline(REVOKE_DEADLINE_MS) },
+        (error) => {
+          if (!error || error.code === grpc.status.INVALID_ARGUMENT) return resolve();
+          this.logger.warn(`RevokeToken failed: ${grpc.status[error.code] ?? error.code}`);
+          reject(new DomainError('unavailable', 'Token revocation is unavailable'));
         },
       );
     });
