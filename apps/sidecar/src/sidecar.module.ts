@@ -1,12 +1,12 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { CLOCK, systemClock, type Clock } from './clock';
 import { SIDECAR_CONFIG, type SidecarConfig } from './config/sidecar-config';
-import { ControlPlaneClient } from './control-plane/control-plane.client';
+import { ControlPlaneApi } from './control-plane/control-plane-api';
 import { HttpControlPlaneClient } from './control-plane/http-control-plane.client';
 import { PolicyDecider } from './authorization/policy-decider';
 import { AuthGrpcService } from './grpc/auth.grpc-service';
 import { GrpcServerHost } from './grpc/grpc-server.host';
-import { InternalTokenGuard } from './grpc/internal-token.guard';
+import { InternalTokenVerifier } from './grpc/internal-token.verifier';
 import { InvalidationStreams } from './grpc/invalidation-streams';
 import { PolicyGrpcService } from './grpc/policy.grpc-service';
 import { TenantGrpcService } from './grpc/tenant.grpc-service';
@@ -20,8 +20,8 @@ import { TokenValidator } from './validation/token-validator';
 
 export interface SidecarModuleOptions {
   config: SidecarConfig;
-  /** Replaces the HTTP client of the control plane (a test double of `ControlPlaneClient`). */
-  controlPlane?: ControlPlaneClient;
+  /** Replaces the HTTP client of the control plane (a test double of `ControlPlaneApi`). */
+  controlPlane?: ControlPlaneApi;
   clock?: Clock;
 }
 
@@ -30,8 +30,8 @@ export interface SidecarModuleOptions {
 export class SidecarModule {
   static forRoot({ config, controlPlane, clock = systemClock }: SidecarModuleOptions): DynamicModule {
     const controlPlaneProvider: Provider = controlPlane
-      ? { provide: ControlPlaneClient, useValue: controlPlane }
-      : { provide: ControlPlaneClient, useClass: HttpControlPlaneClient };
+      ? { provide: ControlPlaneApi, useValue: controlPlane }
+      : { provide: ControlPlaneApi, useClass: HttpControlPlaneClient };
     return {
       module: SidecarModule,
       providers: [
@@ -43,7 +43,7 @@ export class SidecarModule {
         KeyCache,
         RevocationSync,
         TokenValidator,
-        InternalTokenGuard,
+        InternalTokenVerifier,
         TokenClaimsReader,
         PolicyDecider,
         InvalidationStreams,

@@ -2,9 +2,12 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
+/** The page size of a listing that names none. */
+export const DEFAULT_PAGE_SIZE = 100;
+
 /** The page size every public listing takes; each listing adds its own cursor. */
 export class PageQueryDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, default: 100 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, default: DEFAULT_PAGE_SIZE })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -1,22 +1,20 @@
 import { Module } from '@nestjs/common';
-import {
-  ApplicationsController,
-  ScopesController,
-  ServiceAccountsController,
-  SigningKeysController,
-  TokenEventsController,
-} from './admin.controllers';
-import { AdminGuard } from './admin.guard';
+import { AdminApiGuard } from './admin-api.guard';
+import { AdminScopesController } from './admin-scopes.controller';
+import { AdminServiceAccountsController } from './admin-service-accounts.controller';
+import { AdminTokenEventsController } from './admin-token-events.controller';
+import { ApplicationsController } from './applications.controller';
+import { SigningKeysController } from './signing-keys.controller';
 
 /** Admin routes (`/api/v1/*`): every one needs an admin Bearer token. */
 @Module({
   controllers: [
-    ServiceAccountsController,
+    AdminServiceAccountsController,
     ApplicationsController,
-    ScopesController,
-    TokenEventsController,
+    AdminScopesController,
+    AdminTokenEventsController,
     SigningKeysController,
   ],
-  providers: [AdminGuard],
+  providers: [AdminApiGuard],
 })
 export class AdminModule {}

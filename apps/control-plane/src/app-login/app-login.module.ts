@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { InternalGuard } from '../internal/internal.guard';
-import { AppLoginController } from './app-login.controller';
+import { InternalAppLoginController } from './internal-app-login.controller';
 
 /** Internal routes of the app login (`/internal/v1/app-login/*`), behind the internal token. */
-@Module({ controllers: [AppLoginController], providers: [InternalGuard] })
+@Module({ controllers: [InternalAppLoginController], providers: [InternalGuard] })
 export class AppLoginModule {}

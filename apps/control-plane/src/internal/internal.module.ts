@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
-import { OAuthController, RevocationsController } from './internal.controllers';
+import { InternalOAuthController } from './internal-oauth.controller';
 import { InternalGuard } from './internal.guard';
+import { RevocationsController } from './revocations.controller';
 
 /** Routes only our own processes call (`/internal/v1/*`), behind the internal token. */
-@Module({ controllers: [OAuthController, RevocationsController], providers: [InternalGuard] })
+@Module({ controllers: [InternalOAuthController, RevocationsController], providers: [InternalGuard] })
 export class InternalModule {}

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
-import { HealthController, JwksController } from './public.controllers';
+import { ControlPlaneHealthController } from './control-plane-health.controller';
+import { JwksController } from './jwks.controller';
 
 /** The only routes of the control plane that need no credential. */
-@Module({ controllers: [JwksController, HealthController] })
+@Module({ controllers: [JwksController, ControlPlaneHealthController] })
 export class PublicModule {}

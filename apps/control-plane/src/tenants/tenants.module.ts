@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { InternalGuard } from '../internal/internal.guard';
-import { TenantUsersController } from './tenant-users.controller';
+import { InternalTenantUsersController } from './internal-tenant-users.controller';
 
 /** Internal routes of tenant user administration (`/internal/v1/tenants/*`). */
-@Module({ controllers: [TenantUsersController], providers: [InternalGuard] })
+@Module({ controllers: [InternalTenantUsersController], providers: [InternalGuard] })
 export class TenantsModule {}

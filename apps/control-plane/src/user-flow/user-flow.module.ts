@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { InternalGuard } from '../internal/internal.guard';
-import { AuthorizeController } from './authorize.controller';
+import { InternalAuthorizeController } from './internal-authorize.controller';
 import { SessionsController } from './sessions.controller';
 
 /**
@@ -8,5 +8,5 @@ import { SessionsController } from './sessions.controller';
  * the internal token: users, browser sessions and consent decisions live here; the backend
  * renders the pages and talks to the identity provider.
  */
-@Module({ controllers: [SessionsController, AuthorizeController], providers: [InternalGuard] })
+@Module({ controllers: [SessionsController, InternalAuthorizeController], providers: [InternalGuard] })
 export class UserFlowModule {}

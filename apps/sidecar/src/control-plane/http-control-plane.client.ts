@@ -4,7 +4,7 @@ import { CORRELATION_HEADER, correlationId } from '@platform/telemetry';
 import { Pool, type Dispatcher } from 'undici';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
 import { SidecarError } from '../errors';
-import { ControlPlaneClient } from './control-plane.client';
+import { ControlPlaneApi } from './control-plane-api';
 import {
   parseJsonWebKeySet,
   parseRevocationEntry,
@@ -25,7 +25,7 @@ type Method = 'GET' | 'POST';
 
 /** The control plane over HTTP: one keep-alive undici pool, `x-internal-token` on every call. */
 @Injectable()
-export class HttpControlPlaneClient extends ControlPlaneClient implements OnApplicationShutdown {
+export class HttpControlPlaneClient extends ControlPlaneApi implements OnApplicationShutdown {
   private readonly pool: Pool;
   private readonly basePath: string;
 

@@ -6,12 +6,12 @@ import type { JWK } from 'jose';
 import { AuthorizationError, invalidArgument } from '../authorization/authorization.error';
 import { PolicyDecider, type Decision } from '../authorization/policy-decider';
 import { principalOfClaims } from '../authorization/principals';
-import { ControlPlaneClient } from '../control-plane/control-plane.client';
+import { ControlPlaneApi } from '../control-plane/control-plane-api';
 import { SidecarError } from '../errors';
 import { KeyCache } from '../keys/key-cache';
 import { RevocationSync } from '../revocation/revocation-sync';
 import { failCall } from './call-failure';
-import { InternalTokenGuard } from './internal-token.guard';
+import { InternalTokenVerifier } from './internal-token.verifier';
 import { InvalidationStreams } from './invalidation-streams';
 import { TokenClaimsReader } from './token-claims.reader';
 
@@ -32,8 +32,8 @@ export class AuthGrpcService {
     private readonly decider: PolicyDecider,
     private readonly keys: KeyCache,
     private readonly revocations: RevocationSync,
-    private readonly controlPlane: ControlPlaneClient,
-    private readonly internalToken: InternalTokenGuard,
+    private readonly controlPlane: ControlPlaneApi,
+    private readonly internalToken: InternalTokenVerifier,
     private readonly invalidations: InvalidationStreams,
   ) {}
 

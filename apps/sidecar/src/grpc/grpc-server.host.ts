@@ -71,9 +71,18 @@ export class GrpcServerHost implements OnApplicationBootstrap, BeforeApplication
       'grpc.keepalive_permit_without_calls': 1,
     });
     const protos = { ...loadProto(AUTH_PROTO), ...loadProto(POLICY_PROTO), ...loadProto(TENANT_PROTO) };
-    server.addService(protos[AUTH_SERVICE_NAME] as ServiceDefinition, correlatedHandlers(this.auth.implementation()));
-    server.addService(protos[POLICY_SERVICE_NAME] as ServiceDefinition, correlatedHandlers(this.policy.implementation()));
-    server.addService(protos[TENANT_SERVICE_NAME] as ServiceDefinition, correlatedHandlers(this.tenant.implementation()));
+    server.addService(
+      protos[AUTH_SERVICE_NAME] as ServiceDefinition,
+      correlatedHandlers(this.auth.implementation()),
+    );
+    server.addService(
+      protos[POLICY_SERVICE_NAME] as ServiceDefinition,
+      correlatedHandlers(this.policy.implementation()),
+    );
+    server.addService(
+      protos[TENANT_SERVICE_NAME] as ServiceDefinition,
+      correlatedHandlers(this.tenant.implementation()),
+    );
     this.health.addToServer(server);
     // Reflection describes every file it is given: the auth, policy and tenant packages, plus
     // health.proto (reached through one of its message definitions, which carries the file

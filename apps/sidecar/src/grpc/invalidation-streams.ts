@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { InvalidationMessage } from '@platform/grpc';
 import { KeyCache } from '../keys/key-cache';
 import { DenyList, type DenyListChange } from '../revocation/deny-list';
-import { InternalTokenGuard } from './internal-token.guard';
+import { InternalTokenVerifier } from './internal-token.verifier';
 import { toGrpcStatus } from './status-mapper';
 
 type Empty = Record<string, never>;
@@ -23,7 +23,7 @@ export class InvalidationStreams {
   constructor(
     private readonly denyList: DenyList,
     private readonly keys: KeyCache,
-    private readonly internalToken: InternalTokenGuard,
+    private readonly internalToken: InternalTokenVerifier,
   ) {}
 
   readonly watch = (call: WatchCall): void => {

@@ -62,8 +62,7 @@ export class TenantGrpcService {
         const verdict = checkTenantIsolation(principalOfClaims(claims), resourceTenant);
         if (verdict.allowed) return verdict;
         this.logger.log(
-          `isolation: deny ${claims.sub} of ${claims.tenant} ` +
-            `to ${resourceTenant}: ${verdict.reason}`,
+          `isolation: deny ${claims.sub} of ${claims.tenant} ` + `to ${resourceTenant}: ${verdict.reason}`,
         );
         throw new AuthorizationError('permission_denied', verdict.reason);
       })

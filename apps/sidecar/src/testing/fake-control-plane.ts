@@ -1,5 +1,5 @@
 import { decodeJwt, type JWK } from 'jose';
-import { ControlPlaneClient } from '../control-plane/control-plane.client';
+import { ControlPlaneApi } from '../control-plane/control-plane-api';
 import type {
   JsonWebKeySet,
   RevocationEntry,
@@ -9,10 +9,10 @@ import type {
 import { SidecarError } from '../errors';
 
 /**
- * An in-memory control plane behind our own `ControlPlaneClient` contract: a key set, an
+ * An in-memory control plane behind our own `ControlPlaneApi` contract: a key set, an
  * ordered revocation feed, and a live stream. Flip `reachable` to simulate an outage.
  */
-export class FakeControlPlane extends ControlPlaneClient {
+export class FakeControlPlane extends ControlPlaneApi {
   keys: JWK[] = [];
   reachable = true;
   /**

@@ -13,7 +13,7 @@ const digest = (value: string): Buffer => createHash('sha256').update(value, 'ut
  * expected token does not leak either.
  */
 @Injectable()
-export class InternalTokenGuard {
+export class InternalTokenVerifier {
   private readonly expected: Buffer;
 
   constructor(@Inject(SIDECAR_CONFIG) config: SidecarConfig) {

@@ -12,7 +12,7 @@ import { PRINCIPAL_HEADER, readPrincipal } from './principal';
  */
 @Controller('internal/v1/tenants/:tenant/users')
 @UseGuards(InternalGuard)
-export class TenantUsersController {
+export class InternalTenantUsersController {
   constructor(private readonly users: UserAdministration) {}
 
   @Get()

@@ -1,22 +1,10 @@
-import { Controller, Get, Header, Inject } from '@nestjs/common';
-import { SigningKeyRing } from '@platform/domain';
+import { Controller, Get, Inject } from '@nestjs/common';
 import { PLATFORM_VERSION } from '@platform/config';
 import type { DataSource } from 'typeorm';
 import { DATA_SOURCE } from '../platform/tokens';
 
-@Controller('api/v1/jwks')
-export class JwksController {
-  constructor(private readonly keys: SigningKeyRing) {}
-
-  @Get()
-  @Header('Cache-Control', 'public, max-age=60')
-  jwks() {
-    return this.keys.publicJwks();
-  }
-}
-
 @Controller('health')
-export class HealthController {
+export class ControlPlaneHealthController {
   constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
 
   @Get()

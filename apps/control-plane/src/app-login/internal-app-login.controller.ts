@@ -41,7 +41,7 @@ class RefreshDto {
  */
 @Controller('internal/v1/app-login')
 @UseGuards(InternalGuard)
-export class AppLoginController {
+export class InternalAppLoginController {
   constructor(
     private readonly login: AppLoginService,
     private readonly codes: LoginCodeGrant,

@@ -1,7 +1,7 @@
 import { Metadata } from '@grpc/grpc-js';
 import { SidecarError } from '../errors';
 import { TEST_INTERNAL_TOKEN, testConfig } from '../testing/test-config';
-import { InternalTokenGuard } from './internal-token.guard';
+import { InternalTokenVerifier } from './internal-token.verifier';
 
 const withToken = (token?: string): Metadata => {
   const metadata = new Metadata();
@@ -9,8 +9,8 @@ const withToken = (token?: string): Metadata => {
   return metadata;
 };
 
-describe(InternalTokenGuard.name, () => {
-  const guard = new InternalTokenGuard(testConfig());
+describe(InternalTokenVerifier.name, () => {
+  const guard = new InternalTokenVerifier(testConfig());
 
   it('lets the configured internal token through', () => {
     expect(() => guard.assert(withToken(TEST_INTERNAL_TOKEN))).not.toThrow();

@@ -7,7 +7,7 @@ import type { JsonWebKeySet, RevocationEntry, RevocationPage } from './control-p
  * Every method rejects with a `SidecarError` (`control_plane_unavailable` when it could not be
  * reached or answered 5xx, `control_plane_rejected` for a 4xx or an unreadable answer).
  */
-export abstract class ControlPlaneClient {
+export abstract class ControlPlaneApi {
   /** `GET /api/v1/jwks`. */
   abstract fetchJwks(): Promise<JsonWebKeySet>;
   /** `GET /internal/v1/revocations/active`: the whole live deny-list. */

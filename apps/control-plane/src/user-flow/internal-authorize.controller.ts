@@ -8,7 +8,7 @@ import { AuthorizationDecisionDto, AuthorizationRequestDto, toConsentPromptRespo
 @Controller('internal/v1/authorize')
 @UseGuards(InternalGuard)
 @UseFilters(AuthorizationRequestErrorFilter)
-export class AuthorizeController {
+export class InternalAuthorizeController {
   constructor(private readonly consent: ConsentService) {}
 
   /** Before the user is asked to log in: is this a request the client may make? */

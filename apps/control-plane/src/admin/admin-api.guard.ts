@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
  * even though the backend already did: it never trusts the network it sits on.
  */
 @Injectable()
-export class AdminGuard implements CanActivate {
+export class AdminApiGuard implements CanActivate {
   constructor(private readonly validator: AccessTokenValidator) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

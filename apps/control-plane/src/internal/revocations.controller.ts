@@ -1,82 +1,12 @@
-import {
-  Body,
-  Controller,
-  Get,
-  Header,
-  Headers,
-  HttpCode,
-  Inject,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
-import {
-  OAuthError,
-  parseOAuthForm,
-  TokenEndpoint,
-  TokenIntrospector,
-  TokenRevoker,
-  type Clock,
-  type Stores,
-} from '@platform/domain';
-import { mediaType, type PlatformRequest } from '@platform/http';
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { TokenRevoker, type Clock, type Stores } from '@platform/domain';
+import { type PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { CLOCK, STORES } from '../platform/tokens';
 import { RevocationFeed, toRevocationEntry } from '../platform/revocation-feed';
 import { InternalGuard } from './internal.guard';
-
-/** The form body of an OAuth request, as the backend forwarded it verbatim. */
-function oauthForm(request: PlatformRequest): Record<string, string> {
-  if (mediaType(request) !== 'application/x-www-form-urlencoded') {
-    throw new OAuthError('invalid_request', 'the body must be application/x-www-form-urlencoded');
-  }
-  return parseOAuthForm(request.rawBody ?? '');
-}
-
-@Controller('internal/v1/oauth')
-@UseGuards(InternalGuard)
-export class OAuthController {
-  constructor(
-    private readonly tokenEndpoint: TokenEndpoint,
-    private readonly introspector: TokenIntrospector,
-    private readonly revoker: TokenRevoker,
-    private readonly feed: RevocationFeed,
-  ) {}
-
-  @Post('token')
-  @HttpCode(200)
-  @Header('Cache-Control', 'no-store')
-  @Header('Pragma', 'no-cache')
-  async token(@Req() request: PlatformRequest, @Headers('authorization') authorization?: string) {
-    try {
-      return await this.tokenEndpoint.handle(oauthForm(request), authorization);
-    } catch (error) {
-      // A replayed code or refresh token revokes its grant and answers invalid_grant: the
-      // sidecars hear of it now rather than at the feed's next poll.
-      if (error instanceof OAuthError && error.code === 'invalid_grant') this.feed.wake();
-      throw error;
-    }
-  }
-
-  @Post('introspect')
-  @HttpCode(200)
-  @Header('Cache-Control', 'no-store')
-  introspect(@Req() request: PlatformRequest, @Headers('authorization') authorization?: string) {
-    return this.introspector.introspect(oauthForm(request), authorization);
-  }
-
-  @Post('revoke')
-  @HttpCode(200)
-  async revoke(@Req() request: PlatformRequest, @Headers('authorization') authorization?: string) {
-    await this.revoker.revoke(oauthForm(request), authorization);
-    this.feed.wake();
-    return {};
-  }
-}
 
 class TrustedRevocationDto {
   @IsString()

@@ -1,0 +1,27 @@
+import { Body, Controller, Post, UseGuards } from '@nestjs/common';
+import { RegisterServiceAccountDto } from '@platform/contract';
+import { ApplicationRegistry } from '@platform/domain';
+import { AdminApiGuard } from './admin-api.guard';
+
+/** Service accounts (`POST /api/v1/apps/register`): a `service` app under a generated client_id. */
+@Controller('api/v1/apps')
+@UseGuards(AdminApiGuard)
+export class AdminServiceAccountsController {
+  constructor(private readonly registry: ApplicationRegistry) {}
+
+  @Post('register')
+  async register(@Body() body: RegisterServiceAccountDto) {
+    const { app, clientSecret } = await this.registry.registerServiceAccount({
+      name: body.name,
+      declaredScopes: body.declared_scopes,
+    });
+    return {
+      client_id: app.clientId,
+      client_secret: clientSecret,
+      name: app.name,
+      declared_scopes: app.declaredScopes,
+      app_type: app.appType,
+      created_at: app.createdAt.toISOString(),
+    };
+  }
+}

@@ -1,0 +1,13 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { SigningKeyRing } from '@platform/domain';
+
+@Controller('api/v1/jwks')
+export class JwksController {
+  constructor(private readonly keys: SigningKeyRing) {}
+
+  @Get()
+  @Header('Cache-Control', 'public, max-age=60')
+  jwks() {
+    return this.keys.publicJwks();
+  }
+}
