@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './application';
 export * from './admin';
+export * from './backoff';
 export * from './scopes';
 export * from './storage';
 export * from './clock';

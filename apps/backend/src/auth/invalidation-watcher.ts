@@ -1,5 +1,6 @@
 import type { ClientReadableStream } from '@grpc/grpc-js';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Backoff } from '@platform/domain';
 import type { InvalidationMessage } from '@platform/grpc';
 import { SidecarClient } from '../clients/sidecar.client';
 import { ValidatedTokenCache } from './validated-token-cache';
@@ -16,7 +17,7 @@ interface Waiter {
  * Owns the sidecar's WatchInvalidations stream and keeps ValidatedTokenCache exact with it:
  * live after `ready`, every revocation drops the tokens it denies, a removed key drops
  * everything. Fails closed: when the stream errors or ends the cache goes dark (cleared, not
- * consulted) and the watcher reconnects with a doubling delay; until the next `ready` every
+ * consulted) and the watcher reconnects with a doubling, jittered delay (Backoff); until the next `ready` every
  * request asks the sidecar.
  */
 @Injectable()
@@ -24,7 +25,7 @@ export class InvalidationWatcher implements OnApplicationBootstrap, OnModuleDest
   private readonly logger = new Logger(InvalidationWatcher.name);
   private stream: ClientReadableStream<InvalidationMessage> | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
-  private reconnectDelayMs = RECONNECT_MIN_MS;
+  private readonly reconnectDelay = new Backoff(RECONNECT_MIN_MS, RECONNECT_MAX_MS);
   private stopped = false;
   /** The sidecar's applied revocation seq, as the live stream last reported it. */
   private seq = 0;
@@ -94,7 +95,7 @@ export class InvalidationWatcher implements OnApplicationBootstrap, OnModuleDest
     switch (message.change) {
       case 'ready':
         this.cache.goLive();
-        this.reconnectDelayMs = RECONNECT_MIN_MS;
+        this.reconnectDelay.reset();
         this.logger.log('invalidation stream live; validation cache on');
         break;
       case 'revocation':
@@ -122,9 +123,7 @@ export class InvalidationWatcher implements OnApplicationBootstrap, OnModuleDest
 
   private scheduleReconnect(): void {
     if (this.stopped) return;
-    const delay = this.reconnectDelayMs;
-    this.reconnectDelayMs = Math.min(delay * 2, RECONNECT_MAX_MS);
-    this.reconnectTimer = setTimeout(() => this.connect(), delay);
+    this.reconnectTimer = setTimeout(() => this.connect(), this.reconnectDelay.next());
     this.reconnectTimer.unref();
   }
 }

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { exportJWK, type JWK } from 'jose';
-import type { ControlPlaneClient } from '../control-plane/control-plane.client';
+import type { ControlPlaneApi } from '../control-plane/control-plane-api';
 import { Readiness } from '../health/readiness';
 import { ManualClock } from '../testing/manual-clock';
 import { testConfig } from '../testing/test-config';
@@ -22,7 +22,7 @@ describe(KeyCache.name, () => {
 
   beforeEach(() => {
     fetchJwks = jest.fn();
-    const controlPlane = { fetchJwks } as unknown as ControlPlaneClient;
+    const controlPlane = { fetchJwks } as unknown as ControlPlaneApi;
     clock = new ManualClock();
     readiness = new Readiness();
     cache = new KeyCache(controlPlane, testConfig(), clock, readiness);

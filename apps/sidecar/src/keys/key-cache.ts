@@ -6,10 +6,11 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { importJWK, type CryptoKey, type JWK } from 'jose';
-import { Backoff, pause } from '../backoff';
+import { Backoff } from '@platform/domain';
+import { pause } from '../pause';
 import { CLOCK, type Clock } from '../clock';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
-import { ControlPlaneClient } from '../control-plane/control-plane.client';
+import { ControlPlaneApi } from '../control-plane/control-plane-api';
 import { Readiness } from '../health/readiness';
 
 /** The only signature algorithms the sidecar accepts (never `none`, never an HMAC). */
@@ -42,7 +43,7 @@ export class KeyCache implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly removalWatchers = new Set<(kids: string[]) => void>();
 
   constructor(
-    private readonly controlPlane: ControlPlaneClient,
+    private readonly controlPlane: ControlPlaneApi,
     @Inject(SIDECAR_CONFIG) private readonly config: SidecarConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly readiness: Readiness,

@@ -5,10 +5,11 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { Backoff, pause } from '../backoff';
+import { Backoff } from '@platform/domain';
+import { pause } from '../pause';
 import { CLOCK, epochSeconds, type Clock } from '../clock';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
-import { ControlPlaneClient } from '../control-plane/control-plane.client';
+import { ControlPlaneApi } from '../control-plane/control-plane-api';
 import { Readiness } from '../health/readiness';
 import { DenyList } from './deny-list';
 
@@ -35,7 +36,7 @@ export class RevocationSync implements OnApplicationBootstrap, OnApplicationShut
   private loop: Promise<void> | undefined;
 
   constructor(
-    private readonly controlPlane: ControlPlaneClient,
+    private readonly controlPlane: ControlPlaneApi,
     private readonly denyList: DenyList,
     @Inject(SIDECAR_CONFIG) private readonly config: SidecarConfig,
     @Inject(CLOCK) private readonly clock: Clock,
