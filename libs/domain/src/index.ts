@@ -2,6 +2,8 @@ export * from './errors';
 export * from './application';
 export * from './admin';
 export * from './backoff';
+export * from './revocation-entry';
+export * from './secrets';
 export * from './scopes';
 export * from './storage';
 export * from './clock';

@@ -3,7 +3,12 @@ import type { IncomingMessage } from 'node:http';
 import { type DynamicModule, type LoggerService, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { acceptCorrelationId, CORRELATION_HEADER, CorrelatedLogger, withCorrelationId } from '@platform/telemetry';
+import {
+  acceptCorrelationId,
+  CORRELATION_HEADER,
+  CorrelatedLogger,
+  withCorrelationId,
+} from '@platform/telemetry';
 import { HttpExceptionFilter } from './http-exception.filter';
 import { headerValue } from './request';
 

@@ -1,15 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { CanActivate, ExecutionContext } from '@nestjs/common';
-import { DomainError } from '@platform/domain';
+import { DomainError, secretsEqual } from '@platform/domain';
 import type { FastifyRequest } from 'fastify';
 import { headerValue, INTERNAL_TOKEN_HEADER } from './request';
-
-const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
-
-/** Constant-time comparison of two secrets of any length (SHA-256 digests are equal length). */
-export function secretsEqual(presented: string, expected: string): boolean {
-  return timingSafeEqual(digest(presented), digest(expected));
-}
 
 /**
  * Admits only callers presenting `x-internal-token: <INTERNAL_TOKEN>`. Wrong or missing:

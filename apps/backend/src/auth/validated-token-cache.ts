@@ -1,8 +1,7 @@
+import { epochSeconds, revocationDenies } from '@platform/domain';
 import type { DenyListEntryMessage, TokenClaims } from '@platform/grpc';
 
 export const DEFAULT_TOKEN_CACHE_SIZE = 10_000;
-
-const epochSeconds = (): number => Math.floor(Date.now() / 1000);
 
 /**
  * The local sidecar's positive ValidateToken answers, keyed by the exact token string, so a
@@ -21,7 +20,7 @@ export class ValidatedTokenCache {
 
   constructor(
     private readonly maxEntries: number = DEFAULT_TOKEN_CACHE_SIZE,
-    private readonly nowSeconds: () => number = epochSeconds,
+    private readonly nowSeconds: () => number = () => epochSeconds(),
   ) {}
 
   get enabled(): boolean {
@@ -76,7 +75,8 @@ export class ValidatedTokenCache {
   /** Drops every token the deny-list entry refuses. */
   revoke(entry: DenyListEntryMessage): void {
     this.changes++;
-    for (const [token, claims] of this.entries) if (denies(entry, claims)) this.entries.delete(token);
+    for (const [token, claims] of this.entries)
+      if (revocationDenies(entry, claims)) this.entries.delete(token);
   }
 
   forget(token: string): void {
@@ -87,21 +87,6 @@ export class ValidatedTokenCache {
   clear(): void {
     this.changes++;
     this.entries.clear();
-  }
-}
-
-/** The sidecar's deny-list rule for one entry (apps/sidecar/src/revocation/deny-list.ts). */
-function denies(entry: DenyListEntryMessage, claims: TokenClaims): boolean {
-  switch (entry.kind) {
-    case 'jti':
-      return claims.jti === entry.value;
-    case 'client':
-      return claims.client_id === entry.value && claims.iat <= entry.created_at;
-    case 'grant':
-      return claims.grant_id !== '' && claims.grant_id === entry.value;
-    default:
-      // A kind this backend does not know yet: it may deny anything.
-      return true;
   }
 }
 

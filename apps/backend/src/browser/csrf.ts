@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { secretsEqual } from '@platform/http';
+import { secretsEqual } from '@platform/domain';
 
 /**
  * Synchronizer tokens for the cookie-authenticated forms: the token is an HMAC of the browser

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { TokenRevoker, type Clock, type Stores } from '@platform/domain';
+import { TokenRevoker, type Clock, type Stores, toRevocationEntry } from '@platform/domain';
 import { type PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { CLOCK, STORES } from '../platform/tokens';
-import { RevocationFeed, toRevocationEntry } from '../platform/revocation-feed';
+import { RevocationFeed } from '../platform/revocation-feed';
 import { InternalGuard } from './internal.guard';
 
 class TrustedRevocationDto {

@@ -1,27 +1,9 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import type { Revocation, Stores } from '@platform/domain';
+import { type RevocationEntry, type Stores, toRevocationEntry } from '@platform/domain';
 import { STORES } from './tokens';
 
 const POLL_MS = 250;
 const PAGE = 1000;
-
-export interface RevocationEntry {
-  seq: number;
-  kind: Revocation['kind'];
-  value: string;
-  expires_at: number;
-  created_at: number;
-}
-
-export function toRevocationEntry(r: Revocation): RevocationEntry {
-  return {
-    seq: r.seq,
-    kind: r.kind,
-    value: r.value,
-    expires_at: Math.floor(r.expiresAt.getTime() / 1000),
-    created_at: Math.floor(r.createdAt.getTime() / 1000),
-  };
-}
 
 interface Subscriber {
   cursor: number;

@@ -1,4 +1,5 @@
-import type { JsonWebKeySet, RevocationEntry, RevocationPage } from './control-plane.types';
+import type { JsonWebKeySet, RevocationPage } from './control-plane.types';
+import type { RevocationEntry } from '@platform/domain';
 
 /**
  * What the sidecar needs from the control plane. The class is the injection token; the HTTP

@@ -1,15 +1,5 @@
+import type { RevocationEntry, RevocationKind } from '@platform/domain';
 import type { JWK } from 'jose';
-
-/** `Entry` of the internal revocation feed (docs/internal-api.md); times in Unix seconds. */
-export interface RevocationEntry {
-  seq: number;
-  kind: RevocationKind;
-  value: string;
-  expires_at: number;
-  created_at: number;
-}
-
-export type RevocationKind = 'jti' | 'client' | 'grant';
 
 export interface RevocationPage {
   revocations: RevocationEntry[];

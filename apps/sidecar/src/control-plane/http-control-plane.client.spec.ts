@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { withCorrelationId } from '@platform/telemetry';
 import { SidecarError } from '../errors';
 import { TEST_INTERNAL_TOKEN, testConfig } from '../testing/test-config';
-import type { RevocationEntry } from './control-plane.types';
+import type { RevocationEntry } from '@platform/domain';
 import { HttpControlPlaneClient } from './http-control-plane.client';
 
 type Handler = (request: IncomingMessage, response: ServerResponse, body: string) => void;

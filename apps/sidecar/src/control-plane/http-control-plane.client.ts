@@ -10,9 +10,9 @@ import {
   parseRevocationEntry,
   parseRevocationPage,
   type JsonWebKeySet,
-  type RevocationEntry,
   type RevocationPage,
 } from './control-plane.types';
+import type { RevocationEntry } from '@platform/domain';
 import { parseServerSentEvents } from './server-sent-events';
 
 /** The control plane sends `: ping` every 15 s; three missed pings and the stream is dead. */

@@ -1,4 +1,4 @@
-import type { RevocationEntry } from '../control-plane/control-plane.types';
+import type { RevocationEntry } from '@platform/domain';
 import { DenyList } from './deny-list';
 
 const NOW = 1_800_000_000;

@@ -1,14 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { RevocationEntry, RevocationKind } from '../control-plane/control-plane.types';
-
-/** The claims the deny-list looks at, from a token whose signature is already verified. */
-export interface RevocableClaims {
-  jti: string;
-  client_id: string;
-  /** Seconds. */
-  iat: number;
-  grant_id?: string;
-}
+import {
+  type RevocableClaims,
+  type RevocationEntry,
+  type RevocationKind,
+  revocationDenies,
+} from '@platform/domain';
 
 /**
  * What a watcher of the deny-list is told: an entry that changed it (a token that passed before
@@ -80,11 +76,18 @@ export class DenyList {
     this.announceSeq();
   }
 
-  /** Why these claims are denied, or undefined when they are not. */
+  /**
+   * Why these claims are denied, or undefined when they are not. The entries are indexed by key
+   * (this runs on every ValidateToken); what a client entry covers is the one rule,
+   * `revocationDenies`.
+   */
   revocationOf(claims: RevocableClaims): RevocationKind | undefined {
     if (this.jtis.has(claims.jti)) return 'jti';
     const client = this.clients.get(claims.client_id);
-    if (client !== undefined && claims.iat <= client.revokedAt) return 'client';
+    if (client !== undefined) {
+      const entry = { kind: 'client' as const, value: claims.client_id, created_at: client.revokedAt };
+      if (revocationDenies(entry, claims)) return 'client';
+    }
     if (claims.grant_id && this.grants.has(claims.grant_id)) return 'grant';
     return undefined;
   }

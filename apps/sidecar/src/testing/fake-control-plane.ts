@@ -1,11 +1,7 @@
 import { decodeJwt, type JWK } from 'jose';
 import { ControlPlaneApi } from '../control-plane/control-plane-api';
-import type {
-  JsonWebKeySet,
-  RevocationEntry,
-  RevocationKind,
-  RevocationPage,
-} from '../control-plane/control-plane.types';
+import type { JsonWebKeySet, RevocationPage } from '../control-plane/control-plane.types';
+import type { RevocationEntry, RevocationKind } from '@platform/domain';
 import { SidecarError } from '../errors';
 
 /**

@@ -1,0 +1,29 @@
+import { revocationDenies, type RevocableClaims } from './revocation-entry';
+
+const claims: RevocableClaims = { jti: 'j-1', client_id: 'billing', iat: 1_000, grant_id: 'g-1' };
+const entry = (kind: string, value: string, created_at = 0) =>
+  ({ kind, value, created_at }) as Parameters<typeof revocationDenies>[0];
+
+describe(revocationDenies.name, () => {
+  it('denies the revoked jti only', () => {
+    expect(revocationDenies(entry('jti', 'j-1'), claims)).toBe(true);
+    expect(revocationDenies(entry('jti', 'j-2'), claims)).toBe(false);
+  });
+
+  it('denies the tokens of a client issued at or before its revocation, not those issued after', () => {
+    expect(revocationDenies(entry('client', 'billing', 1_000), claims)).toBe(true);
+    expect(revocationDenies(entry('client', 'billing', 999), claims)).toBe(false);
+    expect(revocationDenies(entry('client', 'other', 5_000), claims)).toBe(false);
+  });
+
+  it('denies the tokens of a revoked grant, never a token without a grant', () => {
+    expect(revocationDenies(entry('grant', 'g-1'), claims)).toBe(true);
+    expect(revocationDenies(entry('grant', 'g-2'), claims)).toBe(false);
+    expect(revocationDenies(entry('grant', ''), { ...claims, grant_id: '' })).toBe(false);
+    expect(revocationDenies(entry('grant', 'g-1'), { ...claims, grant_id: undefined })).toBe(false);
+  });
+
+  it('fails closed on a kind it does not know', () => {
+    expect(revocationDenies(entry('tenant', 'acme'), claims)).toBe(true);
+  });
+});

@@ -1,0 +1,51 @@
+import type { Revocation, RevocationKind } from './storage';
+
+/** An entry of the internal revocation feed (docs/internal-api.md); times in Unix seconds. */
+export interface RevocationEntry {
+  seq: number;
+  kind: RevocationKind;
+  value: string;
+  expires_at: number;
+  created_at: number;
+}
+
+export function toRevocationEntry(revocation: Revocation): RevocationEntry {
+  return {
+    seq: revocation.seq,
+    kind: revocation.kind,
+    value: revocation.value,
+    expires_at: Math.floor(revocation.expiresAt.getTime() / 1000),
+    created_at: Math.floor(revocation.createdAt.getTime() / 1000),
+  };
+}
+
+/** What a deny-list entry is judged against: an access token's claims. */
+export interface RevocableClaims {
+  jti: string;
+  client_id: string;
+  /** Unix seconds. */
+  iat: number;
+  /** Empty or absent for service tokens, which belong to no grant. */
+  grant_id?: string;
+}
+
+/**
+ * Whether `entry` denies the token: its own jti, its grant, or its client revoked (deleted or
+ * secret rotated) at or after the token was issued. A kind this code does not know denies, so a
+ * newer control plane can never make an older reader accept a revoked token.
+ */
+export function revocationDenies(
+  entry: Pick<RevocationEntry, 'kind' | 'value' | 'created_at'>,
+  claims: RevocableClaims,
+): boolean {
+  switch (entry.kind) {
+    case 'jti':
+      return claims.jti === entry.value;
+    case 'client':
+      return claims.client_id === entry.value && claims.iat <= entry.created_at;
+    case 'grant':
+      return claims.grant_id !== undefined && claims.grant_id !== '' && claims.grant_id === entry.value;
+    default:
+      return true;
+  }
+}
