@@ -1,5 +1,6 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
-import { CLOCK, systemClock, type Clock } from './clock';
+import { CLOCK } from './clock';
+import { systemClock, type Clock } from '@platform/domain';
 import { SIDECAR_CONFIG, type SidecarConfig } from './config/sidecar-config';
 import { ControlPlaneApi } from './control-plane/control-plane-api';
 import { HttpControlPlaneClient } from './control-plane/http-control-plane.client';

@@ -4,3 +4,6 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/** The clock's time in Unix seconds, as JWT claims and wire entries count it. */
+export const epochSeconds = (clock: Clock = systemClock): number => Math.floor(clock.now().getTime() / 1000);

@@ -8,7 +8,8 @@ import {
 import { importJWK, type CryptoKey, type JWK } from 'jose';
 import { Backoff } from '@platform/domain';
 import { pause } from '../pause';
-import { CLOCK, type Clock } from '../clock';
+import { CLOCK } from '../clock';
+import { type Clock } from '@platform/domain';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
 import { ControlPlaneApi } from '../control-plane/control-plane-api';
 import { Readiness } from '../health/readiness';

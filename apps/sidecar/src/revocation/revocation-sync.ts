@@ -7,7 +7,8 @@ import {
 } from '@nestjs/common';
 import { Backoff } from '@platform/domain';
 import { pause } from '../pause';
-import { CLOCK, epochSeconds, type Clock } from '../clock';
+import { CLOCK } from '../clock';
+import { epochSeconds, type Clock } from '@platform/domain';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
 import { ControlPlaneApi } from '../control-plane/control-plane-api';
 import { Readiness } from '../health/readiness';

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock';
+import type { Clock } from '@platform/domain';
 
 /** A clock the spec moves by hand. */
 export class ManualClock implements Clock {

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { base64url, exportSPKI, SignJWT } from 'jose';
-import { systemClock } from '../clock';
+import { systemClock } from '@platform/domain';
 import { SidecarError, type SidecarErrorCode } from '../errors';
 import { Readiness } from '../health/readiness';
 import { KeyCache } from '../keys/key-cache';

@@ -8,7 +8,8 @@ import {
   type JWTPayload,
   type JWTVerifyOptions,
 } from 'jose';
-import { CLOCK, epochSeconds, type Clock } from '../clock';
+import { CLOCK } from '../clock';
+import { epochSeconds, type Clock } from '@platform/domain';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
 import { SidecarError } from '../errors';
 import { ALLOWED_ALGORITHMS, KeyCache } from '../keys/key-cache';
