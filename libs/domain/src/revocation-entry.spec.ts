@@ -1,8 +1,7 @@
 import { revocationDenies, type RevocableClaims } from './revocation-entry';
 
 const claims: RevocableClaims = { jti: 'j-1', client_id: 'billing', iat: 1_000, grant_id: 'g-1' };
-const entry = (kind: string, value: string, created_at = 0) =>
-  ({ kind, value, created_at }) as Parameters<typeof revocationDenies>[0];
+const entry = (kind: string, value: string, created_at = 0) => ({ kind, value, created_at });
 
 describe(revocationDenies.name, () => {
   it('denies the revoked jti only', () => {

@@ -35,7 +35,7 @@ export interface RevocableClaims {
  * newer control plane can never make an older reader accept a revoked token.
  */
 export function revocationDenies(
-  entry: Pick<RevocationEntry, 'kind' | 'value' | 'created_at'>,
+  entry: { kind: string; value: string; created_at: number },
   claims: RevocableClaims,
 ): boolean {
   switch (entry.kind) {

@@ -2,6 +2,25 @@ import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { loadSync, type Options } from '@grpc/proto-loader';
 import { correlationInterceptor } from './correlation';
+import type { AuthorizeRequest as AuthorizeRequestMessage } from './generated/platform/auth/v1/AuthorizeRequest';
+import type { AuthorizeResponse__Output } from './generated/platform/auth/v1/AuthorizeResponse';
+import type { AuthServiceClient } from './generated/platform/auth/v1/AuthService';
+import type { DenyListEntry__Output } from './generated/platform/auth/v1/DenyListEntry';
+import type { JsonWebKey__Output } from './generated/platform/auth/v1/JsonWebKey';
+import type { KeysRemoved__Output } from './generated/platform/auth/v1/KeysRemoved';
+import type { SeqAdvanced__Output } from './generated/platform/auth/v1/SeqAdvanced';
+import type { StreamReady__Output } from './generated/platform/auth/v1/StreamReady';
+import type { TokenClaims__Output } from './generated/platform/auth/v1/TokenClaims';
+import type { DryRunRequest as DryRunRequestMessage } from './generated/platform/policy/v1/DryRunRequest';
+import type { EvaluateRequest as EvaluateRequestMessage } from './generated/platform/policy/v1/EvaluateRequest';
+import type { EvaluateResponse__Output } from './generated/platform/policy/v1/EvaluateResponse';
+import type { Policy } from './generated/platform/policy/v1/Policy';
+import type { PolicyServiceClient } from './generated/platform/policy/v1/PolicyService';
+import type { Principal } from './generated/platform/policy/v1/Principal';
+import type { ResolveTenantResponse__Output } from './generated/platform/tenant/v1/ResolveTenantResponse';
+import type { TenantServiceClient } from './generated/platform/tenant/v1/TenantService';
+import type { ValidateIsolationRequest as ValidateIsolationRequestMessage } from './generated/platform/tenant/v1/ValidateIsolationRequest';
+import type { ValidateIsolationResponse__Output } from './generated/platform/tenant/v1/ValidateIsolationResponse';
 
 export * from './correlation';
 
@@ -36,86 +55,35 @@ export const DECISION_ID_METADATA = 'x-decision-id';
 /** Comma-separated policy ids (`token-scope`, `tenant-isolation`, ...); absent for the default deny. */
 export const DECIDED_BY_METADATA = 'x-decided-by';
 
-export interface TokenClaims {
-  iss: string;
-  sub: string;
-  aud: string;
-  exp: number;
-  iat: number;
-  jti: string;
-  client_id: string;
-  scope: string;
-  tenant: string;
-  roles: string[];
-  grant_id: string;
-}
-
-export interface JsonWebKeyMessage {
-  kty: string;
-  use: string;
-  alg: string;
-  kid: string;
-  n: string;
-  e: string;
-}
-
-type Unary<Req, Res> = (
-  request: Req,
-  metadata: grpc.Metadata,
-  options: Partial<grpc.CallOptions>,
-  callback: (error: grpc.ServiceError | null, response: Res) => void,
-) => grpc.ClientUnaryCall;
-
-export interface AuthorizeRequest {
-  token: string;
-  /** Scope-shaped action, e.g. `users.read`. */
-  action: string;
-  /** Tenant of the resource; empty for platform-wide resources. */
-  resource_tenant: string;
-}
-
-export interface AuthorizeResponse {
-  claims: TokenClaims;
-  decided_by: string[];
-  decision_id: string;
-}
-
+/*
+ * Message and client types are generated from proto/ (`npm run proto:generate`, checked for
+ * drift by generated-types.spec.ts). Messages a caller builds are the generated input types
+ * (fields optional); messages received are the `__Output` types (with `defaults: true` every
+ * scalar field is present).
+ */
+export type TokenClaims = TokenClaims__Output;
+export type JsonWebKeyMessage = JsonWebKey__Output;
+export type AuthorizeRequest = AuthorizeRequestMessage;
+export type AuthorizeResponse = AuthorizeResponse__Output;
 /** A `DenyListEntry` of the invalidation stream; `created_at` in Unix seconds. */
-export interface DenyListEntryMessage {
-  kind: 'jti' | 'client' | 'grant';
-  value: string;
-  created_at: number;
-}
+export type DenyListEntryMessage = DenyListEntry__Output;
 
 /**
- * One message of `WatchInvalidations`, as proto-loader decodes it (`oneofs: true` names the
- * field that is set in `change`). `seq` is the sidecar's applied revocation seq at that moment.
+ * One message of `WatchInvalidations`, narrowed to what proto-loader decodes with
+ * `oneofs: true`: `change` names the field of the oneof that is set. `seq` is the sidecar's
+ * applied revocation seq at that moment.
  */
 export type InvalidationMessage = { seq: number } & (
-  | { change: 'ready'; ready: Record<string, never> }
-  | { change: 'revocation'; revocation: DenyListEntryMessage }
-  | { change: 'seq_advanced'; seq_advanced: Record<string, never> }
-  | { change: 'keys_removed'; keys_removed: { kids: string[] } }
+  | { change: 'ready'; ready: StreamReady__Output }
+  | { change: 'revocation'; revocation: DenyListEntry__Output }
+  | { change: 'seq_advanced'; seq_advanced: SeqAdvanced__Output }
+  | { change: 'keys_removed'; keys_removed: KeysRemoved__Output }
 );
 
 /** The `change` field set in an InvalidationMessage. */
 export type InvalidationChange = InvalidationMessage['change'];
 
-type ServerStreaming<Req, Res> = (
-  request: Req,
-  metadata: grpc.Metadata,
-  options?: Partial<grpc.CallOptions>,
-) => grpc.ClientReadableStream<Res>;
-
-/** Typed client of platform.auth.v1.AuthService. */
-export interface AuthServiceClient extends grpc.Client {
-  ValidateToken: Unary<{ token: string }, { claims: TokenClaims }>;
-  Authorize: Unary<AuthorizeRequest, AuthorizeResponse>;
-  RevokeToken: Unary<{ token: string }, Record<string, never>>;
-  GetJwks: Unary<Record<string, never>, { keys: JsonWebKeyMessage[] }>;
-  SyncRevocations: Unary<Record<string, never>, { last_seq: number }>;
-  WatchInvalidations: ServerStreaming<Record<string, never>, InvalidationMessage>;
-}
+export type { AuthServiceClient };
 
 export function createAuthServiceClient(
   address: string,
@@ -124,53 +92,12 @@ export function createAuthServiceClient(
   return createClient<AuthServiceClient>(AUTH_PROTO, AUTH_SERVICE_NAME, address, options);
 }
 
-/** platform.policy.v1.Principal: `kind` is "user" (tenant, roles) or "service". */
-export interface PrincipalMessage {
-  kind: string;
-  id: string;
-  client_id: string;
-  tenant: string;
-  roles: string[];
-  /** The scopes of the token (users and services alike). */
-  scopes: string[];
-}
-
-export interface EvaluateRequest {
-  principal?: Partial<PrincipalMessage>;
-  action: string;
-  resource_tenant?: string;
-}
-
-export interface PolicyMessage {
-  id: string;
-  description: string;
-  /** "allow" or "deny". */
-  effect: string;
-  roles: string[];
-  actions: string[];
-  /** "own", "other" or "any". */
-  tenants: string;
-}
-
-export interface DryRunRequest {
-  request?: EvaluateRequest;
-  candidate_policies?: Array<Partial<PolicyMessage>>;
-}
-
-export interface EvaluateResponse {
-  /** "allow" or "deny". */
-  decision: string;
-  decided_by: string[];
-  reason: string;
-  decision_id: string;
-  enforced: boolean;
-}
-
-/** Typed client of platform.policy.v1.PolicyService. */
-export interface PolicyServiceClient extends grpc.Client {
-  Evaluate: Unary<EvaluateRequest, EvaluateResponse>;
-  DryRun: Unary<DryRunRequest, EvaluateResponse>;
-}
+export type PrincipalMessage = Principal;
+export type EvaluateRequest = EvaluateRequestMessage;
+export type PolicyMessage = Policy;
+export type DryRunRequest = DryRunRequestMessage;
+export type EvaluateResponse = EvaluateResponse__Output;
+export type { PolicyServiceClient };
 
 export function createPolicyServiceClient(
   address: string,
@@ -179,27 +106,10 @@ export function createPolicyServiceClient(
   return createClient<PolicyServiceClient>(POLICY_PROTO, POLICY_SERVICE_NAME, address, options);
 }
 
-export interface ResolveTenantResponse {
-  tenant: string;
-  platform_wide: boolean;
-  roles: string[];
-}
-
-export interface ValidateIsolationRequest {
-  token: string;
-  resource_tenant: string;
-}
-
-export interface ValidateIsolationResponse {
-  allowed: boolean;
-  reason: string;
-}
-
-/** Typed client of platform.tenant.v1.TenantService. */
-export interface TenantServiceClient extends grpc.Client {
-  ResolveTenant: Unary<{ token: string }, ResolveTenantResponse>;
-  ValidateIsolation: Unary<ValidateIsolationRequest, ValidateIsolationResponse>;
-}
+export type ResolveTenantResponse = ResolveTenantResponse__Output;
+export type ValidateIsolationRequest = ValidateIsolationRequestMessage;
+export type ValidateIsolationResponse = ValidateIsolationResponse__Output;
+export type { TenantServiceClient };
 
 export function createTenantServiceClient(
   address: string,

@@ -73,11 +73,11 @@ export class SidecarClient implements OnModuleDestroy {
         this.metadata(),
         { deadline: deadline(CALL_DEADLINE_MS) },
         (error, response) => {
-          if (!error) return resolve(response.claims);
-          if (error.code === grpc.status.UNAUTHENTICATED || error.code === grpc.status.INVALID_ARGUMENT) {
+          if (!error && response?.claims) return resolve(response.claims);
+          if (error?.code === grpc.status.UNAUTHENTICATED || error?.code === grpc.status.INVALID_ARGUMENT) {
             return reject(new BearerError('invalid_token', error.details || 'The access token is invalid'));
           }
-          this.logger.warn(`ValidateToken failed: ${grpc.status[error.code] ?? error.code}`);
+          this.logger.warn(`ValidateToken failed: ${failure(error)}`);
           reject(new DomainError('unavailable', 'Token validation is unavailable'));
         },
       );
@@ -97,20 +97,20 @@ export class SidecarClient implements OnModuleDestroy {
         this.metadata(),
         { deadline: deadline(CALL_DEADLINE_MS) },
         (error, response) => {
-          if (!error) {
+          if (!error && response?.claims) {
             return resolve({
               claims: response.claims,
               decisionId: response.decision_id,
               decidedBy: response.decided_by,
             });
           }
-          if (error.code === grpc.status.UNAUTHENTICATED) {
+          if (error?.code === grpc.status.UNAUTHENTICATED) {
             return reject(new BearerError('invalid_token', error.details || 'The access token is invalid'));
           }
-          if (error.code === grpc.status.PERMISSION_DENIED) {
+          if (error?.code === grpc.status.PERMISSION_DENIED) {
             return reject(permissionDenied(action, error));
           }
-          this.logger.warn(`Authorize failed: ${grpc.status[error.code] ?? error.code}`);
+          this.logger.warn(`Authorize failed: ${failure(error)}`);
           reject(new DomainError('unavailable', 'Authorization is unavailable'));
         },
       );
@@ -148,13 +148,8 @@ export class SidecarClient implements OnModuleDestroy {
         this.metadata(),
         { deadline: deadline(CALL_DEADLINE_MS) },
         (error, response) => {
-          if (!error) return resolve(response.last_seq);
-          reject(
-            new DomainError(
-              'unavailable',
-              `SyncRevocations failed: ${grpc.status[error.code] ?? error.code}`,
-            ),
-          );
+          if (!error && response) return resolve(response.last_seq);
+          reject(new DomainError('unavailable', `SyncRevocations failed: ${failure(error)}`));
         },
       );
     });
@@ -165,7 +160,11 @@ export class SidecarClient implements OnModuleDestroy {
    * sidecar). The caller owns it and cancels it when done.
    */
   watchInvalidations(): grpc.ClientReadableStream<InvalidationMessage> {
-    return this.auth.WatchInvalidations({}, this.metadata());
+    // proto-loader's `oneofs: true` sets `change` to the field of the oneof that is present.
+    return this.auth.WatchInvalidations(
+      {},
+      this.metadata(),
+    ) as grpc.ClientReadableStream<InvalidationMessage>;
   }
 
   /** `grpc.health.v1.Health/Check` of the auth service: connected only when SERVING. */
@@ -195,6 +194,10 @@ export class SidecarClient implements OnModuleDestroy {
 }
 
 const deadline = (ms: number): Date => new Date(Date.now() + ms);
+
+/** How a call failed, for the log: its status, or an answer without the message it must carry. */
+const failure = (error: grpc.ServiceError | null): string =>
+  error ? String(grpc.status[error.code] ?? error.code) : 'empty answer';
 
 /** The refusal with the decision the sidecar sent in its trailing metadata. */
 function permissionDenied(action: string, error: grpc.ServiceError): PermissionDeniedError {

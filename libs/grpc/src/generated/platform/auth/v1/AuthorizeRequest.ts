@@ -1,0 +1,14 @@
+// Original file: proto/platform/auth/v1/auth.proto
+
+
+export interface AuthorizeRequest {
+  'token'?: (string);
+  'action'?: (string);
+  'resource_tenant'?: (string);
+}
+
+export interface AuthorizeRequest__Output {
+  'token': (string);
+  'action': (string);
+  'resource_tenant': (string);
+}

@@ -1,0 +1,11 @@
+// Original file: proto/platform/auth/v1/auth.proto
+
+import type { TokenClaims as _platform_auth_v1_TokenClaims, TokenClaims__Output as _platform_auth_v1_TokenClaims__Output } from '../../../platform/auth/v1/TokenClaims';
+
+export interface ValidateTokenResponse {
+  'claims'?: (_platform_auth_v1_TokenClaims | null);
+}
+
+export interface ValidateTokenResponse__Output {
+  'claims': (_platform_auth_v1_TokenClaims__Output | null);
+}

@@ -1,0 +1,10 @@
+// Original file: proto/platform/tenant/v1/tenant.proto
+
+
+export interface ResolveTenantRequest {
+  'token'?: (string);
+}
+
+export interface ResolveTenantRequest__Output {
+  'token': (string);
+}
