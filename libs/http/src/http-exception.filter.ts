@@ -52,11 +52,12 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
     const response = toErrorResponse(exception, request);
-    if (response.logLine !== undefined) {
-      this.logger.error(
-        `[${request.id}] ${request.method} ${requestPath(request)}: ${response.logLine}`,
-        'HttpExceptionFilter',
-      );
+    // The id is named here too: an error raised before the correlation hook ran has no context.
+    const where = `[${request.id}] ${request.method} ${requestPath(request)}`;
+    if (response.logLine !== undefined)
+      this.logger.error(`${where}: ${response.logLine}`, 'HttpExceptionFilter');
+    if (exception instanceof OAuthError && exception.detail !== undefined) {
+      this.logger.log(`${where}: ${exception.code}: ${exception.detail}`, 'HttpExceptionFilter');
     }
     if (reply.sent) return;
     void reply.status(response.status).headers(response.headers).send(JSON.stringify(response.body));

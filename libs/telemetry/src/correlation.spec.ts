@@ -44,6 +44,14 @@ describe('CorrelatedLogger', () => {
     expect(plain(1)).not.toContain('[req-7]');
   });
 
+  it('does not prefix a line that already names its request', () => {
+    const logger = new CorrelatedLogger('text');
+    const write = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    withCorrelationId('req-9', () => logger.error('[req-9] POST /x: boom', undefined, 'Test'));
+    const line = stripVTControlCharacters(String(write.mock.calls[0][0]));
+    expect(line.match(/\[req-9\]/g)).toHaveLength(1);
+  });
+
   it('adds correlation_id to JSON lines', () => {
     const logger = new CorrelatedLogger('json');
     const write = captured();

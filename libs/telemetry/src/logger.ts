@@ -22,6 +22,8 @@ export class CorrelatedLogger extends ConsoleLogger {
   protected override stringifyMessage(message: unknown, logLevel: LogLevel): string {
     const text = super.stringifyMessage(message, logLevel) as string;
     const id = correlationId();
-    return id === undefined ? text : `[${id}] ${text}`;
+    // A line that already names its request (the exception filter's) is not prefixed twice.
+    const named = typeof message === 'string' && message.startsWith(`[${id}]`);
+    return id === undefined || named ? text : `[${id}] ${text}`;
   }
 }
