@@ -24,12 +24,23 @@ export class OAuthError extends Error {
   constructor(
     readonly code: OAuthErrorCode,
     readonly description: string,
+    /** Why, for the log only: never sent to the client. */
+    readonly detail?: string,
   ) {
     super(`${code}: ${description}`);
   }
 }
 
-export const invalidGrant = (description: string): OAuthError => new OAuthError('invalid_grant', description);
+/**
+ * Every refused grant answers RFC 6749 section 5.2's own words, so the answer never tells which
+ * check failed (that a code exists but belongs to another client, for one); the reason is
+ * logged with the request's correlation id.
+ */
+export const INVALID_GRANT_DESCRIPTION =
+  'The authorization grant or refresh token is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client';
+
+export const invalidGrant = (reason: string): OAuthError =>
+  new OAuthError('invalid_grant', INVALID_GRANT_DESCRIPTION, reason);
 
 /** Error codes of the non-OAuth surface (registry, scopes, admin). */
 export type DomainErrorCode =

@@ -69,7 +69,7 @@ describe('/api/v1/auth (app login of the user-forwarding model)', () => {
 
     it('goes back to the app callback with a one-time code and never a token', async () => {
       const code = await loginCode();
-      expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(code).toMatch(/^plat_lc_[A-Za-z0-9_-]{43}$/);
       const tokens = (await (await exchange(code)).json()) as AppTokens;
       expect(code).not.toContain(tokens.accessToken.slice(0, 20));
     });

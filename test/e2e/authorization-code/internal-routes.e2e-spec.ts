@@ -37,7 +37,7 @@ describe('control plane /internal/v1/sessions and /internal/v1/authorize', () =>
       expect(response.status).toBe(201);
       const body = (await response.json()) as { session: string; expires_at: string; user: unknown };
       expect(body).toEqual({
-        session: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        session: expect.stringMatching(/^plat_ss_[A-Za-z0-9_-]{43}$/),
         expires_at: expect.any(String),
         user: {
           id: expect.any(String),
@@ -150,7 +150,7 @@ describe('control plane /internal/v1/sessions and /internal/v1/authorize', () =>
       expect(response.status).toBe(200);
       const { redirect_to } = (await response.json()) as { redirect_to: string };
       expect(redirect_to).toMatch(
-        /^https:\/\/dashboard\.example\.test\/callback\?code=[A-Za-z0-9_-]{43}&state=af0ifjsldkj$/,
+        /^https:\/\/dashboard\.example\.test\/callback\?code=plat_ac_[A-Za-z0-9_-]{43}&state=af0ifjsldkj$/,
       );
     });
 

@@ -9,7 +9,7 @@ import {
   type JWTVerifyOptions,
 } from 'jose';
 import { CLOCK } from '../clock';
-import { epochSeconds, type Clock } from '@platform/domain';
+import { epochSeconds, REQUIRED_ACCESS_TOKEN_CLAIMS, type Clock } from '@platform/domain';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
 import { SidecarError } from '../errors';
 import { ALLOWED_ALGORITHMS, KeyCache } from '../keys/key-cache';
@@ -18,8 +18,6 @@ import { VerifiedTokenCache } from './verified-token-cache';
 
 /** An access token is a few hundred bytes; anything this large is not one of ours. */
 export const MAX_TOKEN_LENGTH = 16 * 1024;
-
-const REQUIRED_CLAIMS = ['exp', 'iat', 'jti', 'sub', 'client_id'];
 
 const reject = {
   unknownKey: () => new SidecarError('unknown_key', 'unknown key'),
@@ -52,7 +50,7 @@ export class TokenValidator {
       typ: 'at+jwt',
       issuer: config.issuer,
       audience: config.issuer,
-      requiredClaims: REQUIRED_CLAIMS,
+      requiredClaims: [...REQUIRED_ACCESS_TOKEN_CLAIMS],
     };
     this.verified = new VerifiedTokenCache(config.verifiedTokenCacheSize);
   }

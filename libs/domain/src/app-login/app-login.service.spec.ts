@@ -73,7 +73,7 @@ describe(AppLoginService.name, () => {
     const redirectTo = new URL(await login.issueCode(session, { clientId: 'portal', returnTo: CALLBACK }));
     expect(`${redirectTo.origin}${redirectTo.pathname}`).toBe(CALLBACK);
     const code = redirectTo.searchParams.get('code') ?? '';
-    expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(code).toMatch(/^plat_lc_[A-Za-z0-9_-]{43}$/);
     const [record] = stores.authorizationCodes.all();
     expect(record).toMatchObject({
       clientId: 'portal',

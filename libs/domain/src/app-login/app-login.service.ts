@@ -4,7 +4,7 @@ import { DomainError } from '../errors';
 import { redirectUriWithParameters } from '../registry/redirect-uri';
 import type { SessionService } from '../sessions/session.service';
 import type { ApplicationStore, AuthorizationCodeStore } from '../storage';
-import { generateOpaqueToken } from '../tokens/opaque-token';
+import { loginCodes } from '../tokens/opaque-token';
 import { randomUUID } from 'node:crypto';
 
 /** A login code lives as long as an authorization code: 60 s, single use. */
@@ -66,7 +66,7 @@ export class AppLoginService {
     const app = await this.applications.findApplication(target.clientId);
     if (!app || !signsUsersIn(app) || !app.redirectUris.includes(target.returnTo)) throw refused();
     const now = this.clock.now();
-    const code = generateOpaqueToken();
+    const code = loginCodes.generate();
     await this.codes.insertAuthorizationCode({
       codeHash: code.hash,
       grantId: randomUUID(),

@@ -1,4 +1,4 @@
-import { hashOpaqueToken } from '../tokens/opaque-token';
+import { authorizationCodes } from '../tokens/opaque-token';
 import {
   anAuthorizationRequest,
   createTestEngine,
@@ -28,7 +28,7 @@ async function setUp(redirectUris = ['https://portal.example.com/callback']) {
 /** The stored record of the code in the redirect URI (only its hash is stored). */
 function codeRecord(engine: Awaited<ReturnType<typeof setUp>>, redirectTo: string) {
   const code = new URL(redirectTo).searchParams.get('code')!;
-  return engine.stores.authorizationCodes.all().find((c) => c.codeHash === hashOpaqueToken(code));
+  return engine.stores.authorizationCodes.all().find((c) => c.codeHash === authorizationCodes.hash(code));
 }
 
 describe(ConsentService.name, () => {
@@ -69,7 +69,7 @@ describe(ConsentService.name, () => {
       const redirectTo = new URL(await decide(true));
       expect(`${redirectTo.origin}${redirectTo.pathname}`).toBe('https://portal.example.com/callback');
       expect([...redirectTo.searchParams.keys()]).toEqual(['code', 'state']);
-      expect(redirectTo.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(redirectTo.searchParams.get('code')).toMatch(/^plat_ac_[A-Za-z0-9_-]{43}$/);
       expect(redirectTo.searchParams.get('state')).toBe('xyz');
     });
 
@@ -102,7 +102,7 @@ describe(ConsentService.name, () => {
       const { decide } = await setUp(['https://portal.example.com/cb?tenant=a%20b&x']);
       const redirectTo = await decide(true, { state: 'a b&c=d/é#' });
       expect(redirectTo).toMatch(
-        /^https:\/\/portal\.example\.com\/cb\?tenant=a%20b&x&code=[A-Za-z0-9_-]{43}&state=/,
+        /^https:\/\/portal\.example\.com\/cb\?tenant=a%20b&x&code=plat_ac_[A-Za-z0-9_-]{43}&state=/,
       );
       expect(redirectTo).not.toContain('#');
       expect(new URL(redirectTo).searchParams.get('state')).toBe('a b&c=d/é#');

@@ -5,7 +5,7 @@ import { redirectUriWithParameters } from '../registry/redirect-uri';
 import type { ScopeDescription, ScopeRegistry } from '../registry/scope-registry';
 import type { SessionService } from '../sessions/session.service';
 import type { AuthorizationCodeStore } from '../storage';
-import { generateOpaqueToken } from '../tokens/opaque-token';
+import { authorizationCodes } from '../tokens/opaque-token';
 import type { AuthorizationRequestParams, AuthorizationRequestValidator } from './authorization-request';
 
 export const AUTHORIZATION_CODE_LIFETIME_SECONDS = 60;
@@ -55,7 +55,7 @@ export class ConsentService {
       return redirectUriWithParameters(request.redirectUri, { error: 'access_denied', state: request.state });
     }
     const now = this.clock.now();
-    const code = generateOpaqueToken();
+    const code = authorizationCodes.generate();
     // Each approval starts a grant of its own: its tokens can be revoked together.
     await this.codes.insertAuthorizationCode({
       codeHash: code.hash,

@@ -5,7 +5,7 @@ import type { Clock } from '../clock';
 import { OAuthError } from '../errors';
 import type { RefreshTokenStore, RevocationStore } from '../storage';
 import type { AccessTokenValidator } from '../tokens/token-validator';
-import { hashOpaqueToken } from '../tokens/opaque-token';
+import { isCompactJws, refreshTokens } from '../tokens/opaque-token';
 import { mayIntrospectAnyToken } from './caller-privileges';
 
 export type IntrospectionResponse =
@@ -52,7 +52,7 @@ export class TokenIntrospector {
     const token = params.token;
     if (!token) throw new OAuthError('invalid_request', 'token is required');
 
-    const claims = token.includes('.') ? await this.accessTokens.validate(token) : null;
+    const claims = isCompactJws(token) ? await this.accessTokens.validate(token) : null;
     if (claims) {
       if (!this.maySee(caller, claims.client_id)) return INACTIVE;
       return {
@@ -69,11 +69,11 @@ export class TokenIntrospector {
         ...(claims.tenant !== undefined && { tenant: claims.tenant, roles: claims.roles }),
       };
     }
-    return this.introspectRefreshToken(caller, token);
+    return refreshTokens.accepts(token) ? this.introspectRefreshToken(caller, token) : INACTIVE;
   }
 
   private async introspectRefreshToken(caller: Application, token: string): Promise<IntrospectionResponse> {
-    const record = await this.refreshTokens.findRefreshToken(hashOpaqueToken(token));
+    const record = await this.refreshTokens.findRefreshToken(refreshTokens.hash(token));
     const now = this.clock.now();
     if (!record || record.rotatedAt || record.revokedAt || record.expiresAt <= now) return INACTIVE;
     if (!this.maySee(caller, record.clientId)) return INACTIVE;

@@ -5,7 +5,7 @@ import type { Clock } from '../clock';
 import { OAuthError } from '../errors';
 import type { Stores, Transactor } from '../storage';
 import type { AccessTokenClaims, JwtAccessTokenStrategy } from '../tokens/access-token';
-import { hashOpaqueToken } from '../tokens/opaque-token';
+import { isCompactJws, refreshTokens } from '../tokens/opaque-token';
 import { isAdminApp } from './caller-privileges';
 
 /**
@@ -29,14 +29,16 @@ export class TokenRevoker {
     const token = params.token;
     if (!token) throw new OAuthError('invalid_request', 'token is required');
 
-    const claims = token.includes('.') ? await this.accessTokens.verify(token, { allowExpired: true }) : null;
+    const claims = isCompactJws(token) ? await this.accessTokens.verify(token, { allowExpired: true }) : null;
     if (claims) {
       this.assertOwner(caller, claims.client_id);
       await this.revokeAccessToken(claims);
       return;
     }
+    // Codes, sessions and unreadable values: nothing this endpoint revokes, and RFC 7009 answers alike.
+    if (!refreshTokens.accepts(token)) return;
     await this.transactor.inTransaction(async (stores) => {
-      const record = await stores.refreshTokens.findRefreshToken(hashOpaqueToken(token));
+      const record = await stores.refreshTokens.findRefreshToken(refreshTokens.hash(token));
       if (!record) return;
       this.assertOwner(caller, record.clientId);
       await this.revokeGrant(stores, record.grantId, record.clientId, record.userId);

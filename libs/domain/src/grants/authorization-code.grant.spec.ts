@@ -1,5 +1,6 @@
+import type { OAuthError } from '../errors';
 import { decodeJwt } from 'jose';
-import { hashOpaqueToken } from '../tokens/opaque-token';
+import { refreshTokens } from '../tokens/opaque-token';
 import {
   approvedCode,
   basicAuthorization,
@@ -41,7 +42,7 @@ describe(AuthorizationCodeGrant.name, () => {
       token_type: 'Bearer',
       expires_in: 3600,
       scope: 'jobs.read',
-      refresh_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      refresh_token: expect.stringMatching(/^plat_rt_[A-Za-z0-9_-]{43}$/),
     });
   });
 
@@ -82,7 +83,7 @@ describe(AuthorizationCodeGrant.name, () => {
     const { refresh_token } = await engine.exchange(codeExchange(engine.dashboard, code));
     expect(engine.stores.refreshTokens.all()).toEqual([
       {
-        tokenHash: hashOpaqueToken(refresh_token!),
+        tokenHash: refreshTokens.hash(refresh_token!),
         grantId: engine.stores.authorizationCodes.all()[0].grantId,
         clientId: 'dashboard',
         userId: user.id,
@@ -267,6 +268,20 @@ describe(AuthorizationCodeGrant.name, () => {
       ),
       'invalid_grant',
     );
+  });
+
+  it("answers another client's code exactly as an unknown one: the reason goes to the log only", async () => {
+    const engine = await setUp();
+    const { code } = await approvedCode(engine, engine.portal);
+    const stolen = await engine
+      .exchange(codeExchange(engine.dashboard, code, { redirect_uri: engine.portal.app.redirectUris[0] }))
+      .catch((e: unknown) => e as OAuthError);
+    const unknown = await engine
+      .exchange(codeExchange(engine.dashboard, 'plat_ac_k1Xo9rTq3mB7vW2zY5cH8nD4fJ6gL0aS1pE3uI7oQ9w'))
+      .catch((e: unknown) => e as OAuthError);
+    expect(stolen.description).toBe(unknown.description);
+    expect(stolen.detail).toContain('another client');
+    expect(unknown.detail).toContain('unknown');
   });
 
   it('refuses an exchange without code_verifier as invalid_request (no downgrade)', async () => {

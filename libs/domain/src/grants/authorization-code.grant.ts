@@ -3,7 +3,7 @@ import type { Clock } from '../clock';
 import type { TokenRevoker } from '../endpoints/revocation';
 import { invalidGrant, OAuthError } from '../errors';
 import type { AuthorizationCodeRecord, Stores, Transactor } from '../storage';
-import { hashOpaqueToken } from '../tokens/opaque-token';
+import { describeTokenKind, authorizationCodes } from '../tokens/opaque-token';
 import type { GrantHandler, TokenRequest, TokenResponse } from './grant-handler';
 import type { UserTokenIssuer } from './user-tokens';
 
@@ -25,7 +25,10 @@ export class AuthorizationCodeGrant implements GrantHandler {
 
   async handle({ params, client }: TokenRequest): Promise<TokenResponse> {
     if (!params.code) throw new OAuthError('invalid_request', 'code is required');
-    const codeHash = hashOpaqueToken(params.code);
+    if (!authorizationCodes.accepts(params.code)) {
+      throw invalidGrant(`not an authorization code (${describeTokenKind(params.code)})`);
+    }
+    const codeHash = authorizationCodes.hash(params.code);
     // The code is consumed and the tokens stored in one transaction: a concurrent replay waits
     // for it on the code's row, then finds the code consumed and revokes what this one issued.
     // Refusals are returned rather than thrown so that what they record (the consumption, a

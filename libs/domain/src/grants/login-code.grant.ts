@@ -3,7 +3,7 @@ import type { Clock } from '../clock';
 import type { TokenRevoker } from '../endpoints/revocation';
 import { invalidGrant, OAuthError } from '../errors';
 import type { ApplicationStore, RefreshTokenStore, Transactor } from '../storage';
-import { hashOpaqueToken } from '../tokens/opaque-token';
+import { describeTokenKind, loginCodes, refreshTokens } from '../tokens/opaque-token';
 import type { TokenResponse } from './grant-handler';
 import type { RefreshTokenGrant } from './refresh-token.grant';
 import type { UserTokenIssuer } from './user-tokens';
@@ -25,13 +25,17 @@ export class LoginCodeGrant {
 
   async exchange(code: string | undefined): Promise<TokenResponse> {
     if (!code) throw new OAuthError('invalid_request', 'code is required');
-    const codeHash = hashOpaqueToken(code);
+    if (!loginCodes.accepts(code)) throw invalidGrant(`not a login code (${describeTokenKind(code)})`);
+    const codeHash = loginCodes.hash(code);
     // As for authorization codes: refusals are returned so that what they record commits.
     const outcome = await this.transactor.inTransaction(async (stores) => {
       const now = this.clock.now();
       const record = await stores.authorizationCodes.consumeAuthorizationCode(codeHash, now);
-      // An authorization code of the consent flow is not a login code: it needs its verifier.
-      if (record?.codeChallengeMethod !== 'login-code') return invalidGrant('the code is unknown');
+      if (!record) return invalidGrant('the code is unknown');
+      // Integrity, not the kind (the prefix says that): a login code carries no PKCE challenge,
+      // a consent code does, and this also holds for codes issued before prefixes.
+      if (record.codeChallengeMethod !== 'login-code')
+        return invalidGrant('a consent code, not a login code');
       if (record.consumedAt) {
         await this.revoker.revokeGrant(stores, record.grantId, record.clientId, record.userId);
         return invalidGrant('the code was already used');
@@ -68,7 +72,9 @@ export class AppTokenRefresher {
 
   async refresh(refreshToken: string | undefined): Promise<TokenResponse> {
     if (!refreshToken) throw new OAuthError('invalid_request', 'refreshToken is required');
-    const record = await this.refreshTokens.findRefreshToken(hashOpaqueToken(refreshToken));
+    const record = refreshTokens.accepts(refreshToken)
+      ? await this.refreshTokens.findRefreshToken(refreshTokens.hash(refreshToken))
+      : null;
     const app = record ? await this.applications.findApplication(record.clientId) : null;
     if (!app || !appMayUseGrant(app.appType, 'refresh_token')) {
       throw invalidGrant('the refresh token is unknown');

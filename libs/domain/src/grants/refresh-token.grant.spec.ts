@@ -1,5 +1,6 @@
 import { decodeJwt } from 'jose';
-import { hashOpaqueToken } from '../tokens/opaque-token';
+import { INVALID_GRANT_DESCRIPTION, type OAuthError } from '../errors';
+import { refreshTokens } from '../tokens/opaque-token';
 import {
   approvedCode,
   codeExchange,
@@ -36,7 +37,7 @@ describe(RefreshTokenGrant.name, () => {
       token_type: 'Bearer',
       expires_in: 3600,
       scope: 'jobs.read jobs.write',
-      refresh_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      refresh_token: expect.stringMatching(/^plat_rt_[A-Za-z0-9_-]{43}$/),
     });
     expect(refreshed.refresh_token).not.toBe(first.refresh_token);
     await expect(validator.validate(refreshed.access_token)).resolves.toMatchObject({
@@ -54,8 +55,8 @@ describe(RefreshTokenGrant.name, () => {
     const refreshed = await refresh(first.refresh_token!);
     const now = new Date(TEST_START.getTime() + 600_000);
     const byHash = new Map(stores.refreshTokens.all().map((t) => [t.tokenHash, t]));
-    expect(byHash.get(hashOpaqueToken(first.refresh_token!))?.rotatedAt).toEqual(now);
-    expect(byHash.get(hashOpaqueToken(refreshed.refresh_token!))).toMatchObject({
+    expect(byHash.get(refreshTokens.hash(first.refresh_token!))?.rotatedAt).toEqual(now);
+    expect(byHash.get(refreshTokens.hash(refreshed.refresh_token!))).toMatchObject({
       grantId,
       createdAt: now,
       expiresAt: new Date(now.getTime() + 30 * DAY_MS),
@@ -92,7 +93,7 @@ describe(RefreshTokenGrant.name, () => {
       expect(decodeJwt(narrowed.access_token).scope).toBe('jobs.read');
       const stored = stores.refreshTokens
         .all()
-        .find((t) => t.tokenHash === hashOpaqueToken(narrowed.refresh_token!));
+        .find((t) => t.tokenHash === refreshTokens.hash(narrowed.refresh_token!));
       expect(stored?.scopes).toEqual(['jobs.read', 'jobs.write']);
       await expect(refresh(narrowed.refresh_token!)).resolves.toMatchObject({
         scope: 'jobs.read jobs.write',
@@ -210,5 +211,30 @@ describe(RefreshTokenGrant.name, () => {
       ),
       'unauthorized_client',
     );
+  });
+
+  it('still honours a refresh token issued before prefixes, until it is rotated (docs/tokens.md)', async () => {
+    const { refresh, first, stores } = await setUp();
+    // A token of the old format: 43 base64url characters, stored as the SHA-256 of that value.
+    const legacy = 'k1Xo9rTq3mB7vW2zY5cH8nD4fJ6gL0aS1pE3uI7oQ9w';
+    const record = stores.refreshTokens
+      .all()
+      .find((t) => t.tokenHash === refreshTokens.hash(first.refresh_token!))!;
+    await stores.refreshTokens.insertRefreshToken({ ...record, tokenHash: refreshTokens.hash(legacy) });
+
+    const refreshed = await refresh(legacy);
+    expect(refreshed.refresh_token).toMatch(/^plat_rt_/);
+    await expectOAuthError(refresh(legacy), 'invalid_grant');
+  });
+
+  it('refuses a token of another kind as invalid_grant before any lookup, with the generic description', async () => {
+    const { refresh, stores } = await setUp();
+    const before = stores.refreshTokens.all().length;
+    const error = await refresh('plat_ac_k1Xo9rTq3mB7vW2zY5cH8nD4fJ6gL0aS1pE3uI7oQ9w').catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: 'invalid_grant', description: INVALID_GRANT_DESCRIPTION });
+    expect((error as OAuthError).detail).toContain('authorization_code');
+    expect(stores.refreshTokens.all()).toHaveLength(before);
   });
 });

@@ -3,7 +3,7 @@ import type { TokenRevoker } from '../endpoints/revocation';
 import { invalidGrant, OAuthError } from '../errors';
 import { parseScope, uncoveredScopes } from '../scopes';
 import type { RefreshTokenRecord, Stores, Transactor } from '../storage';
-import { hashOpaqueToken } from '../tokens/opaque-token';
+import { describeTokenKind, refreshTokens } from '../tokens/opaque-token';
 import type { GrantHandler, TokenRequest, TokenResponse } from './grant-handler';
 import type { UserTokenIssuer } from './user-tokens';
 
@@ -27,7 +27,10 @@ export class RefreshTokenGrant implements GrantHandler {
 
   async handle({ params, client }: TokenRequest): Promise<TokenResponse> {
     if (!params.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required');
-    const tokenHash = hashOpaqueToken(params.refresh_token);
+    if (!refreshTokens.accepts(params.refresh_token)) {
+      throw invalidGrant(`not a refresh token (${describeTokenKind(params.refresh_token)})`);
+    }
+    const tokenHash = refreshTokens.hash(params.refresh_token);
     // Refusals are returned rather than thrown so that a revocation they cause commits.
     const outcome = await this.transactor.inTransaction(async (stores) => {
       const now = this.clock.now();

@@ -2,7 +2,7 @@ import type { Clock } from '../clock';
 import { formatScope } from '../scopes';
 import type { Stores, TokenEventInput, User } from '../storage';
 import type { JwtAccessTokenStrategy } from '../tokens/access-token';
-import { generateOpaqueToken } from '../tokens/opaque-token';
+import { refreshTokens } from '../tokens/opaque-token';
 import type { TokenResponse } from './grant-handler';
 
 export const REFRESH_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600;
@@ -42,7 +42,7 @@ export class UserTokenIssuer {
       scopes: step.scopes,
       user: { tenant: step.user.tenant, roles: step.user.roles, grantId: step.grantId },
     });
-    const refresh = generateOpaqueToken();
+    const refresh = refreshTokens.generate();
     await stores.refreshTokens.insertRefreshToken({
       tokenHash: refresh.hash,
       grantId: step.grantId,

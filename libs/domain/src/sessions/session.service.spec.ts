@@ -1,4 +1,4 @@
-import { hashOpaqueToken } from '../tokens/opaque-token';
+import { sessionTokens } from '../tokens/opaque-token';
 import { createTestEngine, expectDomainError, TEST_IDENTITY, TEST_START } from '../testing/in-memory-stores';
 import { SessionService } from './session.service';
 
@@ -9,7 +9,7 @@ describe(SessionService.name, () => {
     const { sessions } = await createTestEngine();
     const created = await sessions.create(TEST_IDENTITY);
     expect(created).toEqual({
-      session: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      session: expect.stringMatching(/^plat_ss_[A-Za-z0-9_-]{43}$/),
       expiresAt: new Date(TEST_START.getTime() + EIGHT_HOURS_MS),
       user: {
         id: expect.any(String),
@@ -30,7 +30,7 @@ describe(SessionService.name, () => {
     const { session, user } = await sessions.create(TEST_IDENTITY);
     expect(stores.sessions.all()).toEqual([
       {
-        sessionHash: hashOpaqueToken(session),
+        sessionHash: sessionTokens.hash(session),
         userId: user.id,
         createdAt: TEST_START,
         expiresAt: new Date(TEST_START.getTime() + EIGHT_HOURS_MS),

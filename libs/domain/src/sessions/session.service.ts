@@ -1,7 +1,7 @@
 import type { Clock } from '../clock';
 import { DomainError } from '../errors';
 import type { SessionStore, User, UserStore } from '../storage';
-import { generateOpaqueToken, hashOpaqueToken } from '../tokens/opaque-token';
+import { sessionTokens } from '../tokens/opaque-token';
 import { userFromIdentity, type ExternalIdentity, type IdentityClaimNames } from './identity-claims';
 
 export const SESSION_LIFETIME_SECONDS = 8 * 3600;
@@ -36,7 +36,7 @@ export class SessionService {
       userFromIdentity(identity, this.settings.claims),
       now,
     );
-    const { value, hash } = generateOpaqueToken();
+    const { value, hash } = sessionTokens.generate();
     const expiresAt = new Date(now.getTime() + this.settings.lifetimeSeconds * 1000);
     await this.sessions.insertSession({
       sessionHash: hash,
@@ -50,7 +50,9 @@ export class SessionService {
 
   /** The user of a live session; unknown, expired and ended sessions are `unauthenticated`. */
   async resolve(session: string): Promise<User> {
-    const record = await this.sessions.findSession(hashOpaqueToken(session));
+    const record = sessionTokens.accepts(session)
+      ? await this.sessions.findSession(sessionTokens.hash(session))
+      : null;
     const live = record !== null && record.endedAt === null && record.expiresAt > this.clock.now();
     const user = live ? await this.users.findUser(record.userId) : null;
     if (!user) throw new DomainError('unauthenticated', 'the session is unknown, expired or ended');
@@ -59,6 +61,7 @@ export class SessionService {
 
   /** Logout. Ending an unknown or ended session is not an error: the outcome is the same. */
   async end(session: string): Promise<void> {
-    await this.sessions.endSession(hashOpaqueToken(session), this.clock.now());
+    if (sessionTokens.accepts(session))
+      await this.sessions.endSession(sessionTokens.hash(session), this.clock.now());
   }
 }

@@ -57,7 +57,7 @@ import type {
   UserStore,
 } from '../storage';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, JwtAccessTokenStrategy } from '../tokens/access-token';
-import { generateOpaqueToken } from '../tokens/opaque-token';
+import { refreshTokens } from '../tokens/opaque-token';
 import { AccessTokenValidator } from '../tokens/token-validator';
 
 // ---------------------------------------------------------------------------------------------
@@ -585,7 +585,7 @@ export function aRefreshToken(overrides: Partial<RefreshTokenRecord> = {}): {
   value: string;
   record: RefreshTokenRecord;
 } {
-  const { value, hash } = generateOpaqueToken();
+  const { value, hash } = refreshTokens.generate();
   return {
     value,
     record: {

@@ -4,6 +4,9 @@ import type { Clock } from '../clock';
 import type { SigningKeyRing } from '../keys/signing-key-ring';
 import { signRs256 } from './jws';
 
+/** The claims without which no access token is valid, wherever one is verified (RFC 9068 section 2.2). */
+export const REQUIRED_ACCESS_TOKEN_CLAIMS = ['exp', 'iat', 'jti', 'sub', 'client_id'] as const;
+
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 
 /** RFC 9068 claims of our access tokens; user tokens add tenant, roles and grant_id. */
@@ -88,7 +91,7 @@ export class JwtAccessTokenStrategy {
         typ: 'at+jwt',
         issuer: this.settings.issuer,
         audience: this.settings.issuer,
-        requiredClaims: ['exp', 'iat', 'jti', 'sub', 'client_id'],
+        requiredClaims: [...REQUIRED_ACCESS_TOKEN_CLAIMS],
         currentDate: options.allowExpired ? new Date(0) : this.clock.now(),
       });
       return payload as unknown as AccessTokenClaims;
