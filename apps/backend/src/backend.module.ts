@@ -19,7 +19,7 @@ import { AuthorizationClient } from './clients/authorization.client';
 import { ControlPlaneClient } from './clients/control-plane.client';
 import { SessionsClient } from './clients/sessions.client';
 import { SidecarClient } from './clients/sidecar.client';
-import { type BackendConfig, loadBackendConfig, PLATFORM_CONFIG } from './config';
+import { PLATFORM_CONFIG } from './config';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
 import { IdentityProviderClient } from './login/identity-provider.client';
@@ -43,7 +43,7 @@ import { TokenEventsController } from './token-events/token-events.controller';
  */
 @Module({})
 export class BackendModule {
-  static forRoot(config: PlatformConfig, backend: BackendConfig = loadBackendConfig()): DynamicModule {
+  static forRoot(config: PlatformConfig): DynamicModule {
     return {
       module: BackendModule,
       imports: [OpenApiModule],
@@ -73,7 +73,10 @@ export class BackendModule {
           provide: SidecarClient,
           useFactory: () => new SidecarClient(config.sidecarGrpcAddress, config.internalToken),
         },
-        { provide: ValidatedTokenCache, useFactory: () => new ValidatedTokenCache(backend.tokenCacheSize) },
+        {
+          provide: ValidatedTokenCache,
+          useFactory: () => new ValidatedTokenCache(config.backendTokenCacheSize),
+        },
         InvalidationWatcher,
         LocalRevocation,
         ControlPlaneRelay,

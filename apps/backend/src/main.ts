@@ -4,11 +4,9 @@ import { createHttpApp, createLogger } from '@platform/http';
 import { BackendModule } from './backend.module';
 import { publishOpenApi } from './openapi/openapi.module';
 import { registerCookieParser } from './browser/cookies';
-import { assertBackendConfig } from './config';
 
 async function bootstrap(): Promise<void> {
-  const config = loadConfig();
-  assertBackendConfig(config);
+  const config = loadConfig(process.env, 'backend');
   const logger = createLogger(config.logFormat);
   const app = await createHttpApp(BackendModule.forRoot(config), { logger });
   publishOpenApi(app, config.issuer);

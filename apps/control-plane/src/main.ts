@@ -6,10 +6,7 @@ import { ControlPlaneModule } from './app.module';
 import { createValidationPipe } from './validation';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
-  if (config.nodeEnv === 'production' && !config.adminClientSecret) {
-    throw new ConfigError('ADMIN_CLIENT_SECRET is required in production');
-  }
+  const config = loadConfig(process.env, 'control-plane');
   const app = await createHttpApp(ControlPlaneModule, { logger: createLogger(config.logFormat) });
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();

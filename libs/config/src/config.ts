@@ -3,11 +3,13 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { checkConfig, ConfigError, type ProcessRole } from './checks';
+import { DEFAULTS } from './defaults';
 import { EnvironmentVariables } from './environment';
 
 export type NodeEnv = 'development' | 'production' | 'test';
 
-/** Typed configuration shared by the three processes. Defaults live here and only here. */
+/** Typed configuration of the three processes, read by one loader; defaults in defaults.ts. */
 export interface PlatformConfig {
   nodeEnv: NodeEnv;
   backendPort: number;
@@ -40,12 +42,28 @@ export interface PlatformConfig {
   logFormat: 'json' | 'text';
   /** How often a sidecar re-reads the whole deny-list even when its stream is healthy. */
   revocationPollMs: number;
+  /** Entries of the backend's validation cache (`BACKEND_TOKEN_CACHE_SIZE`; 0 turns it off). */
+  backendTokenCacheSize: number;
+  /** What only the sidecar reads. */
+  sidecar: {
+    /** `SIDECAR_ALLOW_NON_LOOPBACK=true` only: lets the gRPC address be a non-loopback one. */
+    allowNonLoopback: boolean;
+    /** Address of its HTTP health endpoint (`SIDECAR_HEALTH_HOST`). */
+    healthHost: string;
+    /** Entries of its verified-token cache (`SIDECAR_TOKEN_CACHE_SIZE`; 0 turns it off). */
+    tokenCacheSize: number;
+    keyRefreshMs: number;
+    unknownKidRefreshIntervalMs: number;
+  };
 }
 
 export const PLATFORM_VERSION = '0.9.0';
 
 /** The claims a user's tenant and roles are read from unless OIDC_TENANT_CLAIM / OIDC_ROLES_CLAIM say otherwise. */
-export const OIDC_CLAIM_DEFAULTS = { tenantClaim: 'tenant', rolesClaim: 'roles' } as const;
+export const OIDC_CLAIM_DEFAULTS = {
+  tenantClaim: DEFAULTS.oidcTenantClaim,
+  rolesClaim: DEFAULTS.oidcRolesClaim,
+} as const;
 
 const NUMERIC_KEYS = [
   'BACKEND_PORT',
@@ -54,11 +72,11 @@ const NUMERIC_KEYS = [
   'REVOCATION_POLL_MS',
 ] as const;
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
-
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
+/**
+ * The one loader of the three processes: reads the environment once, validates every variable,
+ * fills the defaults and runs the checks of `role` (checks.ts). Throws ConfigError.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, role?: ProcessRole): PlatformConfig {
   const raw: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(env)) if (value !== undefined && value !== '') raw[key] = value;
   for (const key of NUMERIC_KEYS) if (typeof raw[key] === 'string') raw[key] = Number(raw[key]);
@@ -70,39 +88,51 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     throw new ConfigError(`invalid configuration:\n  ${detail.join('\n  ')}`);
   }
 
-  const nodeEnv = (vars.NODE_ENV ?? 'development') as NodeEnv;
+  const nodeEnv = (vars.NODE_ENV ?? DEFAULTS.nodeEnv) as NodeEnv;
   const production = nodeEnv === 'production';
-  const dataDir = resolve(vars.DATA_DIR ?? './data');
-  const controlPlanePort = vars.CONTROL_PLANE_PORT ?? 8080;
+  const dataDir = resolve(vars.DATA_DIR ?? DEFAULTS.dataDir);
+  const controlPlanePort = vars.CONTROL_PLANE_PORT ?? DEFAULTS.controlPlanePort;
 
-  if (production && !vars.INTERNAL_TOKEN) throw new ConfigError('INTERNAL_TOKEN is required in production');
-  if (production && !vars.ISSUER) throw new ConfigError('ISSUER is required in production');
-
-  return {
+  const config: PlatformConfig = {
     nodeEnv,
-    backendPort: vars.BACKEND_PORT ?? 3000,
+    backendPort: vars.BACKEND_PORT ?? DEFAULTS.backendPort,
     controlPlanePort,
     controlPlaneUrl: (vars.CONTROL_PLANE_URL ?? `http://127.0.0.1:${controlPlanePort}`).replace(/\/$/, ''),
-    sidecarGrpcAddress: vars.SIDECAR_GRPC_ADDRESS ?? '[::1]:50051',
-    sidecarHealthPort: vars.SIDECAR_HEALTH_PORT ?? 9091,
+    sidecarGrpcAddress: vars.SIDECAR_GRPC_ADDRESS ?? DEFAULTS.sidecarGrpcAddress,
+    sidecarHealthPort: vars.SIDECAR_HEALTH_PORT ?? DEFAULTS.sidecarHealthPort,
     dataDir,
     databaseUrl: vars.DATABASE_URL ?? `sqlite:${join(dataDir, 'platform.sqlite')}`,
-    issuer: (vars.ISSUER ?? 'http://localhost:3000').replace(/\/$/, ''),
-    adminClientId: vars.ADMIN_CLIENT_ID ?? 'admin',
+    issuer: (vars.ISSUER ?? DEFAULTS.issuer).replace(/\/$/, ''),
+    adminClientId: vars.ADMIN_CLIENT_ID ?? DEFAULTS.adminClientId,
     adminClientSecret: vars.ADMIN_CLIENT_SECRET,
-    internalToken: vars.INTERNAL_TOKEN ?? sharedDevelopmentToken(dataDir),
+    // Production never writes the development token file: checkConfig refuses the missing variable.
+    internalToken: vars.INTERNAL_TOKEN ?? (production ? '' : sharedDevelopmentToken(dataDir)),
     oidc: {
       issuer: vars.OIDC_ISSUER,
       clientId: vars.OIDC_CLIENT_ID,
       clientSecret: vars.OIDC_CLIENT_SECRET,
-      scopes: vars.OIDC_SCOPES ?? 'openid email profile',
-      tenantClaim: vars.OIDC_TENANT_CLAIM ?? OIDC_CLAIM_DEFAULTS.tenantClaim,
-      rolesClaim: vars.OIDC_ROLES_CLAIM ?? OIDC_CLAIM_DEFAULTS.rolesClaim,
+      scopes: vars.OIDC_SCOPES ?? DEFAULTS.oidcScopes,
+      tenantClaim: vars.OIDC_TENANT_CLAIM ?? DEFAULTS.oidcTenantClaim,
+      rolesClaim: vars.OIDC_ROLES_CLAIM ?? DEFAULTS.oidcRolesClaim,
     },
     logFormat: (vars.LOG_FORMAT as 'json' | 'text' | undefined) ?? (production ? 'json' : 'text'),
-    revocationPollMs: vars.REVOCATION_POLL_MS ?? 30_000,
+    revocationPollMs: vars.REVOCATION_POLL_MS ?? DEFAULTS.revocationPollMs,
+    backendTokenCacheSize: count(vars.BACKEND_TOKEN_CACHE_SIZE) ?? DEFAULTS.backendTokenCacheSize,
+    sidecar: {
+      allowNonLoopback: vars.SIDECAR_ALLOW_NON_LOOPBACK === 'true',
+      healthHost: vars.SIDECAR_HEALTH_HOST ?? DEFAULTS.sidecarHealthHost,
+      tokenCacheSize: count(vars.SIDECAR_TOKEN_CACHE_SIZE) ?? DEFAULTS.sidecarTokenCacheSize,
+      keyRefreshMs: DEFAULTS.keyRefreshMs,
+      unknownKidRefreshIntervalMs: DEFAULTS.unknownKidRefreshIntervalMs,
+    },
   };
+  checkConfig(vars, config, role);
+  return config;
 }
+
+/** A validated whole-number variable (its pattern is checked in environment.ts). */
+const count = (value: string | undefined): number | undefined =>
+  value === undefined ? undefined : Number(value);
 
 /**
  * Outside production the three local processes agree on an internal token through a file

@@ -111,4 +111,20 @@ export class EnvironmentVariables {
   @Min(1000)
   @Max(3_600_000)
   REVOCATION_POLL_MS?: number;
+
+  @IsOptional()
+  @Matches(/^(?:\d{1,6}|1000000)$/, { message: 'must be a whole number from 0 to 1000000' })
+  BACKEND_TOKEN_CACHE_SIZE?: string;
+
+  @IsOptional()
+  @Matches(/^\d{1,7}$/, { message: 'must be a whole number from 0 to 9999999' })
+  SIDECAR_TOKEN_CACHE_SIZE?: string;
+
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'must be true or false' })
+  SIDECAR_ALLOW_NON_LOOPBACK?: string;
+
+  @IsOptional()
+  @IsString()
+  SIDECAR_HEALTH_HOST?: string;
 }

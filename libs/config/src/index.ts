@@ -1,1 +1,3 @@
+export * from './checks';
 export * from './config';
+export * from './defaults';

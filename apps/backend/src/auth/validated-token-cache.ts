@@ -1,7 +1,6 @@
+import { DEFAULTS } from '@platform/config';
 import { epochSeconds, revocationDenies } from '@platform/domain';
 import type { DenyListEntryMessage, TokenClaims } from '@platform/grpc';
-
-export const DEFAULT_TOKEN_CACHE_SIZE = 10_000;
 
 /**
  * The local sidecar's positive ValidateToken answers, keyed by the exact token string, so a
@@ -19,7 +18,7 @@ export class ValidatedTokenCache {
   private changes = 0;
 
   constructor(
-    private readonly maxEntries: number = DEFAULT_TOKEN_CACHE_SIZE,
+    private readonly maxEntries: number = DEFAULTS.backendTokenCacheSize,
     private readonly nowSeconds: () => number = () => epochSeconds(),
   ) {}
 

@@ -27,6 +27,14 @@ export const testConfig = (overrides: Partial<PlatformConfig> = {}): PlatformCon
   oidc: { issuer: undefined, clientId: undefined, clientSecret: undefined, scopes: 'openid email profile' },
   logFormat: 'text',
   revocationPollMs: 30_000,
+  backendTokenCacheSize: 10_000,
+  sidecar: {
+    allowNonLoopback: false,
+    healthHost: '127.0.0.1',
+    tokenCacheSize: 10_000,
+    keyRefreshMs: 30_000,
+    unknownKidRefreshIntervalMs: 5_000,
+  },
   ...overrides,
 });
 

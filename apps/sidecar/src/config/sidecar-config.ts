@@ -1,11 +1,6 @@
-import { ConfigError, loadConfig, type PlatformConfig } from '@platform/config';
-import { DEFAULT_VERIFIED_TOKEN_CACHE_SIZE } from '../validation/verified-token-cache';
-import { assertLoopbackBinding } from './loopback';
+import { loadConfig, type PlatformConfig } from '@platform/config';
 
-/**
- * What the sidecar reads, resolved once at boot. The shared fields come from `loadConfig()`;
- * the sidecar-only ones (and the timings fixed by the specification) are defaulted here.
- */
+/** What the sidecar reads, resolved once at boot by the platform's one loader. */
 export interface SidecarConfig {
   /** `host:port` (IPv6 in brackets) or `unix:<path>`; `[::1]:50051` by default. */
   grpcAddress: string;
@@ -34,44 +29,21 @@ export interface SidecarConfig {
 
 export const SIDECAR_CONFIG = Symbol('SIDECAR_CONFIG');
 
-export const KEY_REFRESH_MS = 30_000;
-export const UNKNOWN_KID_REFRESH_INTERVAL_MS = 5_000;
-export const DEFAULT_HEALTH_HOST = '127.0.0.1';
-
+/** The sidecar's view of the one configuration (libs/config), checked for the sidecar's role. */
 export function loadSidecarConfig(env: NodeJS.ProcessEnv = process.env): SidecarConfig {
-  const platform = loadConfig(env);
-  const config: SidecarConfig = {
+  const platform = loadConfig(env, 'sidecar');
+  return {
     grpcAddress: platform.sidecarGrpcAddress,
-    allowNonLoopback: parseBoolean('SIDECAR_ALLOW_NON_LOOPBACK', env.SIDECAR_ALLOW_NON_LOOPBACK),
-    healthHost: env.SIDECAR_HEALTH_HOST || DEFAULT_HEALTH_HOST,
+    allowNonLoopback: platform.sidecar.allowNonLoopback,
+    healthHost: platform.sidecar.healthHost,
     healthPort: platform.sidecarHealthPort,
     controlPlaneUrl: platform.controlPlaneUrl,
     internalToken: platform.internalToken,
     issuer: platform.issuer,
     logFormat: platform.logFormat,
     revocationPollMs: platform.revocationPollMs,
-    keyRefreshMs: KEY_REFRESH_MS,
-    unknownKidRefreshIntervalMs: UNKNOWN_KID_REFRESH_INTERVAL_MS,
-    verifiedTokenCacheSize: parseCount(
-      'SIDECAR_TOKEN_CACHE_SIZE',
-      env.SIDECAR_TOKEN_CACHE_SIZE,
-      DEFAULT_VERIFIED_TOKEN_CACHE_SIZE,
-    ),
+    keyRefreshMs: platform.sidecar.keyRefreshMs,
+    unknownKidRefreshIntervalMs: platform.sidecar.unknownKidRefreshIntervalMs,
+    verifiedTokenCacheSize: platform.sidecar.tokenCacheSize,
   };
-  assertLoopbackBinding(config);
-  return config;
-}
-
-function parseBoolean(name: string, value: string | undefined): boolean {
-  if (value === undefined || value === '' || value === 'false') return false;
-  if (value === 'true') return true;
-  throw new ConfigError(`invalid configuration:\n  ${name}: must be true or false`);
-}
-
-function parseCount(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  if (!/^\d{1,7}$/.test(value)) {
-    throw new ConfigError(`invalid configuration:\n  ${name}: must be a whole number from 0 to 9999999`);
-  }
-  return Number(value);
 }

@@ -17,8 +17,8 @@ import {
   TENANT_PROTO,
   TENANT_SERVICE_NAME,
 } from '@platform/grpc';
+import { assertLoopbackBinding, isLoopbackAddress } from '@platform/config';
 import { HealthImplementation, service as healthService } from 'grpc-health-check';
-import { assertLoopbackBinding, isLoopbackAddress } from '../config/loopback';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
 import { Readiness } from '../health/readiness';
 import { AuthGrpcService } from './auth.grpc-service';

@@ -1,3 +1,4 @@
+import { DEFAULTS } from '@platform/config';
 import type { TokenClaims } from '@platform/grpc';
 import type { CryptoKey } from 'jose';
 
@@ -8,9 +9,6 @@ export interface VerifiedToken {
   alg: string;
   key: CryptoKey;
 }
-
-/** Default bound: at ~1 KiB per token, about 10 MiB at most. */
-export const DEFAULT_VERIFIED_TOKEN_CACHE_SIZE = 10_000;
 
 /**
  * Access tokens that already passed full validation, keyed by the exact token string, so a client
@@ -24,7 +22,7 @@ export const DEFAULT_VERIFIED_TOKEN_CACHE_SIZE = 10_000;
 export class VerifiedTokenCache {
   private readonly entries = new Map<string, VerifiedToken>();
 
-  constructor(private readonly maxEntries: number = DEFAULT_VERIFIED_TOKEN_CACHE_SIZE) {}
+  constructor(private readonly maxEntries: number = DEFAULTS.sidecarTokenCacheSize) {}
 
   get size(): number {
     return this.entries.size;

@@ -1,4 +1,4 @@
-import { isLoopbackAddress } from './loopback';
+import { isLoopbackAddress } from './checks';
 
 describe(isLoopbackAddress.name, () => {
   it.each([

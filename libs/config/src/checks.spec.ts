@@ -1,0 +1,76 @@
+import { assertBackendConfig, ConfigError } from './checks';
+import { loadConfig, type PlatformConfig } from './config';
+
+const TOKEN = 'internal-token-for-the-checks-spec-0123456789';
+const config = (
+  overrides: Partial<Pick<PlatformConfig, 'nodeEnv' | 'oidc'>>,
+): Pick<PlatformConfig, 'nodeEnv' | 'oidc'> => ({
+  nodeEnv: 'development',
+  oidc: { issuer: undefined, clientId: undefined, clientSecret: undefined, scopes: 'openid email profile' },
+  ...overrides,
+});
+
+const oidc = { issuer: 'https://idp.example', clientId: 'backend', clientSecret: 's', scopes: 'openid' };
+
+describe('assertBackendConfig', () => {
+  it('refuses to start in production without an identity provider', () => {
+    expect(() => assertBackendConfig(config({ nodeEnv: 'production' }))).toThrow(ConfigError);
+    expect(() => assertBackendConfig(config({ nodeEnv: 'production' }))).toThrow(/OIDC_ISSUER/);
+  });
+
+  it('starts in production with one', () => {
+    expect(() => assertBackendConfig(config({ nodeEnv: 'production', oidc }))).not.toThrow();
+  });
+
+  it('refuses a plain-HTTP identity provider in production', () => {
+    expect(() =>
+      assertBackendConfig(
+        config({ nodeEnv: 'production', oidc: { ...oidc, issuer: 'http://idp.internal' } }),
+      ),
+    ).toThrow(/https/);
+  });
+
+  it('starts without one in development (sign-in then answers 503)', () => {
+    expect(() => assertBackendConfig(config({ nodeEnv: 'development' }))).not.toThrow();
+  });
+
+  it('refuses an identity provider without client credentials', () => {
+    expect(() => assertBackendConfig(config({ oidc: { ...oidc, clientSecret: undefined } }))).toThrow(
+      /OIDC_CLIENT_SECRET/,
+    );
+  });
+});
+
+describe('BACKEND_TOKEN_CACHE_SIZE', () => {
+  const load = (extra: Record<string, string> = {}) => loadConfig({ INTERNAL_TOKEN: TOKEN, ...extra });
+
+  it('defaults the validation cache to 10000 entries', () => {
+    expect(load().backendTokenCacheSize).toBe(10_000);
+  });
+
+  it('reads BACKEND_TOKEN_CACHE_SIZE, 0 turning the cache off', () => {
+    expect(load({ BACKEND_TOKEN_CACHE_SIZE: '0' }).backendTokenCacheSize).toBe(0);
+    expect(load({ BACKEND_TOKEN_CACHE_SIZE: '250' }).backendTokenCacheSize).toBe(250);
+  });
+
+  it.each(['-1', '1.5', 'lots', '2000000'])('refuses BACKEND_TOKEN_CACHE_SIZE=%s', (value) => {
+    expect(() => load({ BACKEND_TOKEN_CACHE_SIZE: value })).toThrow(/BACKEND_TOKEN_CACHE_SIZE/);
+  });
+});
+
+describe('production', () => {
+  it('requires INTERNAL_TOKEN and ISSUER of every process, and writes no development token', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: '/nonexistent' })).toThrow(/INTERNAL_TOKEN/);
+    expect(() => loadConfig({ NODE_ENV: 'production', INTERNAL_TOKEN: TOKEN })).toThrow(/ISSUER/);
+  });
+
+  it("runs the backend's checks only for the backend", () => {
+    const env = { NODE_ENV: 'production', INTERNAL_TOKEN: TOKEN, ISSUER: 'https://auth.example' };
+    expect(() => loadConfig(env)).not.toThrow();
+    expect(() => loadConfig(env, 'backend')).toThrow(/OIDC_ISSUER/);
+    expect(() => loadConfig(env, 'control-plane')).toThrow(/ADMIN_CLIENT_SECRET/);
+    expect(() =>
+      loadConfig({ ...env, ADMIN_CLIENT_SECRET: 'a-secret-of-16-chars-or-more' }, 'control-plane'),
+    ).not.toThrow();
+  });
+});

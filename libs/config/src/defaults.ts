@@ -1,0 +1,28 @@
+/**
+ * Every default of the platform's configuration, in one table (docs/configuration.md lists
+ * them with their variables). Timings the specification fixes are here too, not variables.
+ */
+export const DEFAULTS = {
+  nodeEnv: 'development',
+  backendPort: 3000,
+  controlPlanePort: 8080,
+  sidecarGrpcAddress: '[::1]:50051',
+  sidecarHealthHost: '127.0.0.1',
+  sidecarHealthPort: 9091,
+  dataDir: './data',
+  issuer: 'http://localhost:3000',
+  adminClientId: 'admin',
+  oidcScopes: 'openid email profile',
+  oidcTenantClaim: 'tenant',
+  oidcRolesClaim: 'roles',
+  /** Full re-read of the active deny-list by every sidecar, behind its stream. */
+  revocationPollMs: 30_000,
+  /** Entries of the backend's validation cache; 0 turns it off. */
+  backendTokenCacheSize: 10_000,
+  /** Entries of the sidecar's verified-token cache (at ~1 KiB a token, about 10 MiB); 0 turns it off. */
+  sidecarTokenCacheSize: 10_000,
+  /** Background refresh of the key set by the sidecar (the specification's 30 s). */
+  keyRefreshMs: 30_000,
+  /** An unknown `kid` triggers at most one key refresh per this interval. */
+  unknownKidRefreshIntervalMs: 5_000,
+} as const;
