@@ -1,11 +1,11 @@
 import type { DataSource, Table } from 'typeorm';
 import type { EntityMetadata } from 'typeorm/metadata/EntityMetadata';
-import { registeredDrivers, type TestDatabase } from './support/drivers';
+import { databaseDrivers, type SqlTestDatabase } from './support/drivers';
 
 /** Entities are never synchronized, so this is what catches drift from the migrations. */
-for (const driver of registeredDrivers()) {
+for (const driver of databaseDrivers()) {
   describe(`the migrated schema on ${driver.name}`, () => {
-    let database: TestDatabase;
+    let database: SqlTestDatabase;
 
     beforeAll(async () => {
       database = await driver.open();

@@ -273,12 +273,19 @@ describe(AuthorizationCodeGrant.name, () => {
   it("answers another client's code exactly as an unknown one: the reason goes to the log only", async () => {
     const engine = await setUp();
     const { code } = await approvedCode(engine, engine.portal);
-    const stolen = await engine
-      .exchange(codeExchange(engine.dashboard, code, { redirect_uri: engine.portal.app.redirectUris[0] }))
-      .catch((e: unknown) => e as OAuthError);
-    const unknown = await engine
-      .exchange(codeExchange(engine.dashboard, 'plat_ac_k1Xo9rTq3mB7vW2zY5cH8nD4fJ6gL0aS1pE3uI7oQ9w'))
-      .catch((e: unknown) => e as OAuthError);
+    const refusal = (params: Record<string, string>) =>
+      engine.exchange(params).then(
+        () => {
+          throw new Error('the exchange succeeded');
+        },
+        (error: unknown) => error as OAuthError,
+      );
+    const stolen = await refusal(
+      codeExchange(engine.dashboard, code, { redirect_uri: engine.portal.app.redirectUris[0] }),
+    );
+    const unknown = await refusal(
+      codeExchange(engine.dashboard, 'plat_ac_k1Xo9rTq3mB7vW2zY5cH8nD4fJ6gL0aS1pE3uI7oQ9w'),
+    );
     expect(stolen.description).toBe(unknown.description);
     expect(stolen.detail).toContain('another client');
     expect(unknown.detail).toContain('unknown');

@@ -418,6 +418,8 @@ export class InMemorySessionStore implements SessionStore, Snapshotting {
   private rows = new Map<string, SessionRecord>();
 
   async insertSession(session: SessionRecord): Promise<void> {
+    // The session hash is the table's primary key.
+    if (this.rows.has(session.sessionHash)) throw new Error(`duplicate session ${session.sessionHash}`);
     this.rows.set(session.sessionHash, copy(session));
   }
 
@@ -511,6 +513,42 @@ export class InMemoryTransactor implements Transactor {
       throw error;
     }
   }
+}
+
+function inMemoryStorage(): { stores: InMemoryStores; transactor: InMemoryTransactor } {
+  const stores = new InMemoryStores();
+  return { stores, transactor: new InMemoryTransactor(stores) };
+}
+
+/**
+ * The stores as code outside any transaction sees them: every call runs as its own transaction,
+ * queued behind the one in progress, as a database runs a statement outside a transaction. So a
+ * transaction that rolls back restores only its own state, never a write made beside it.
+ * (Never hand these to code running inside `inTransaction`: it would wait for itself.)
+ */
+export function autocommitting(stores: InMemoryStores, transactor: InMemoryTransactor): Stores {
+  const wrap = <T extends object>(store: T): T =>
+    new Proxy(store, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) =>
+          transactor.inTransaction(() =>
+            Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args)),
+          );
+      },
+    });
+  return {
+    applications: wrap(stores.applications),
+    scopes: wrap(stores.scopes),
+    signingKeys: wrap(stores.signingKeys),
+    revocations: wrap(stores.revocations),
+    tokenEvents: wrap(stores.tokenEvents),
+    users: wrap(stores.users),
+    authorizationCodes: wrap(stores.authorizationCodes),
+    refreshTokens: wrap(stores.refreshTokens),
+    sessions: wrap(stores.sessions),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -636,10 +674,10 @@ export const ADMIN_CLIENT_ID = 'admin';
 export const TEST_CLAIM_NAMES = { tenantClaim: 'tenant', rolesClaim: 'roles' };
 
 /** Everything wired as the control plane wires it, on in-memory stores and a test clock. */
-export interface TestEngine {
+export interface TestEngine<S extends Stores = InMemoryStores, T extends Transactor = InMemoryTransactor> {
   clock: TestClock;
-  stores: InMemoryStores;
-  transactor: InMemoryTransactor;
+  stores: S;
+  transactor: T;
   hasher: SecretHasher;
   keys: SigningKeyRing;
   accessTokens: JwtAccessTokenStrategy;
@@ -658,10 +696,17 @@ export interface TestEngine {
   tokenFor(app: SeededApplication, scope?: string): Promise<string>;
 }
 
-export async function createTestEngine(): Promise<TestEngine> {
+export function createTestEngine(): Promise<TestEngine>;
+/** The same engine over other stores: the medium specs run every grant on SQLite and Postgres. */
+export function createTestEngine<S extends Stores, T extends Transactor>(storage: {
+  stores: S;
+  transactor: T;
+}): Promise<TestEngine<S, T>>;
+export async function createTestEngine(
+  storage: { stores: Stores; transactor: Transactor } = inMemoryStorage(),
+): Promise<TestEngine<Stores, Transactor>> {
   const clock = new TestClock();
-  const stores = new InMemoryStores();
-  const transactor = new InMemoryTransactor(stores);
+  const { stores, transactor } = storage;
   const hasher = new VerifiedSecretCache(argon2idHasher);
   await stores.signingKeys.insertSigningKey(await sharedSigningKeyRecord());
   const keys = new SigningKeyRing(stores.signingKeys, clock, ACCESS_TOKEN_LIFETIME_SECONDS);

@@ -1,5 +1,4 @@
 import type { Stores, Transactor } from '@platform/domain';
-import type { DataSource } from 'typeorm';
 import { registeredDrivers, type TestDatabase } from './drivers';
 
 /** What a contract suite may use: the domain interfaces only, so any implementation fits. */
@@ -11,8 +10,8 @@ export interface StoreContext {
 export type Contract = (context: () => StoreContext) => void;
 
 /**
- * Runs a contract on every registered driver. Each file gets its own database; every test
- * starts from empty tables, so no test depends on another.
+ * Runs a contract on every registered driver (the in-memory fakes, SQLite, Postgres). Each file
+ * gets its own database; every test starts from empty stores, so no test depends on another.
  */
 export function describeContract(name: string, contract: Contract): void {
   for (const driver of registeredDrivers()) {
@@ -26,7 +25,7 @@ export function describeContract(name: string, contract: Contract): void {
         await database?.dispose();
       });
       beforeEach(async () => {
-        await emptyTables(opened().dataSource);
+        await opened().reset();
       });
 
       const opened = (): TestDatabase => {
@@ -35,11 +34,5 @@ export function describeContract(name: string, contract: Contract): void {
       };
       contract(() => opened());
     });
-  }
-}
-
-async function emptyTables(dataSource: DataSource): Promise<void> {
-  for (const entity of dataSource.entityMetadatas) {
-    await dataSource.createQueryBuilder().delete().from(entity.target).execute();
   }
 }

@@ -1,27 +1,66 @@
 import type { Stores, Transactor } from '@platform/domain';
 import type { DataSource } from 'typeorm';
+import {
+  autocommitting,
+  InMemoryStores,
+  InMemoryTransactor,
+} from '../../../domain/src/testing/in-memory-stores';
 import { openDataSource, TypeOrmStores, TypeOrmTransactor } from '../../src';
 import { createScratchDatabase, postgresSuiteEnabled } from './postgres';
 
-/** A migrated database of its own for one test file. */
+/** A store implementation of its own for one test file: a migrated database, or the fakes. */
 export interface TestDatabase {
-  dataSource: DataSource;
   stores: Stores;
   transactor: Transactor;
+  /** Back to empty stores, before every test. */
+  reset(): Promise<void>;
   dispose(): Promise<void>;
 }
 
-export interface TestDriver {
-  name: 'sqlite' | 'postgres';
-  open(): Promise<TestDatabase>;
+export interface SqlTestDatabase extends TestDatabase {
+  dataSource: DataSource;
 }
 
-const sqlite: TestDriver = {
+export interface TestDriver<Database extends TestDatabase = TestDatabase> {
+  name: 'sqlite' | 'postgres' | 'memory';
+  open(): Promise<Database>;
+}
+
+/**
+ * The in-memory fakes the domain's unit specs run on, held to the same contract as the real
+ * stores (as Hydra runs its manager tests on the memory driver), so a unit spec can never pass
+ * on behaviour the databases do not have.
+ */
+const memory: TestDriver = {
+  name: 'memory',
+  open: async () => {
+    const fresh = () => {
+      const raw = new InMemoryStores();
+      const transactor = new InMemoryTransactor(raw);
+      return { stores: autocommitting(raw, transactor), transactor };
+    };
+    let current = fresh();
+    return {
+      get stores() {
+        return current.stores;
+      },
+      get transactor() {
+        return current.transactor;
+      },
+      reset: async () => {
+        current = fresh();
+      },
+      dispose: async () => undefined,
+    };
+  },
+};
+
+const sqlite: TestDriver<SqlTestDatabase> = {
   name: 'sqlite',
   open: async () => wrap(await openDataSource('sqlite::memory:'), async () => undefined),
 };
 
-const postgres: TestDriver = {
+const postgres: TestDriver<SqlTestDatabase> = {
   name: 'postgres',
   open: async () => {
     const scratch = await createScratchDatabase();
@@ -29,11 +68,12 @@ const postgres: TestDriver = {
   },
 };
 
-function wrap(dataSource: DataSource, drop: () => Promise<void>): TestDatabase {
+function wrap(dataSource: DataSource, drop: () => Promise<void>): SqlTestDatabase {
   return {
     dataSource,
     stores: TypeOrmStores.forDataSource(dataSource),
     transactor: new TypeOrmTransactor(dataSource),
+    reset: () => emptyTables(dataSource),
     dispose: async () => {
       await dataSource.destroy();
       await drop();
@@ -41,7 +81,18 @@ function wrap(dataSource: DataSource, drop: () => Promise<void>): TestDatabase {
   };
 }
 
-/** SQLite always; Postgres when reachable, and always under CI=true. */
+async function emptyTables(dataSource: DataSource): Promise<void> {
+  for (const entity of dataSource.entityMetadatas) {
+    await dataSource.createQueryBuilder().delete().from(entity.target).execute();
+  }
+}
+
+/** The fakes and SQLite always; Postgres when reachable, and always under CI=true. */
 export function registeredDrivers(): TestDriver[] {
+  return [memory, ...databaseDrivers()];
+}
+
+/** The real databases only, for what only they have (a schema, migrations). */
+export function databaseDrivers(): Array<TestDriver<SqlTestDatabase>> {
   return postgresSuiteEnabled('the Postgres storage contract suite') ? [sqlite, postgres] : [sqlite];
 }
