@@ -49,7 +49,8 @@ export function loadProto(file: string) {
   return loadSync(file, PROTO_LOADER_OPTIONS);
 }
 
-export const INTERNAL_TOKEN_METADATA = 'x-internal-token';
+/** The internal token travels as gRPC metadata under the HTTP header's name. */
+export { INTERNAL_TOKEN_HEADER as INTERNAL_TOKEN_METADATA } from '@platform/internal';
 /** Trailing metadata of a PERMISSION_DENIED answer: the decision id and the deciding policies. */
 export const DECISION_ID_METADATA = 'x-decision-id';
 /** Comma-separated policy ids (`token-scope`, `tenant-isolation`, ...); absent for the default deny. */

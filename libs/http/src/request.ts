@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 
-export const INTERNAL_TOKEN_HEADER = 'x-internal-token';
+export { INTERNAL_TOKEN_HEADER } from '@platform/internal';
 
 /** A request as `createHttpApp` prepares it: form and unknown bodies keep their raw text. */
 export type PlatformRequest = FastifyRequest & { rawBody?: string };

@@ -1,8 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { DomainError } from '@platform/domain';
-import { INTERNAL_TOKEN_HEADER } from '@platform/http';
-import { CORRELATION_HEADER, correlationId } from '@platform/telemetry';
-import { Pool } from 'undici';
+import { ControlPlaneConnection } from '@platform/internal';
 
 /** One call to the control plane. `path` is absolute (`/api/v1/apps`), `query` is appended. */
 export interface UpstreamRequest {
@@ -43,47 +41,34 @@ const RELAYED_HEADERS = [
 const TIMEOUT_MS = 10_000;
 
 /**
- * The control plane over HTTP: one keep-alive undici pool; every call carries
- * `x-internal-token` and the correlation id of the request it serves as `x-request-id`. Unreachable, timed out, or refusing
- * our internal token: DomainError `unavailable` (503; temporarily_unavailable on OAuth routes).
+ * The control plane as the backend relays to it (over the shared ControlPlaneConnection, which
+ * adds the internal token and the correlation id). Unreachable, timed out, or refusing our
+ * internal token: DomainError `unavailable` (503; temporarily_unavailable on OAuth routes).
  */
 @Injectable()
 export class ControlPlaneClient implements OnModuleDestroy {
   private readonly logger = new Logger(ControlPlaneClient.name);
-  private readonly pool: Pool;
-  private readonly basePath: string;
+  private readonly connection: ControlPlaneConnection;
 
-  constructor(
-    baseUrl: string,
-    private readonly internalToken: string,
-  ) {
-    const url = new URL(baseUrl);
-    this.pool = new Pool(url.origin, {
+  constructor(baseUrl: string, internalToken: string) {
+    this.connection = new ControlPlaneConnection(baseUrl, internalToken, {
       connections: 64,
-      keepAliveTimeout: 30_000,
       headersTimeout: TIMEOUT_MS,
       bodyTimeout: TIMEOUT_MS,
     });
-    this.basePath = url.pathname.replace(/\/$/, '');
   }
 
   async request(call: UpstreamRequest): Promise<UpstreamResponse> {
     const query = call.query?.toString();
-    const headers: Record<string, string> = {
-      ...call.headers,
-      [INTERNAL_TOKEN_HEADER]: this.internalToken,
-      accept: 'application/json',
-    };
-    const correlation = correlationId();
-    if (correlation !== undefined) headers[CORRELATION_HEADER] = correlation;
+    const headers: Record<string, string> = { ...call.headers, accept: 'application/json' };
     if (call.authorization !== undefined) headers.authorization = call.authorization;
     if (call.contentType !== undefined) headers['content-type'] = call.contentType;
 
     let response: UpstreamResponse;
     try {
-      const answer = await this.pool.request({
+      const answer = await this.connection.request({
         method: call.method,
-        path: `${this.basePath}${call.path}${query ? `?${query}` : ''}`,
+        path: `${call.path}${query ? `?${query}` : ''}`,
         headers,
         body: call.body,
       });
@@ -110,7 +95,7 @@ export class ControlPlaneClient implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.pool.close();
+    await this.connection.close();
   }
 }
 

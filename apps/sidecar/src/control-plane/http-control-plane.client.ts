@@ -1,7 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { INTERNAL_TOKEN_METADATA } from '@platform/grpc';
-import { CORRELATION_HEADER, correlationId } from '@platform/telemetry';
-import { Pool, type Dispatcher } from 'undici';
+import { ControlPlaneConnection } from '@platform/internal';
+import type { Dispatcher } from 'undici';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
 import { SidecarError } from '../errors';
 import { ControlPlaneApi } from './control-plane-api';
@@ -23,20 +22,16 @@ const MAX_JSON_BYTES = 32 * 1024 * 1024;
 
 type Method = 'GET' | 'POST';
 
-/** The control plane over HTTP: one keep-alive undici pool, `x-internal-token` on every call. */
+/** The control plane over the shared ControlPlaneConnection (internal token, correlation id). */
 @Injectable()
 export class HttpControlPlaneClient extends ControlPlaneApi implements OnApplicationShutdown {
-  private readonly pool: Pool;
-  private readonly basePath: string;
+  private readonly connection: ControlPlaneConnection;
 
-  constructor(@Inject(SIDECAR_CONFIG) private readonly config: SidecarConfig) {
+  constructor(@Inject(SIDECAR_CONFIG) config: SidecarConfig) {
     super();
-    const url = new URL(config.controlPlaneUrl);
-    this.basePath = url.pathname.replace(/\/$/, '');
-    this.pool = new Pool(url.origin, {
+    this.connection = new ControlPlaneConnection(config.controlPlaneUrl, config.internalToken, {
       connections: 8,
       pipelining: 1,
-      keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 120_000,
       connect: { timeout: 5_000 },
     });
@@ -93,13 +88,11 @@ export class HttpControlPlaneClient extends ControlPlaneApi implements OnApplica
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.pool.destroy();
+    await this.connection.destroy();
   }
 
   private async json(method: Method, path: string, payload?: unknown): Promise<unknown> {
     const headers: Record<string, string> = { accept: 'application/json' };
-    const id = correlationId();
-    if (id !== undefined) headers[CORRELATION_HEADER] = id;
     let body: string | undefined;
     if (payload !== undefined) {
       headers['content-type'] = 'application/json';
@@ -130,10 +123,10 @@ export class HttpControlPlaneClient extends ControlPlaneApi implements OnApplica
     options: { signal?: AbortSignal; bodyTimeout: number },
   ): Promise<Dispatcher.ResponseData> {
     try {
-      return await this.pool.request({
+      return await this.connection.request({
         method,
-        path: this.basePath + path,
-        headers: { ...headers, [INTERNAL_TOKEN_METADATA]: this.config.internalToken },
+        path,
+        headers,
         body,
         signal: options.signal,
         headersTimeout: REQUEST_TIMEOUT_MS,

@@ -1,0 +1,2 @@
+export * from './control-plane-connection';
+export * from './internal-token';
