@@ -1,4 +1,4 @@
-import type { Clock } from './clock';
+import { ManualClock } from '@platform/domain';
 import { refreshDeadline, TokenCache } from './token-cache';
 import type { TokenResponse } from './wire';
 
@@ -12,13 +12,6 @@ function deferred<T>() {
     reject = rej;
   });
   return { promise, resolve, reject };
-}
-
-class ManualClock implements Clock {
-  constructor(public time = 1_000_000) {}
-  now(): number {
-    return this.time;
-  }
 }
 
 const tokenResponse = (access_token: string, expires_in = HOUR): TokenResponse => ({
@@ -69,23 +62,23 @@ describe(TokenCache.name, () => {
 
   it('reuses the token up to 80% of expires_in and fetches a new one from there', async () => {
     const clock = new ManualClock();
-    const start = clock.time;
+    const start = clock.now().getTime();
     const source = counter();
     const cache = new TokenCache(source.obtain, clock);
 
     expect((await cache.get()).token.access_token).toBe('token-1');
-    clock.time = start + 0.79 * HOUR * 1000;
+    clock.set(new Date(start + 0.79 * HOUR * 1000));
     expect((await cache.get()).token.access_token).toBe('token-1');
-    clock.time = start + 0.8 * HOUR * 1000 - 1;
+    clock.set(new Date(start + 0.8 * HOUR * 1000 - 1));
     expect((await cache.get()).token.access_token).toBe('token-1');
-    clock.time = start + 0.8 * HOUR * 1000;
+    clock.set(new Date(start + 0.8 * HOUR * 1000));
     expect((await cache.get()).token.access_token).toBe('token-2');
     expect(source.calls).toBe(2);
   });
 
   it('counts the lifetime from when the request was sent, not from when the answer came', async () => {
     const clock = new ManualClock();
-    const start = clock.time;
+    const start = clock.now().getTime();
     const sent = deferred<void>();
     const pending = deferred<TokenResponse>();
     const cache = new TokenCache(() => {
@@ -94,7 +87,7 @@ describe(TokenCache.name, () => {
     }, clock);
     const got = cache.get();
     await sent.promise;
-    clock.time = start + 5_000;
+    clock.set(new Date(start + 5_000));
     pending.resolve(tokenResponse('slow'));
     expect((await got).refreshAt).toBe(start + 0.8 * HOUR * 1000);
   });

@@ -42,7 +42,7 @@ export class TokenCache {
 
   async get(): Promise<CachedToken> {
     const cached = this.cached;
-    if (cached && this.clock.now() < cached.refreshAt) return cached;
+    if (cached && this.clock.now().getTime() < cached.refreshAt) return cached;
     return this.flight.run(() => this.fetch());
   }
 
@@ -58,14 +58,14 @@ export class TokenCache {
   async renew(rejected: string): Promise<CachedToken> {
     if (this.flight.busy) return this.flight.run(() => this.fetch());
     const cached = this.cached;
-    if (cached && cached.token.access_token !== rejected && this.clock.now() < cached.refreshAt)
+    if (cached && cached.token.access_token !== rejected && this.clock.now().getTime() < cached.refreshAt)
       return cached;
     if (cached?.token.access_token === rejected) this.cached = undefined;
     return this.get();
   }
 
   private async fetch(): Promise<CachedToken> {
-    const obtainedAt = this.clock.now();
+    const obtainedAt = this.clock.now().getTime();
     const token = await this.obtain();
     const entry = { token, obtainedAt, refreshAt: refreshDeadline(obtainedAt, token.expires_in) };
     this.cached = entry;

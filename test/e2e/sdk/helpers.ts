@@ -1,4 +1,4 @@
-import type { Clock, FetchLike } from '@platform/sdk';
+import type { FetchLike } from '@platform/sdk';
 import type { TestPlatform } from '../../support/platform';
 
 /** The real `fetch`, with every call recorded: counts what the SDK sends, sends it unchanged. */
@@ -22,17 +22,6 @@ export function recordingFetch() {
     count: (method: string, path: string) =>
       calls.filter((c) => c.method === method && c.path === path).length,
   };
-}
-
-/** A clock a test moves by hand. */
-export class ManualClock implements Clock {
-  constructor(public time = Date.now()) {}
-  now(): number {
-    return this.time;
-  }
-  advance(ms: number): void {
-    this.time += ms;
-  }
 }
 
 /** Token issuance as the platform itself records it: `token.issued` events of one client. */

@@ -9,7 +9,8 @@ import {
 import type * as oauth from 'oauth4webapi';
 import { adminToken, discover, registerApp, type RegisteredApp } from '../../support/oauth';
 import { startPlatform, type TestPlatform } from '../../support/platform';
-import { issuedTokenCount, ManualClock, recordingFetch } from './helpers';
+import { ManualClock } from '@platform/domain';
+import { issuedTokenCount, recordingFetch } from './helpers';
 
 const EXPIRES_IN_MS = 3600 * 1000;
 
@@ -59,18 +60,18 @@ describe('ServiceTokenSource and PlatformClient (service model)', () => {
 
   it('reuses the token at 79% of expires_in and fetches a new one at 81%', async () => {
     const app = await newApp('sdk-clock');
-    const clock = new ManualClock();
-    const start = clock.time;
+    const clock = new ManualClock(new Date());
+    const start = clock.now().getTime();
     const { client, tokens } = clientFor(app, { clock });
 
     const first = await tokens.getToken();
     expect((await tokens.getTokenResponse()).expires_in).toBe(3600);
-    clock.time = start + 0.79 * EXPIRES_IN_MS;
+    clock.set(new Date(start + 0.79 * EXPIRES_IN_MS));
     expect((await client.me()).client_id).toBe(app.client_id);
     expect(await tokens.getToken()).toBe(first);
     expect(await issuedTokenCount(platform, admin, app.client_id)).toBe(1);
 
-    clock.time = start + 0.81 * EXPIRES_IN_MS;
+    clock.set(new Date(start + 0.81 * EXPIRES_IN_MS));
     expect((await client.me()).client_id).toBe(app.client_id);
     expect(await tokens.getToken()).not.toBe(first);
     expect(await issuedTokenCount(platform, admin, app.client_id)).toBe(2);

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { exportJWK, type JWK } from 'jose';
 import type { ControlPlaneApi } from '../control-plane/control-plane-api';
 import { Readiness } from '../health/readiness';
-import { ManualClock } from '../testing/manual-clock';
+import { ManualClock } from '@platform/domain';
 import { testConfig } from '../testing/test-config';
 import { createTestKey, type TestKey } from '../testing/test-keys';
 import { KeyCache } from './key-cache';

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Readiness } from '../health/readiness';
 import { eventually } from '../testing/eventually';
 import { FakeControlPlane } from '../testing/fake-control-plane';
-import { ManualClock } from '../testing/manual-clock';
+import { ManualClock } from '@platform/domain';
 import { testConfig } from '../testing/test-config';
 import { DenyList } from './deny-list';
 import { RevocationSync, SYNC_PAGE_SIZE } from './revocation-sync';

@@ -7,7 +7,7 @@ import { KeyCache } from '../keys/key-cache';
 import { DenyList } from '../revocation/deny-list';
 import { FakeControlPlane } from '../testing/fake-control-plane';
 import { TEST_ISSUER, testConfig } from '../testing/test-config';
-import { ManualClock } from '../testing/manual-clock';
+import { ManualClock } from '@platform/domain';
 import { createTestKey, signAccessToken, type TestKey } from '../testing/test-keys';
 import { TokenValidator } from './token-validator';
 
@@ -331,7 +331,7 @@ describe(TokenValidator.name, () => {
     let cached: TokenValidator;
 
     beforeEach(async () => {
-      clock = new ManualClock(Date.now());
+      clock = new ManualClock(new Date());
       keys = new KeyCache(controlPlane, testConfig(), systemClock, new Readiness());
       await keys.refresh();
       cached = new TokenValidator(keys, denyList, testConfig(), clock);

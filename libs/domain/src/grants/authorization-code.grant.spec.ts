@@ -232,9 +232,9 @@ describe(AuthorizationCodeGrant.name, () => {
     const engine = await setUp();
     const fresh = await approvedCode(engine, engine.dashboard);
     const stale = await approvedCode(engine, engine.dashboard);
-    engine.clock.advanceMs(59_999);
+    engine.clock.advance(59_999);
     await expect(engine.exchange(codeExchange(engine.dashboard, fresh.code))).resolves.toBeDefined();
-    engine.clock.advanceMs(1);
+    engine.clock.advance(1);
     await expectOAuthError(engine.exchange(codeExchange(engine.dashboard, stale.code)), 'invalid_grant');
     expect(engine.stores.refreshTokens.all()).toHaveLength(1);
   });

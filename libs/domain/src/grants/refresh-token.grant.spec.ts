@@ -169,9 +169,9 @@ describe(RefreshTokenGrant.name, () => {
 
   it('refuses a refresh token older than 30 days as invalid_grant', async () => {
     const { refresh, first, clock } = await setUp();
-    clock.advanceMs(30 * DAY_MS - 1);
+    clock.advance(30 * DAY_MS - 1);
     const alive = await refresh(first.refresh_token!);
-    clock.advanceMs(30 * DAY_MS);
+    clock.advance(30 * DAY_MS);
     await expectOAuthError(refresh(alive.refresh_token!), 'invalid_grant');
   });
 

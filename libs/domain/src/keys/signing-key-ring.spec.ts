@@ -1,10 +1,11 @@
 import { jwtVerify } from 'jose';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, JwtAccessTokenStrategy } from '../tokens/access-token';
-import { InMemorySigningKeyStore, TEST_ISSUER, TestClock } from '../testing/in-memory-stores';
+import { ManualClock } from '../clock';
+import { InMemorySigningKeyStore, TEST_ISSUER } from '../testing/in-memory-stores';
 import { SigningKeyRing } from './signing-key-ring';
 
 function setUp() {
-  const clock = new TestClock();
+  const clock = new ManualClock();
   const store = new InMemorySigningKeyStore();
   const ring = new SigningKeyRing(store, clock, ACCESS_TOKEN_LIFETIME_SECONDS);
   const tokens = new JwtAccessTokenStrategy(

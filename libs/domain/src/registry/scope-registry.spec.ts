@@ -1,10 +1,11 @@
 import { STANDARD_SCOPES } from '../scopes';
-import { expectDomainError, InMemoryScopeStore, TEST_START, TestClock } from '../testing/in-memory-stores';
+import { ManualClock } from '../clock';
+import { expectDomainError, InMemoryScopeStore, TEST_START } from '../testing/in-memory-stores';
 import { ScopeRegistry } from './scope-registry';
 
 function setUp() {
   const store = new InMemoryScopeStore();
-  return { store, registry: new ScopeRegistry(store, new TestClock()) };
+  return { store, registry: new ScopeRegistry(store, new ManualClock()) };
 }
 
 describe(ScopeRegistry.name, () => {

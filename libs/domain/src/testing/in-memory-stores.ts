@@ -16,7 +16,7 @@ import {
 import { ConsentService } from '../authorization/consent.service';
 import { ClientAuthenticator } from '../clients/client-authenticator';
 import { argon2idHasher, VerifiedSecretCache, type SecretHasher } from '../clients/secret-hasher';
-import type { Clock } from '../clock';
+import { ManualClock } from '../clock';
 import { TokenIntrospector } from '../endpoints/introspection';
 import { TokenRevoker } from '../endpoints/revocation';
 import { DomainError, OAuthError, type DomainErrorCode, type OAuthErrorCode } from '../errors';
@@ -63,33 +63,8 @@ import { AccessTokenValidator } from '../tokens/token-validator';
 // ---------------------------------------------------------------------------------------------
 // Clock
 
-/** A whole second, so `iat` (seconds) and the clock (milliseconds) line up exactly. */
-export const TEST_START = new Date('2026-05-21T10:00:00.000Z');
-
-/** Stands still until a test moves it. */
-export class TestClock implements Clock {
-  private current: number;
-
-  constructor(start: Date = TEST_START) {
-    this.current = start.getTime();
-  }
-
-  now(): Date {
-    return new Date(this.current);
-  }
-
-  advanceSeconds(seconds: number): void {
-    this.current += seconds * 1000;
-  }
-
-  advanceMs(ms: number): void {
-    this.current += ms;
-  }
-
-  set(at: Date): void {
-    this.current = at.getTime();
-  }
-}
+/** Where every spec's ManualClock starts: a whole second, so `iat` and the clock line up. */
+export const TEST_START = new ManualClock().now();
 
 // ---------------------------------------------------------------------------------------------
 // Stores
@@ -675,7 +650,7 @@ export const TEST_CLAIM_NAMES = { tenantClaim: 'tenant', rolesClaim: 'roles' };
 
 /** Everything wired as the control plane wires it, on in-memory stores and a test clock. */
 export interface TestEngine<S extends Stores = InMemoryStores, T extends Transactor = InMemoryTransactor> {
-  clock: TestClock;
+  clock: ManualClock;
   stores: S;
   transactor: T;
   hasher: SecretHasher;
@@ -705,7 +680,7 @@ export function createTestEngine<S extends Stores, T extends Transactor>(storage
 export async function createTestEngine(
   storage: { stores: Stores; transactor: Transactor } = inMemoryStorage(),
 ): Promise<TestEngine<Stores, Transactor>> {
-  const clock = new TestClock();
+  const clock = new ManualClock(TEST_START);
   const { stores, transactor } = storage;
   const hasher = new VerifiedSecretCache(argon2idHasher);
   await stores.signingKeys.insertSigningKey(await sharedSigningKeyRecord());

@@ -1,12 +1,12 @@
 import { createHmac, createPublicKey } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, SignJWT, type JWTPayload } from 'jose';
 import { SigningKeyRing } from '../keys/signing-key-ring';
+import { ManualClock } from '../clock';
 import {
   aSigningKeyRecord,
   InMemorySigningKeyStore,
   TEST_ISSUER,
   TEST_START,
-  TestClock,
 } from '../testing/in-memory-stores';
 import {
   ACCESS_TOKEN_LIFETIME_SECONDS,
@@ -17,7 +17,7 @@ import {
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 async function setUp() {
-  const clock = new TestClock();
+  const clock = new ManualClock();
   const store = new InMemorySigningKeyStore();
   const ring = new SigningKeyRing(store, clock, ACCESS_TOKEN_LIFETIME_SECONDS);
   await ring.load();

@@ -46,7 +46,7 @@ describe(AccessTokenValidator.name, () => {
   it('rejects tokens of a deleted client issued at or before the deletion', async () => {
     const { validator, issue, revoke, clock } = await setUp();
     const earlier = await issue();
-    clock.advanceMs(999); // same second as the next token
+    clock.advance(999); // same second as the next token
     const sameSecond = await issue();
     await revoke('client', 'reports-worker');
     await expect(validator.validate(earlier.token)).resolves.toBeNull();

@@ -1,5 +1,6 @@
 import { DomainError } from '../errors';
-import { InMemoryUserStore, TestClock, expectDomainError } from '../testing/in-memory-stores';
+import { ManualClock } from '../clock';
+import { InMemoryUserStore, expectDomainError } from '../testing/in-memory-stores';
 import type { User } from '../storage';
 import { type ActingPrincipal, isPlatformAdmin, UserAdministration } from './user-administration';
 
@@ -22,7 +23,7 @@ const service = (scopes: string[]): ActingPrincipal => ({
 
 async function setUp() {
   const users = new InMemoryUserStore();
-  const clock = new TestClock();
+  const clock = new ManualClock();
   const add = (subject: string, tenant: string, roles: string[]): Promise<User> =>
     users.upsertUserByExternalId(
       {
