@@ -19,6 +19,7 @@ import { AuthorizationClient } from './clients/authorization.client';
 import { ControlPlaneClient } from './clients/control-plane.client';
 import { SessionsClient } from './clients/sessions.client';
 import { SidecarClient } from './clients/sidecar.client';
+import { ApiDocsModule } from '@platform/http';
 import { PLATFORM_CONFIG } from './config';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
@@ -31,7 +32,6 @@ import { MetadataController } from './metadata/metadata.controller';
 import { ControlPlaneRelay } from './forwarding/control-plane-relay';
 import { KeysController } from './keys/keys.controller';
 import { OAuthController } from './oauth/oauth.controller';
-import { OpenApiModule } from './openapi/openapi.module';
 import { ScopesController } from './scopes/scopes.controller';
 import { ServiceAccountsController } from './service-accounts/service-accounts.controller';
 import { TenantUsersController } from './tenants/tenant-users.controller';
@@ -46,7 +46,7 @@ export class BackendModule {
   static forRoot(config: PlatformConfig): DynamicModule {
     return {
       module: BackendModule,
-      imports: [OpenApiModule],
+      imports: [ApiDocsModule],
       controllers: [
         OAuthController,
         AppsController,

@@ -1,15 +1,15 @@
 import 'reflect-metadata';
 import { loadConfig } from '@platform/config';
-import { createHttpApp, createLogger } from '@platform/http';
+import { createHttpApp, createLogger, publishOpenApi } from '@platform/http';
 import { BackendModule } from './backend.module';
-import { publishOpenApi } from './openapi/openapi.module';
+import { openApiDocument } from './openapi/document';
 import { registerCookieParser } from './browser/cookies';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig(process.env, 'backend');
   const logger = createLogger(config.logFormat);
   const app = await createHttpApp(BackendModule.forRoot(config), { logger });
-  publishOpenApi(app, config.issuer);
+  publishOpenApi(app, openApiDocument(app, config.issuer));
   await registerCookieParser(app);
   app.enableShutdownHooks();
   await app.listen({ port: config.backendPort, host: '0.0.0.0' });

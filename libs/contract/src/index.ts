@@ -2,6 +2,7 @@ export * from './errors';
 export * from './keys';
 export * from './login';
 export * from './oauth';
+export * from './operations';
 export * from './paging';
 export * from './platform';
 export * from './registry';

@@ -4,3 +4,4 @@ export * from './http-exception.filter';
 export * from './internal-token.guard';
 export * from './problem';
 export * from './request';
+export * from './api-docs/api-docs.module';

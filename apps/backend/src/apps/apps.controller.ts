@@ -2,8 +2,12 @@ import { Controller, Delete, Get, Inject, Post, Req, Res, UseGuards } from '@nes
 import { ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { PlatformConfig } from '@platform/config';
 import {
+  AdminOperation,
+  Answers,
   ApplicationDto,
+  JsonBody,
   ListApplicationsQueryDto,
+  Refuses,
   RegisterApplicationDto,
   RegisteredApplicationDto,
   RotatedSecretDto,
@@ -15,7 +19,6 @@ import { LocalRevocation } from '../auth/local-revocation';
 import type { UpstreamResponse } from '../clients/control-plane.client';
 import { PLATFORM_CONFIG } from '../config';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
-import { AdminOperation, Answers, JsonBody, Refuses } from '../openapi/operations';
 import { publicAppsUrl, rewriteAppsLink } from './link-header';
 
 const NO_APP = 'No application with this id.';

@@ -8,7 +8,7 @@ import { MAX_RETURN_TO_LENGTH } from '../browser/return-to';
 import { AppLoginClient } from '../clients/app-login.client';
 import { LoginService } from '../login/login.service';
 import { ApiQuery } from '@nestjs/swagger';
-import { BrowserOperation, Page, Redirects } from '../openapi/operations';
+import { BrowserOperation, Page, Redirects } from '@platform/contract';
 
 /**
  * `GET /api/v1/auth/oidc/login?return_to=<app callback>`: the app login. `return_to` must be

@@ -13,15 +13,24 @@ import {
 import { ApiExtraModels, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import {
   ActiveTokenValidationDto,
+  Answers,
   AppRefreshRequestDto,
   AppTokensDto,
+  BearerOperation,
   ClientCredentialsTokenRequestDto,
   CodeExchangeRequestDto,
   EmptyObjectDto,
   InactiveIntrospectionDto,
+  JsonBody,
   type MeDto,
+  NO_STORE as NO_STORE_HEADERS,
   OAuthErrorDto,
+  OAuthOperation,
+  OAuthRefusal,
   ProblemDto,
+  PublicOperation,
+  Refuses,
+  ServerFailures,
   TokenResponseDto,
   ValidateRequestDto,
 } from '@platform/contract';
@@ -35,17 +44,6 @@ import { SidecarClient } from '../clients/sidecar.client';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
 import { meFromClaims } from '../me/me.controller';
 import { noStore, TOKEN_REFUSALS } from '../oauth/oauth.controller';
-import {
-  Answers,
-  BearerOperation,
-  JsonBody,
-  NO_STORE as NO_STORE_HEADERS,
-  OAuthOperation,
-  OAuthRefusal,
-  PublicOperation,
-  Refuses,
-  ServerFailures,
-} from '../openapi/operations';
 
 /** The app-family answer to a refused grant: RFC 6749 JSON, or problem details for a bad body. */
 const GrantRefused = (description: string) =>

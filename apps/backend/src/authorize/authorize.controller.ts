@@ -8,8 +8,7 @@ import { formFields, sendPage, sendRedirect } from '../browser/respond';
 import { queryOf, readAuthorizationRequest } from './authorization-request';
 import { type AuthorizeOutcome, AuthorizeService } from './authorize.service';
 import { ApiQuery } from '@nestjs/swagger';
-import { ConsentDecisionDto } from '@platform/contract';
-import { BrowserForm, BrowserOperation, Page, Redirects } from '../openapi/operations';
+import { BrowserForm, BrowserOperation, ConsentDecisionDto, Page, Redirects } from '@platform/contract';
 
 const AUTHORIZATION_PARAMETERS: Array<[string, boolean, string]> = [
   ['client_id', true, 'The registered client.'],

@@ -1,6 +1,5 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { HealthDto } from '@platform/contract';
-import { Answers, PublicOperation } from '../openapi/operations';
+import { Answers, HealthDto, PublicOperation } from '@platform/contract';
 import type { FastifyReply } from 'fastify';
 import { type HealthReport, HealthService } from './health.service';
 

@@ -3,8 +3,7 @@ import type { PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { AdminGuard } from '../auth/admin.guard';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
-import { RotatedSigningKeyDto } from '@platform/contract';
-import { AdminOperation, Answers } from '../openapi/operations';
+import { AdminOperation, Answers, RotatedSigningKeyDto } from '@platform/contract';
 
 /** Signing-key rotation (admin Bearer token): the new key signs, the old one stays published. */
 @Controller('api/v1/keys')

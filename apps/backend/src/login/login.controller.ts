@@ -12,8 +12,7 @@ import { AppLoginClient } from '../clients/app-login.client';
 import { PLATFORM_CONFIG } from '../config';
 import { LoginService } from './login.service';
 import { ApiQuery } from '@nestjs/swagger';
-import { LogoutFormDto } from '@platform/contract';
-import { BrowserForm, BrowserOperation, Page, Redirects } from '../openapi/operations';
+import { BrowserForm, BrowserOperation, LogoutFormDto, Page, Redirects } from '@platform/contract';
 
 const BAD_REQUEST_PAGE = 'Error page: the request cannot be processed, and the browser is not sent anywhere.';
 

@@ -1,8 +1,7 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
-import { MeDto, PingDto } from '@platform/contract';
+import { Answers, BearerOperation, MeDto, PingDto, PublicOperation } from '@platform/contract';
 import type { TokenClaims } from '@platform/grpc';
 import { BearerGuard, Claims } from '../auth/bearer.guard';
-import { Answers, BearerOperation, PublicOperation } from '../openapi/operations';
 
 /** Who the token says the caller is; user-token claims only when present. */
 export function meFromClaims(claims: TokenClaims): MeDto {

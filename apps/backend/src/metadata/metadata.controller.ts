@@ -1,6 +1,5 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
-import { AuthorizationServerMetadataDto } from '@platform/contract';
-import { Answers, PublicOperation } from '../openapi/operations';
+import { Answers, AuthorizationServerMetadataDto, PublicOperation } from '@platform/contract';
 import type { PlatformConfig } from '@platform/config';
 import { PLATFORM_CONFIG } from '../config';
 import {

@@ -1,11 +1,17 @@
 import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import {
   ActiveIntrospectionDto,
+  Answers,
   EmptyObjectDto,
   InactiveIntrospectionDto,
   IntrospectionRequestDto,
   JsonWebKeySetDto,
+  NO_STORE,
+  OAuthOperation,
+  OAuthRefusal,
+  PublicOperation,
   RevocationRequestDto,
+  ServerFailures,
   TOKEN_REQUESTS,
   TokenResponseDto,
 } from '@platform/contract';
@@ -14,14 +20,6 @@ import type { FastifyReply } from 'fastify';
 import { LocalRevocation } from '../auth/local-revocation';
 import type { UpstreamResponse } from '../clients/control-plane.client';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
-import {
-  Answers,
-  NO_STORE,
-  OAuthOperation,
-  OAuthRefusal,
-  PublicOperation,
-  ServerFailures,
-} from '../openapi/operations';
 
 const NOT_FORM: [string, string] = [
   'invalid_request',

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, type OpenAPIObject } from '@nestjs/swagger';
 import { PLATFORM_VERSION } from '@platform/config';
+import { generateOpenApi } from '@platform/http';
 
 /**
  * Where the specification says "not shown", what we decided (in the spirit of ARCHITECTURE.md:
@@ -51,7 +52,6 @@ export function openApiDocument(
   version = PLATFORM_VERSION,
 ): OpenAPIObject {
   const builder = new DocumentBuilder()
-    .setOpenAPIVersion('3.1.0')
     .setTitle('OAuth platform: token issuance and application registry')
     .setDescription(DESCRIPTION)
     .setVersion(version)
@@ -87,34 +87,5 @@ export function openApiDocument(
       'sessionCookie',
     );
   for (const [name, description] of TAGS) builder.addTag(name, description);
-  const document = SwaggerModule.createDocument(app, builder.build(), {
-    operationIdFactory: (_c, method) => method,
-  });
-  return toOpenApi31(document);
-}
-
-/**
- * What the generator writes in OpenAPI 3.0 terms, in 3.1 terms: `nullable` becomes a `null`
- * type, and an operation that declares no security requirement is public (`security: []`).
- */
-function toOpenApi31(document: OpenAPIObject): OpenAPIObject {
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (node === null || typeof node !== 'object') return;
-    const schema = node as Record<string, unknown>;
-    if (schema.nullable === true) {
-      delete schema.nullable;
-      if (typeof schema.type === 'string') schema.type = [schema.type, 'null'];
-    }
-    Object.values(schema).forEach(visit);
-  };
-  visit(document.components);
-  for (const item of Object.values(document.paths)) {
-    for (const operation of Object.values(item)) {
-      if (typeof operation !== 'object' || operation === null || !('responses' in operation)) continue;
-      operation.security ??= [];
-      visit(operation);
-    }
-  }
-  return document;
+  return generateOpenApi(app, builder);
 }

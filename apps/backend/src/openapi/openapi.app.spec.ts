@@ -13,7 +13,8 @@ import type {
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { PLATFORM_VERSION } from '@platform/config';
-import { publishOpenApi } from './openapi.module';
+import { publishOpenApi } from '@platform/http';
+import { openApiDocument } from './document';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
@@ -63,7 +64,7 @@ describe('OpenAPI document and the routes the backend registers', () => {
           registered.add(`${method} ${openApiPath(route.url)}`);
         }
       });
-    document = publishOpenApi(app, config.issuer);
+    document = publishOpenApi(app, openApiDocument(app, config.issuer));
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
   });

@@ -3,8 +3,15 @@ import type { PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { AdminGuard } from '../auth/admin.guard';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
-import { DefinedScopeDto, DefineScopeDto, ScopeDto } from '@platform/contract';
-import { AdminOperation, Answers, JsonBody, Refuses } from '../openapi/operations';
+import {
+  AdminOperation,
+  Answers,
+  DefinedScopeDto,
+  DefineScopeDto,
+  JsonBody,
+  Refuses,
+  ScopeDto,
+} from '@platform/contract';
 
 /** Custom scope definitions (admin Bearer token), same paths as the control plane's. */
 @Controller('api/v1/scopes')

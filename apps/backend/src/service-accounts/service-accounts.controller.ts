@@ -5,8 +5,15 @@ import { AdminGuard } from '../auth/admin.guard';
 import type { UpstreamResponse } from '../clients/control-plane.client';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
 import { ApiParam } from '@nestjs/swagger';
-import { RegisterServiceAccountDto, RotatedSecretDto, ServiceAccountDto } from '@platform/contract';
-import { AdminOperation, Answers, JsonBody, Refuses } from '../openapi/operations';
+import {
+  AdminOperation,
+  Answers,
+  JsonBody,
+  Refuses,
+  RegisterServiceAccountDto,
+  RotatedSecretDto,
+  ServiceAccountDto,
+} from '@platform/contract';
 
 /** A secret is shown once: no cache may keep it. */
 const secretAnswer = (response: UpstreamResponse): void => {

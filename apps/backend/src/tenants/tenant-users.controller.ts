@@ -1,10 +1,9 @@
 import { Controller, Get, Put, Req, Res } from '@nestjs/common';
 import { ApiParam } from '@nestjs/swagger';
-import { RolesUpdateDto, UserDto } from '@platform/contract';
+import { Answers, JsonBody, PermissionOperation, Refuses, RolesUpdateDto, UserDto } from '@platform/contract';
 import type { FastifyReply } from 'fastify';
 import { type AuthorizedRequest, callerPrincipal, RequirePermission } from '../auth/permission';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
-import { Answers, JsonBody, PermissionOperation, Refuses } from '../openapi/operations';
 
 const UserId = () => ApiParam({ name: 'id', required: true, description: 'The user id.' });
 const NO_USER = 'No such user in this tenant (also when the user is in another one).';

@@ -4,8 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { AdminGuard } from '../auth/admin.guard';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
 import { ApiQuery } from '@nestjs/swagger';
-import { ListTokenEventsQueryDto, TokenEventPageDto } from '@platform/contract';
-import { AdminOperation, Answers } from '../openapi/operations';
+import { AdminOperation, Answers, ListTokenEventsQueryDto, TokenEventPageDto } from '@platform/contract';
 
 /** The token event stream (admin Bearer token). */
 @Controller('api/v1/token-events')

@@ -11,11 +11,12 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { BearerProblemDto, OAuthErrorDto, PermissionProblemDto, ProblemDto } from '@platform/contract';
+import { BearerProblemDto, OAuthErrorDto, PermissionProblemDto, ProblemDto } from './errors';
 
 /**
- * Composite OpenAPI decorators, one per kind of route. Each names the answers every route of its
- * kind shares (how a guard or filter refuses), so a controller only states what is its own.
+ * How each kind of public route answers, as composite OpenAPI decorators: the refusals every
+ * route of a kind shares (a guard's, the exception filter's) are part of the contract, so a
+ * controller states only what is its own.
  */
 
 export const FORM = 'application/x-www-form-urlencoded';

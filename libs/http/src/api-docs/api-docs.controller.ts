@@ -1,9 +1,9 @@
 import { Controller, Get, NotFoundException, Param, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { PublicOperation } from './operations';
 import { PublishedOpenApi } from './published-openapi';
 import { DOCS_CSP, DOCS_PAGE, SwaggerUiAssets } from './swagger-ui';
+import { PublicOperation } from '@platform/contract';
 
 const DOCS_HEADERS = {
   'content-security-policy': DOCS_CSP,
@@ -11,9 +11,9 @@ const DOCS_HEADERS = {
   'referrer-policy': 'no-referrer',
 };
 
-/** `GET /openapi.json` and the Swagger UI at `/docs`, all served from this process. */
+/** `GET /openapi.json` and the Swagger UI at `/docs`, all served from this process (no CDN). */
 @Controller()
-export class OpenApiController {
+export class ApiDocsController {
   constructor(
     private readonly document: PublishedOpenApi,
     private readonly assets: SwaggerUiAssets,
@@ -25,7 +25,7 @@ export class OpenApiController {
     tag: 'Platform',
     summary: 'This document',
     description:
-      'The OpenAPI 3.1 document of the backend. No credential; `Cache-Control: public, max-age=300`.',
+      'The OpenAPI 3.1 document of this service. No credential; `Cache-Control: public, max-age=300`.',
   })
   @ApiResponse({
     status: 200,
@@ -46,7 +46,7 @@ export class OpenApiController {
     tag: 'Platform',
     summary: 'Browsable API documentation',
     description:
-      "Swagger UI over `/openapi.json`, served entirely by the backend (its assets under `/docs/`, no inline script, `Content-Security-Policy` allowing only 'self', plus `data:` images for the stylesheet's icons). No credential.",
+      "Swagger UI over `/openapi.json`, served entirely by this service (its assets under `/docs/`, no inline script, `Content-Security-Policy` allowing only 'self', plus `data:` images for the stylesheet's icons). No credential.",
   })
   @ApiProduces('text/html')
   @ApiResponse({
