@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Controller, Get, Headers, HttpCode, type LoggerService, Module, Post, Req } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { INVALID_GRANT_DESCRIPTION, invalidGrant } from '@platform/domain';
 import { correlationId } from '@platform/telemetry';
 import { createHttpApp } from './create-http-app';
 import type { PlatformRequest } from './request';
@@ -23,6 +24,11 @@ class EchoController {
   async correlation() {
     await sleep(1);
     return { correlationId: correlationId() ?? null };
+  }
+
+  @Post('v1/oauth/refused')
+  refused(): never {
+    throw invalidGrant('the code was issued to another client');
   }
 
   @Post('explode')
@@ -179,5 +185,20 @@ describe('createHttpApp', () => {
       'HttpExceptionFilter',
     );
     expect(JSON.stringify(logger.error.mock.calls)).not.toContain('SELECT');
+  });
+
+  it('sends a refused grant with the generic description and logs its reason with the request id', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/v1/oauth/refused',
+      headers: { 'x-request-id': 'req-2' },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: 'invalid_grant', error_description: INVALID_GRANT_DESCRIPTION });
+    expect(response.body).not.toContain('the code was issued');
+    expect(logger.log).toHaveBeenCalledWith(
+      '[req-2] POST /v1/oauth/refused: invalid_grant: the code was issued to another client',
+      'HttpExceptionFilter',
+    );
   });
 });
