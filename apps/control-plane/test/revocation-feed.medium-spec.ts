@@ -1,7 +1,7 @@
 import { openDataSource, TypeOrmStores } from '@platform/persistence';
-import type { RevocationInput, Stores } from '@platform/domain';
+import type { RevocationEntry, RevocationInput, Stores } from '@platform/domain';
 import type { DataSource } from 'typeorm';
-import { RevocationFeed, type RevocationEntry } from '../src/platform/revocation-feed';
+import { RevocationFeed } from '../src/platform/revocation-feed';
 
 const hourFromNow = () => new Date(Date.now() + 3_600_000);
 const jti = (value: string): RevocationInput => ({ kind: 'jti', value, expiresAt: hourFromNow() });

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+// From the domain's sources, as the engine below is built from them (not the built types).
 import {
   LoginCodeGrant,
   loginCodes,
   REFRESH_TOKEN_LIFETIME_SECONDS,
   UserTokenIssuer,
-} from '@platform/domain';
+} from '../../domain/src';
 import {
   approvedCode,
   codeExchange,
