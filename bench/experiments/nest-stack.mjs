@@ -7,9 +7,10 @@
  *   @nestjs/platform-express, each in its own process: the protected route (a guard answering
  *   from an in-process cache, as the backend's live validation cache does) and token issuance
  *   (the form forwarded to the real control plane, as the backend relays it);
- * - gRPC: ValidateToken of the real sidecar (its raw grpc-js server) against the same
- *   TokenValidator served through @nestjs/microservices (Transport.GRPC, @GrpcMethod), bare, with
- *   a guard and an exception filter (what a port would keep), and with an interceptor too.
+ * - gRPC: ValidateToken of the real sidecar (served through @nestjs/microservices) against its
+ *   TokenValidator behind a raw grpc-js server (what it ran before), and behind minimal
+ *   @nestjs/microservices apps: bare, with a guard and an exception filter, and with an
+ *   interceptor too.
  *
  *   npm run build && node bench/experiments/nest-stack.mjs [--seconds 5] [--connections 32]
  */
@@ -85,6 +86,7 @@ async function compare(seconds, connections) {
 
     const ports = {
       raw: await freePort(),
+      sidecar: await freePort(),
       bare: await freePort(),
       guarded: await freePort(),
       intercepted: await freePort(),
@@ -112,7 +114,7 @@ async function compare(seconds, connections) {
     console.log(
       `  express / fastify, token issuance:  ${ratio(http.express.issuance, http.fastify.issuance)}x`,
     );
-    for (const name of ['bare', 'guarded', 'intercepted']) {
+    for (const name of ['sidecar', 'bare', 'guarded', 'intercepted']) {
       console.log(
         `  @nestjs/microservices (${name}) / raw grpc-js, ValidateToken: ${ratio(grpcRows[name], grpcRows.raw)}x`,
       );
@@ -222,25 +224,50 @@ async function serve(kind, port) {
   console.log(`${kind} listening`);
 }
 
-/** The real sidecar (raw grpc-js) plus the same TokenValidator behind @nestjs/microservices. */
+/**
+ * The real sidecar (served through @nestjs/microservices since the port), its TokenValidator
+ * behind a raw grpc-js server (what the sidecar ran before), and the same validator behind
+ * minimal @nestjs/microservices apps.
+ */
 async function serveGrpc(ports) {
   const common = require('@nestjs/common');
   const { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, NestFactory } = require('@nestjs/core');
   const { GrpcMethod, RpcException, Transport } = require('@nestjs/microservices');
-  const { AUTH_PROTO, PROTO_LOADER_OPTIONS, PROTO_ROOT } = require('@platform/grpc');
+  const {
+    AUTH_PROTO,
+    AUTH_SERVICE_NAME,
+    PROTO_LOADER_OPTIONS,
+    PROTO_ROOT,
+    correlatedHandlers,
+    loadProto,
+  } = require('@platform/grpc');
   const { loadSidecarConfig } = require('../../apps/sidecar/dist/config/sidecar-config.js');
-  const { SidecarModule } = require('../../apps/sidecar/dist/sidecar.module.js');
+  const { startSidecar } = require('../../apps/sidecar/dist/start-sidecar.js');
   const { TokenValidator } = require('../../apps/sidecar/dist/validation/token-validator.js');
   const { Readiness } = require('../../apps/sidecar/dist/health/readiness.js');
   const { toGrpcStatus } = require('../../apps/sidecar/dist/grpc/status-mapper.js');
 
-  const config = { ...loadSidecarConfig(), grpcAddress: `127.0.0.1:${ports.raw}`, healthPort: 0 };
-  const sidecar = await NestFactory.createApplicationContext(SidecarModule.forRoot({ config }), {
-    logger: false,
-  });
-  await sidecar.init();
-  await new Promise((resolve) => sidecar.get(Readiness).onReady(resolve));
+  const config = { ...loadSidecarConfig(), grpcAddress: `127.0.0.1:${ports.sidecar}`, healthPort: 0 };
+  const sidecar = await startSidecar({ config }, { logger: false });
+  await sidecar.get(Readiness).whenReady();
   const validator = sidecar.get(TokenValidator);
+
+  const raw = new grpc.Server();
+  raw.addService(
+    loadProto(AUTH_PROTO)[AUTH_SERVICE_NAME],
+    correlatedHandlers({
+      ValidateToken: (call, callback) =>
+        validator.validate(call.request.token ?? '').then(
+          (claims) => callback(null, { claims }),
+          (error) => callback(toGrpcStatus(error)),
+        ),
+    }),
+  );
+  await new Promise((resolve, reject) =>
+    raw.bindAsync(`127.0.0.1:${ports.raw}`, grpc.ServerCredentials.createInsecure(), (error) =>
+      error ? reject(error) : resolve(),
+    ),
+  );
 
   const microservice = async (port, { guard, filter, interceptor }) => {
     class ValidateController {

@@ -1,18 +1,14 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { CorrelatedLogger } from '@platform/telemetry';
 import { loadSidecarConfig } from './config/sidecar-config';
-import { SidecarModule } from './sidecar.module';
+import { startSidecar } from './start-sidecar';
 
 async function bootstrap(): Promise<void> {
   const config = loadSidecarConfig();
   const logger = new CorrelatedLogger(config.logFormat);
   logger.setContext('Sidecar');
-  const app = await NestFactory.createApplicationContext(SidecarModule.forRoot({ config }), {
-    logger,
-    abortOnError: false,
-  });
+  const app = await startSidecar({ config }, { logger, abortOnError: false });
   app.enableShutdownHooks();
 }
 

@@ -1,8 +1,8 @@
 import * as grpc from '@grpc/grpc-js';
 import { listServices } from './testing/reflection';
 import { Logger, type INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { ConfigError } from '@platform/config';
+import { CORRELATION_HEADER } from '@platform/telemetry';
 import {
   createAuthServiceClient,
   type AuthServiceClient,
@@ -13,12 +13,12 @@ import {
 import { service as healthService } from 'grpc-health-check';
 import { base64url } from 'jose';
 import type { SidecarConfig } from './config/sidecar-config';
-import { GrpcServerHost } from './grpc/grpc-server.host';
+import { SidecarGrpcServer } from './grpc/sidecar-grpc.server';
 import { HealthHttpServer } from './health/health-http.server';
 import { Readiness } from './health/readiness';
 import { KeyCache } from './keys/key-cache';
 import { RevocationSync } from './revocation/revocation-sync';
-import { SidecarModule } from './sidecar.module';
+import { startSidecar } from './start-sidecar';
 import { eventually } from './testing/eventually';
 import { FakeControlPlane } from './testing/fake-control-plane';
 import { TEST_INTERNAL_TOKEN, TEST_ISSUER, testConfig } from './testing/test-config';
@@ -39,11 +39,8 @@ type UnaryCall<Req, Res> = (
 ) => void;
 
 async function boot(controlPlane: FakeControlPlane, config: SidecarConfig = testConfig()): Promise<Running> {
-  const app = await NestFactory.createApplicationContext(SidecarModule.forRoot({ config, controlPlane }), {
-    logger: false,
-    abortOnError: false,
-  });
-  const address = `127.0.0.1:${app.get(GrpcServerHost).port}`;
+  const app = await startSidecar({ config, controlPlane }, { logger: false, abortOnError: false });
+  const address = `127.0.0.1:${app.get(SidecarGrpcServer).port}`;
   const Health = grpc.makeClientConstructor(
     healthService as unknown as grpc.ServiceDefinition,
     'grpc.health.v1.Health',
@@ -186,6 +183,17 @@ describe('sidecar gRPC (platform.auth.v1.AuthService)', () => {
 
       expect(revoked.error).toBeNull();
       expect(validated.error).toMatchObject({ code: grpc.status.UNAUTHENTICATED, details: 'token revoked' });
+    });
+
+    it("RevokeToken calls the control plane inside the caller's correlation id", async () => {
+      const token = await signAccessToken(key);
+      const metadata = internal();
+      metadata.set(CORRELATION_HEADER, 'req-revoke-7');
+
+      const { error } = await call((done) => sidecar.auth.RevokeToken({ token }, metadata, {}, done));
+
+      expect(error).toBeNull();
+      expect(controlPlane.revokedUnder.at(-1)).toBe('req-revoke-7');
     });
 
     it('RevokeToken answers UNAVAILABLE when the control plane is unreachable', async () => {

@@ -1,16 +1,19 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
 import { CLOCK } from './clock';
 import { systemClock, type Clock } from '@platform/domain';
 import { SIDECAR_CONFIG, type SidecarConfig } from './config/sidecar-config';
 import { ControlPlaneApi } from './control-plane/control-plane-api';
 import { HttpControlPlaneClient } from './control-plane/http-control-plane.client';
 import { PolicyDecider } from './authorization/policy-decider';
-import { AuthGrpcService } from './grpc/auth.grpc-service';
-import { GrpcServerHost } from './grpc/grpc-server.host';
+import { AuthGrpcController } from './grpc/auth.grpc-controller';
+import { GrpcStatusFilter } from './grpc/grpc-status.filter';
 import { InternalTokenVerifier } from './grpc/internal-token.verifier';
 import { InvalidationStreams } from './grpc/invalidation-streams';
-import { PolicyGrpcService } from './grpc/policy.grpc-service';
-import { TenantGrpcService } from './grpc/tenant.grpc-service';
+import { PolicyGrpcController } from './grpc/policy.grpc-controller';
+import { ServingStatus } from './grpc/serving-status';
+import { SidecarGrpcServer } from './grpc/sidecar-grpc.server';
+import { TenantGrpcController } from './grpc/tenant.grpc-controller';
 import { TokenClaimsReader } from './grpc/token-claims.reader';
 import { HealthHttpServer } from './health/health-http.server';
 import { Readiness } from './health/readiness';
@@ -26,17 +29,26 @@ export interface SidecarModuleOptions {
   clock?: Clock;
 }
 
-/** The sidecar process: gRPC Auth, Policy and Tenant services on loopback plus an HTTP health endpoint. */
+/**
+ * The sidecar process: gRPC Auth, Policy and Tenant services on loopback (served by `server`, the
+ * app's transport) plus an HTTP health endpoint.
+ */
 @Module({})
 export class SidecarModule {
-  static forRoot({ config, controlPlane, clock = systemClock }: SidecarModuleOptions): DynamicModule {
+  static forRoot(
+    { config, controlPlane, clock = systemClock }: SidecarModuleOptions,
+    server: SidecarGrpcServer,
+  ): DynamicModule {
     const controlPlaneProvider: Provider = controlPlane
       ? { provide: ControlPlaneApi, useValue: controlPlane }
       : { provide: ControlPlaneApi, useClass: HttpControlPlaneClient };
     return {
       module: SidecarModule,
+      controllers: [AuthGrpcController, PolicyGrpcController, TenantGrpcController],
       providers: [
         { provide: SIDECAR_CONFIG, useValue: config },
+        { provide: SidecarGrpcServer, useValue: server },
+        { provide: APP_FILTER, useClass: GrpcStatusFilter },
         { provide: CLOCK, useValue: clock },
         controlPlaneProvider,
         Readiness,
@@ -48,10 +60,7 @@ export class SidecarModule {
         TokenClaimsReader,
         PolicyDecider,
         InvalidationStreams,
-        AuthGrpcService,
-        PolicyGrpcService,
-        TenantGrpcService,
-        GrpcServerHost,
+        ServingStatus,
         HealthHttpServer,
       ],
     };

@@ -1,7 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { listServices } from '../testing/reflection';
 import { Logger, type INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import {
   type AuthorizeResponse,
   type AuthServiceClient,
@@ -18,11 +17,11 @@ import {
 } from '@platform/grpc';
 import { service as healthService } from 'grpc-health-check';
 import { Readiness } from '../health/readiness';
-import { SidecarModule } from '../sidecar.module';
+import { startSidecar } from '../start-sidecar';
 import { FakeControlPlane } from '../testing/fake-control-plane';
 import { testConfig } from '../testing/test-config';
 import { createTestKey, signAccessToken, type TestKey } from '../testing/test-keys';
-import { GrpcServerHost } from './grpc-server.host';
+import { SidecarGrpcServer } from './sidecar-grpc.server';
 
 /** grpc-js hands no response with an error; the specs read `response` only after checking. */
 type Callback<Res> = (error: grpc.ServiceError | null, response?: Res) => void;
@@ -44,11 +43,8 @@ interface Running {
 }
 
 async function boot(controlPlane: FakeControlPlane): Promise<Running> {
-  const app = await NestFactory.createApplicationContext(
-    SidecarModule.forRoot({ config: testConfig(), controlPlane }),
-    { logger: false, abortOnError: false },
-  );
-  const address = `127.0.0.1:${app.get(GrpcServerHost).port}`;
+  const app = await startSidecar({ config: testConfig(), controlPlane }, { logger: false, abortOnError: false });
+  const address = `127.0.0.1:${app.get(SidecarGrpcServer).port}`;
   const Health = grpc.makeClientConstructor(
     healthService as unknown as grpc.ServiceDefinition,
     'grpc.health.v1.Health',

@@ -1,64 +1,49 @@
-import type { ServerWritableStream } from '@grpc/grpc-js';
 import { Injectable, Logger } from '@nestjs/common';
 import type { InvalidationMessage } from '@platform/grpc';
+import { Observable, type Subscriber } from 'rxjs';
 import { KeyCache } from '../keys/key-cache';
 import { DenyList, type DenyListChange } from '../revocation/deny-list';
-import { InternalTokenVerifier } from './internal-token.verifier';
-import { toGrpcStatus } from './status-mapper';
-
-type Empty = Record<string, never>;
-type WatchCall = ServerWritableStream<Empty, InvalidationMessage>;
+import { SidecarGrpcServer } from './sidecar-grpc.server';
 
 /**
  * `WatchInvalidations`: tells each watcher (a backend caching ValidateToken answers) every
  * deny-list change and every dropped or replaced key, in the order they are applied. Messages
- * are written synchronously from the change itself, so a SyncRevocations answer that follows a
- * change is always sent after the stream message that carries it.
+ * are emitted synchronously from the change itself, so a SyncRevocations answer that follows a
+ * change is always sent after the stream message that carries it. Every watch ends when the
+ * server drains, so each watcher drops its cache now rather than at the kill.
  */
 @Injectable()
 export class InvalidationStreams {
   private readonly logger = new Logger('AuthService');
-  private readonly open = new Set<WatchCall>();
+  private readonly open = new Set<Subscriber<InvalidationMessage>>();
 
   constructor(
     private readonly denyList: DenyList,
     private readonly keys: KeyCache,
-    private readonly internalToken: InternalTokenVerifier,
-  ) {}
+    server: SidecarGrpcServer,
+  ) {
+    server.onDrain(() => this.endAll());
+  }
 
-  readonly watch = (call: WatchCall): void => {
-    try {
-      this.internalToken.assert(call.metadata);
-    } catch (error) {
-      call.emit('error', toGrpcStatus(error));
-      return;
-    }
-    const send = (message: InvalidationMessage): void => {
-      if (!call.cancelled) call.write(message);
-    };
-    const unwatchDenyList = this.denyList.watch((change) => send(fromDenyListChange(change)));
-    const unwatchKeys = this.keys.watchRemovals((kids) =>
-      send({ seq: this.denyList.lastSeq, change: 'keys_removed', keys_removed: { kids } }),
-    );
-    const forget = (): void => {
-      unwatchDenyList();
-      unwatchKeys();
-      this.open.delete(call);
-    };
-    call.on('cancelled', forget);
-    call.on('close', forget);
-    call.on('error', forget);
-    this.open.add(call);
-    send({ seq: this.denyList.lastSeq, change: 'ready', ready: {} });
-    this.logger.log(`invalidation watcher connected`);
-  };
+  watch(): Observable<InvalidationMessage> {
+    return new Observable((watcher) => {
+      const unwatchDenyList = this.denyList.watch((change) => watcher.next(fromDenyListChange(change)));
+      const unwatchKeys = this.keys.watchRemovals((kids) =>
+        watcher.next({ seq: this.denyList.lastSeq, change: 'keys_removed', keys_removed: { kids } }),
+      );
+      this.open.add(watcher);
+      watcher.next({ seq: this.denyList.lastSeq, change: 'ready', ready: {} });
+      this.logger.log(`invalidation watcher connected`);
+      return () => {
+        unwatchDenyList();
+        unwatchKeys();
+        this.open.delete(watcher);
+      };
+    });
+  }
 
-  /** Ends every stream (shutdown), so each watcher drops its cache now rather than at the kill. */
-  endAll(): void {
-    for (const call of [...this.open]) {
-      this.open.delete(call);
-      call.end();
-    }
+  private endAll(): void {
+    for (const watcher of [...this.open]) watcher.complete();
   }
 }
 

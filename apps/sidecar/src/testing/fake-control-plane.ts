@@ -1,3 +1,4 @@
+import { correlationId } from '@platform/telemetry';
 import { decodeJwt, type JWK } from 'jose';
 import { ControlPlaneApi } from '../control-plane/control-plane-api';
 import type { JsonWebKeySet, RevocationPage } from '../control-plane/control-plane.types';
@@ -19,6 +20,8 @@ export class FakeControlPlane extends ControlPlaneApi {
   readonly calls = { jwks: 0, active: 0, after: 0, revoke: 0, streams: 0 };
   /** The `after` seq of every stream opened, in order. */
   readonly streamsOpenedAfter: number[] = [];
+  /** The correlation id in context at each `revokeAccessToken`, in order. */
+  readonly revokedUnder: Array<string | undefined> = [];
   private readonly entries: RevocationEntry[] = [];
   private readonly subscribers = new Set<(entry: RevocationEntry) => void>();
   private readonly breakers = new Set<() => void>();
@@ -92,6 +95,7 @@ export class FakeControlPlane extends ControlPlaneApi {
 
   async revokeAccessToken(token: string): Promise<{ revoked: boolean }> {
     this.calls.revoke++;
+    this.revokedUnder.push(correlationId());
     this.ensureReachable();
     const { jti, exp } = decodeJwt(token);
     if (typeof jti !== 'string') return { revoked: false };

@@ -1,11 +1,10 @@
-import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from '@grpc/grpc-js';
-import { Injectable, Logger } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
+import { GrpcMethod } from '@nestjs/microservices';
 import { isAction, parsePolicy, type Policy, type PolicyRequest } from '@platform/domain';
 import type { DryRunRequest, EvaluateRequest, EvaluateResponse } from '@platform/grpc';
 import { invalidArgument } from '../authorization/authorization.error';
 import { type Decision, PolicyDecider } from '../authorization/policy-decider';
 import { principalOfMessage } from '../authorization/principals';
-import { failCall } from './call-failure';
 
 /** A DryRun may add this many candidate policies; more is not a policy review, it is a mistake. */
 export const MAX_CANDIDATE_POLICIES = 100;
@@ -15,45 +14,24 @@ export const MAX_CANDIDATE_POLICIES = 100;
  * policies (enforced); DryRun does the same with candidate policies added (not enforced). Both
  * answer the decision, allow or deny; only a malformed request fails (INVALID_ARGUMENT).
  */
-@Injectable()
-export class PolicyGrpcService {
-  private readonly logger = new Logger('PolicyService');
-
+@Controller()
+export class PolicyGrpcController {
   constructor(private readonly decider: PolicyDecider) {}
 
-  implementation(): UntypedServiceImplementation {
-    return { Evaluate: this.evaluate, DryRun: this.dryRun };
+  @GrpcMethod('PolicyService', 'Evaluate')
+  evaluate(request: EvaluateRequest | null): EvaluateResponse {
+    return toResponse(this.decider.decide(policyRequestOf(request), { enforced: true }));
   }
 
-  private readonly evaluate = (
-    call: ServerUnaryCall<EvaluateRequest | null, EvaluateResponse>,
-    callback: sendUnaryData<EvaluateResponse>,
-  ): void => {
-    try {
-      const decision = this.decider.decide(policyRequestOf(call.request), {
-        enforced: true,
-      });
-      callback(null, toResponse(decision));
-    } catch (error) {
-      failCall(this.logger, 'Evaluate', callback, error);
-    }
-  };
-
-  private readonly dryRun = (
-    call: ServerUnaryCall<DryRunRequest, EvaluateResponse>,
-    callback: sendUnaryData<EvaluateResponse>,
-  ): void => {
-    try {
-      const request = policyRequestOf(call.request.request);
-      const decision = this.decider.decide(request, {
-        candidates: candidatesOf(call.request.candidate_policies ?? []),
+  @GrpcMethod('PolicyService', 'DryRun')
+  dryRun(message: DryRunRequest): EvaluateResponse {
+    return toResponse(
+      this.decider.decide(policyRequestOf(message.request), {
+        candidates: candidatesOf(message.candidate_policies ?? []),
         enforced: false,
-      });
-      callback(null, toResponse(decision));
-    } catch (error) {
-      failCall(this.logger, 'DryRun', callback, error);
-    }
-  };
+      }),
+    );
+  }
 }
 
 function policyRequestOf(request: EvaluateRequest | null | undefined): PolicyRequest {

@@ -1,0 +1,120 @@
+import { Controller, Logger, UseGuards } from '@nestjs/common';
+import { GrpcMethod } from '@nestjs/microservices';
+import { isAction } from '@platform/domain';
+import type {
+  AuthorizeRequest,
+  AuthorizeResponse,
+  InvalidationMessage,
+  JsonWebKeyMessage,
+  TokenClaims,
+} from '@platform/grpc';
+import type { JWK } from 'jose';
+import type { Observable } from 'rxjs';
+import { AuthorizationError, invalidArgument } from '../authorization/authorization.error';
+import { PolicyDecider, type Decision } from '../authorization/policy-decider';
+import { principalOfClaims } from '../authorization/principals';
+import { ControlPlaneApi } from '../control-plane/control-plane-api';
+import { SidecarError } from '../errors';
+import { KeyCache } from '../keys/key-cache';
+import { RevocationSync } from '../revocation/revocation-sync';
+import { InternalTokenGuard } from './internal-token.guard';
+import { InvalidationStreams } from './invalidation-streams';
+import { TokenClaimsReader } from './token-claims.reader';
+
+type Empty = Record<string, never>;
+type TokenRequest = { token?: string };
+
+/**
+ * `platform.auth.v1.AuthService`. Failures are thrown and become statuses in GrpcStatusFilter;
+ * the mutating methods and the invalidation stream need the internal token (InternalTokenGuard).
+ */
+@Controller()
+export class AuthGrpcController {
+  private readonly logger = new Logger('AuthService');
+
+  constructor(
+    private readonly tokens: TokenClaimsReader,
+    private readonly decider: PolicyDecider,
+    private readonly keys: KeyCache,
+    private readonly revocations: RevocationSync,
+    private readonly controlPlane: ControlPlaneApi,
+    private readonly invalidations: InvalidationStreams,
+  ) {}
+
+  @GrpcMethod('AuthService', 'ValidateToken')
+  async validateToken({ token = '' }: TokenRequest): Promise<{ claims: TokenClaims }> {
+    return { claims: await this.tokens.read(token) };
+  }
+
+  /**
+   * The hot path of every protected backend request: one token validation (as ValidateToken),
+   * one in-memory policy evaluation. Refused: PERMISSION_DENIED naming the decision.
+   */
+  @GrpcMethod('AuthService', 'Authorize')
+  async authorize({
+    token = '',
+    action = '',
+    resource_tenant: tenant = '',
+  }: Partial<AuthorizeRequest>): Promise<AuthorizeResponse> {
+    if (!isAction(action)) throw invalidArgument('action must be a scope-shaped action such as jobs.read');
+    const claims = await this.tokens.read(token);
+    const decision = this.decider.decide(
+      { principal: principalOfClaims(claims), action, resourceTenant: tenant || undefined },
+      { enforced: true },
+    );
+    if (decision.effect !== 'allow') throw refusal(action, decision);
+    return { claims, decided_by: decision.decidedBy, decision_id: decision.decisionId };
+  }
+
+  @GrpcMethod('AuthService', 'RevokeToken')
+  @UseGuards(InternalTokenGuard)
+  async revokeToken({ token = '' }: TokenRequest): Promise<Empty> {
+    if (token === '') throw new SidecarError('token_missing', 'token is empty');
+    await this.controlPlane.revokeAccessToken(token);
+    try {
+      await this.revocations.syncNow();
+    } catch (error) {
+      // Persisted by the control plane: the stream or the next poll applies it here.
+      this.logger.warn(`revoked, but the local sync failed: ${(error as Error).message}`);
+    }
+    return {};
+  }
+
+  @GrpcMethod('AuthService', 'GetJwks')
+  getJwks(): { keys: JsonWebKeyMessage[] } {
+    return { keys: this.keys.publicKeys().map(toJsonWebKeyMessage) };
+  }
+
+  @GrpcMethod('AuthService', 'SyncRevocations')
+  @UseGuards(InternalTokenGuard)
+  async syncRevocations(): Promise<{ last_seq: number }> {
+    return { last_seq: await this.revocations.syncNow() };
+  }
+
+  @GrpcMethod('AuthService', 'WatchInvalidations')
+  @UseGuards(InternalTokenGuard)
+  watchInvalidations(): Observable<InvalidationMessage> {
+    return this.invalidations.watch();
+  }
+}
+
+/** PERMISSION_DENIED naming the decision id and the policies that decided. */
+function refusal(action: string, decision: Decision): AuthorizationError {
+  const by = decision.decidedBy.length > 0 ? decision.decidedBy.join(', ') : 'no policy (default deny)';
+  return new AuthorizationError(
+    'permission_denied',
+    `denied ${action} (decision ${decision.decisionId}; decided by ${by}): ${decision.reason}`,
+    decision,
+  );
+}
+
+function toJsonWebKeyMessage(jwk: JWK): JsonWebKeyMessage {
+  return {
+    kty: jwk.kty ?? '',
+    use: jwk.use ?? '',
+    alg: jwk.alg ?? '',
+    kid: jwk.kid ?? '',
+    n: jwk.n ?? '',
+    e: jwk.e ?? '',
+  };
+}

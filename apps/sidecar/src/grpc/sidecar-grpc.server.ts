@@ -1,0 +1,135 @@
+import { Server, ServerCredentials, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import type { PackageDefinition } from '@grpc/proto-loader';
+import { ReflectionService } from '@grpc/reflection';
+import { Logger } from '@nestjs/common';
+import { ServerGrpc } from '@nestjs/microservices';
+import { assertLoopbackBinding, isLoopbackAddress } from '@platform/config';
+import {
+  AUTH_PROTO,
+  AUTH_SERVICE_NAME,
+  correlatedHandlers,
+  loadProto,
+  POLICY_PROTO,
+  POLICY_SERVICE_NAME,
+  TENANT_PROTO,
+  TENANT_SERVICE_NAME,
+} from '@platform/grpc';
+import { HealthImplementation, service as healthService } from 'grpc-health-check';
+import type { SidecarConfig } from '../config/sidecar-config';
+
+/** Every platform service this server hosts, as health reports them ('' is the whole server). */
+const SERVICE_NAMES = ['', AUTH_SERVICE_NAME, POLICY_SERVICE_NAME, TENANT_SERVICE_NAME] as const;
+const SHUTDOWN_GRACE_MS = 5_000;
+
+/**
+ * The sidecar's gRPC transport: Nest's gRPC server (so the `@GrpcMethod` controllers get guards
+ * and exception filters like any Nest route) with what the platform adds around it: the bound
+ * port (configured port 0 in tests), `grpc.health.v1.Health` (NOT_SERVING until `setServing`),
+ * server reflection, the caller's correlation id around every handler, and a drain on close
+ * that ends open streams first. Refuses a non-loopback address unless
+ * SIDECAR_ALLOW_NON_LOOPBACK=true.
+ */
+export class SidecarGrpcServer extends ServerGrpc {
+  private readonly log = new Logger('GrpcServer');
+  private readonly health = new HealthImplementation(
+    Object.fromEntries(SERVICE_NAMES.map((name) => [name, 'NOT_SERVING'])),
+  );
+  private readonly drainListeners: Array<() => void> = [];
+  private readonly packageDefinition: PackageDefinition;
+  private boundPort = 0;
+
+  constructor(private readonly config: SidecarConfig) {
+    const packageDefinition: PackageDefinition = {
+      ...loadProto(AUTH_PROTO),
+      ...loadProto(POLICY_PROTO),
+      ...loadProto(TENANT_PROTO),
+    };
+    super({
+      package: [AUTH_SERVICE_NAME, POLICY_SERVICE_NAME, TENANT_SERVICE_NAME].map(packageOf),
+      packageDefinition,
+    });
+    // loadSidecarConfig() already refused; checked again for a config that did not come from
+    // the environment, before anything starts.
+    assertLoopbackBinding(config);
+    this.packageDefinition = packageDefinition;
+  }
+
+  /** The port actually bound (useful when the configured port is 0). */
+  get port(): number {
+    return this.boundPort;
+  }
+
+  /** Health of every hosted service: SERVING once the keys and the deny-list are loaded. */
+  setServing(serving: boolean): void {
+    for (const name of SERVICE_NAMES) this.health.setStatus(name, serving ? 'SERVING' : 'NOT_SERVING');
+    if (serving) this.log.log('serving: keys and deny-list loaded');
+  }
+
+  /** Runs `listener` when the server starts draining, before in-flight calls are waited for. */
+  onDrain(listener: () => void): void {
+    this.drainListeners.push(listener);
+  }
+
+  override async createClient(): Promise<Server> {
+    const server = new Server({
+      'grpc.max_receive_message_length': 1024 * 1024,
+      'grpc.keepalive_permit_without_calls': 1,
+    });
+    this.boundPort = await new Promise<number>((resolve, reject) =>
+      server.bindAsync(this.config.grpcAddress, ServerCredentials.createInsecure(), (error, port) =>
+        error ? reject(error) : resolve(port),
+      ),
+    );
+    this.log.log(`gRPC listening on ${this.config.grpcAddress} (port ${this.boundPort})`);
+    if (this.config.allowNonLoopback && !isLoopbackAddress(this.config.grpcAddress)) {
+      this.log.warn('bound to a non-loopback address (SIDECAR_ALLOW_NON_LOOPBACK=true)');
+    }
+    return server;
+  }
+
+  /** Nest adds the controllers' services; health and reflection are the server's own. */
+  override async bindEvents(): Promise<void> {
+    await super.bindEvents();
+    this.addPlatformServices(this.grpcClient as Server);
+  }
+
+  override async createService(grpcService: unknown, name: string): Promise<UntypedServiceImplementation> {
+    return correlatedHandlers((await super.createService(grpcService, name)) as UntypedServiceImplementation);
+  }
+
+  override async close(): Promise<void> {
+    const server = this.grpcClient as Server | null;
+    if (!server) return;
+    this.grpcClient = null;
+    this.setServing(false);
+    // Watch streams never end on their own: end them, or the drain waits for the forced stop.
+    for (const listener of this.drainListeners) listener();
+    await new Promise<void>((resolve) => {
+      const force = setTimeout(() => {
+        server.forceShutdown();
+        resolve();
+      }, SHUTDOWN_GRACE_MS);
+      force.unref();
+      server.tryShutdown(() => {
+        clearTimeout(force);
+        resolve();
+      });
+    });
+  }
+
+  private addPlatformServices(server: Server): void {
+    this.health.addToServer(server);
+    // Reflection describes every file it is given: the auth, policy and tenant packages, plus
+    // health.proto (reached through one of its message definitions, which carries the file
+    // descriptors).
+    new ReflectionService({
+      ...this.packageDefinition,
+      'grpc.health.v1.HealthCheckRequest': healthService.Check.requestType,
+    } as never).addToServer(server);
+  }
+}
+
+/** `platform.auth.v1.AuthService` -> `platform.auth.v1`. */
+function packageOf(serviceName: string): string {
+  return serviceName.slice(0, serviceName.lastIndexOf('.'));
+}
