@@ -54,8 +54,9 @@ export async function createHttpApp(
   });
   registerContentParsers(adapter);
   const fastify = adapter.getInstance();
-  fastify.addHook('onRequest', async (request, reply) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(CORRELATION_HEADER, request.id);
+    done();
   });
   // Callback style on purpose: `done` runs the handler (guards, pipes, controller, filters)
   // synchronously, so all of it and every call it makes inherit the correlation id.

@@ -43,7 +43,10 @@ interface Running {
 }
 
 async function boot(controlPlane: FakeControlPlane): Promise<Running> {
-  const app = await startSidecar({ config: testConfig(), controlPlane }, { logger: false, abortOnError: false });
+  const app = await startSidecar(
+    { config: testConfig(), controlPlane },
+    { logger: false, abortOnError: false },
+  );
   const address = `127.0.0.1:${app.get(SidecarGrpcServer).port}`;
   const Health = grpc.makeClientConstructor(
     healthService as unknown as grpc.ServiceDefinition,

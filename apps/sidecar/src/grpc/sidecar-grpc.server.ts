@@ -1,4 +1,12 @@
-import { Server, ServerCredentials, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import {
+  type Metadata,
+  Server,
+  ServerCredentials,
+  type sendUnaryData,
+  type ServerErrorResponse,
+  type ServerUnaryCall,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
 import type { PackageDefinition } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import { Logger } from '@nestjs/common';
@@ -15,6 +23,7 @@ import {
   TENANT_SERVICE_NAME,
 } from '@platform/grpc';
 import { HealthImplementation, service as healthService } from 'grpc-health-check';
+import { isObservable } from 'rxjs';
 import type { SidecarConfig } from '../config/sidecar-config';
 
 /** Every platform service this server hosts, as health reports them ('' is the whole server). */
@@ -93,6 +102,23 @@ export class SidecarGrpcServer extends ServerGrpc {
     this.addPlatformServices(this.grpcClient as Server);
   }
 
+  /**
+   * Unary calls answer straight from the handler's promise: Nest's own version wraps each call
+   * in an Observable, a subscription and a copy of the call, which cost more than the token
+   * check itself on ValidateToken. A failure reaches here as GrpcStatusFilter's Observable.
+   */
+  override createUnaryServiceMethod(methodHandler: NestHandler): UnaryHandler {
+    return (call, callback) => {
+      methodHandler(call.request, call.metadata, call).then(
+        (result) => {
+          if (!isObservable(result)) return callback(null, result);
+          result.subscribe({ next: (value) => callback(null, value), error: (error) => callback(error) });
+        },
+        (error: unknown) => callback(error as ServerErrorResponse),
+      );
+    };
+  }
+
   override async createService(grpcService: unknown, name: string): Promise<UntypedServiceImplementation> {
     return correlatedHandlers((await super.createService(grpcService, name)) as UntypedServiceImplementation);
   }
@@ -128,6 +154,14 @@ export class SidecarGrpcServer extends ServerGrpc {
     } as never).addToServer(server);
   }
 }
+
+/** What Nest hands the transport for one method: its guards, filters and the controller method. */
+type NestHandler = (
+  request: unknown,
+  metadata: Metadata,
+  call: ServerUnaryCall<unknown, unknown>,
+) => Promise<unknown>;
+type UnaryHandler = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void;
 
 /** `platform.auth.v1.AuthService` -> `platform.auth.v1`. */
 function packageOf(serviceName: string): string {

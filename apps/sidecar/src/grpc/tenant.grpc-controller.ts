@@ -37,7 +37,9 @@ export class TenantGrpcController {
     const claims = await this.tokens.read(token);
     const verdict = checkTenantIsolation(principalOfClaims(claims), resourceTenant);
     if (verdict.allowed) return verdict;
-    this.logger.log(`isolation: deny ${claims.sub} of ${claims.tenant} to ${resourceTenant}: ${verdict.reason}`);
+    this.logger.log(
+      `isolation: deny ${claims.sub} of ${claims.tenant} to ${resourceTenant}: ${verdict.reason}`,
+    );
     throw new AuthorizationError('permission_denied', verdict.reason);
   }
 }
