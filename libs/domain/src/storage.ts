@@ -4,6 +4,7 @@
  * contract suite checks every implementation on SQLite and Postgres.
  */
 import type { Application } from './application';
+import type { AuditStore } from './audit/audit-record';
 
 export type InsertResult = 'created' | 'duplicate';
 
@@ -234,6 +235,7 @@ export interface Stores {
   authorizationCodes: AuthorizationCodeStore;
   refreshTokens: RefreshTokenStore;
   sessions: SessionStore;
+  audit: AuditStore;
 }
 
 export interface Transactor {

@@ -8,6 +8,14 @@
  * state except through the interface, and a transaction that throws is rolled back.
  */
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
+import { AUDIT_GENESIS_HASH, chainAuditRecords } from '../audit/audit-chain';
+import type {
+  AuditChainHead,
+  AuditEventInput,
+  AuditQuery,
+  AuditRecord,
+  AuditStore,
+} from '../audit/audit-record';
 import type { Application, AppType } from '../application';
 import {
   AuthorizationRequestValidator,
@@ -424,6 +432,57 @@ export class InMemorySessionStore implements SessionStore, Snapshotting {
 }
 
 /** Every store, typed as the in-memory classes so specs can look inside. */
+export class InMemoryAuditStore implements AuditStore, Snapshotting {
+  private rows: AuditRecord[] = [];
+
+  async appendAuditRecords(events: AuditEventInput[]): Promise<AuditRecord[]> {
+    const records = chainAuditRecords(await this.auditChainHead(), copy(events));
+    this.rows.push(...records);
+    return records.map(copy);
+  }
+
+  async listAuditRecords(query: AuditQuery): Promise<AuditRecord[]> {
+    return this.rows
+      .filter(
+        (r) =>
+          (query.after === undefined || r.sequenceId > query.after) &&
+          (query.through === undefined || r.sequenceId <= query.through) &&
+          (query.tenant === undefined || r.tenant === query.tenant) &&
+          (query.actorId === undefined || r.actorId === query.actorId) &&
+          (query.action === undefined || r.action === query.action) &&
+          (query.target === undefined || r.target === query.target) &&
+          (query.since === undefined || r.occurredAt >= query.since) &&
+          (query.until === undefined || r.occurredAt < query.until),
+      )
+      .slice(0, query.limit)
+      .map(copy);
+  }
+
+  async findAuditRecord(sequenceId: number): Promise<AuditRecord | null> {
+    const found = this.rows.find((r) => r.sequenceId === sequenceId);
+    return found ? copy(found) : null;
+  }
+
+  async auditChainHead(): Promise<AuditChainHead> {
+    const last = this.rows.at(-1);
+    return last
+      ? { lastSequenceId: last.sequenceId, lastHash: last.recordHash }
+      : { lastSequenceId: 0, lastHash: AUDIT_GENESIS_HASH };
+  }
+
+  all(): AuditRecord[] {
+    return this.rows.map(copy);
+  }
+
+  snapshot(): unknown {
+    return copy(this.rows);
+  }
+
+  restore(state: unknown): void {
+    this.rows = state as AuditRecord[];
+  }
+}
+
 export class InMemoryStores implements Stores {
   readonly applications = new InMemoryApplicationStore();
   readonly scopes = new InMemoryScopeStore();
@@ -434,6 +493,7 @@ export class InMemoryStores implements Stores {
   readonly authorizationCodes = new InMemoryAuthorizationCodeStore();
   readonly refreshTokens = new InMemoryRefreshTokenStore();
   readonly sessions = new InMemorySessionStore();
+  readonly audit = new InMemoryAuditStore();
 
   private all(): Snapshotting[] {
     return [
@@ -446,6 +506,7 @@ export class InMemoryStores implements Stores {
       this.authorizationCodes,
       this.refreshTokens,
       this.sessions,
+      this.audit,
     ];
   }
 
@@ -523,6 +584,7 @@ export function autocommitting(stores: InMemoryStores, transactor: InMemoryTrans
     authorizationCodes: wrap(stores.authorizationCodes),
     refreshTokens: wrap(stores.refreshTokens),
     sessions: wrap(stores.sessions),
+    audit: wrap(stores.audit),
   };
 }
 

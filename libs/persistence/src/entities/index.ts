@@ -1,4 +1,5 @@
 import { ApplicationEntity } from './application.entity';
+import { AuditChainHeadEntity, AuditRecordEntity } from './audit-record.entity';
 import { AuthorizationCodeEntity } from './authorization-code.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
 import { RevocationEntity } from './revocation.entity';
@@ -10,6 +11,8 @@ import { UserEntity } from './user.entity';
 
 export {
   ApplicationEntity,
+  AuditChainHeadEntity,
+  AuditRecordEntity,
   AuthorizationCodeEntity,
   RefreshTokenEntity,
   RevocationEntity,
@@ -31,4 +34,6 @@ export const ENTITIES = [
   AuthorizationCodeEntity,
   RefreshTokenEntity,
   SessionEntity,
+  AuditRecordEntity,
+  AuditChainHeadEntity,
 ];

@@ -1,5 +1,6 @@
 import type {
   ApplicationStore,
+  AuditStore,
   AuthorizationCodeStore,
   RefreshTokenStore,
   RevocationStore,
@@ -13,6 +14,7 @@ import type {
 import type { DataSource, EntityManager } from 'typeorm';
 import { ConnectionLock, connectionLockFor } from '../connection-lock';
 import { TypeOrmApplicationStore } from './application.store';
+import { TypeOrmAuditStore } from './audit.store';
 import { TypeOrmAuthorizationCodeStore } from './authorization-code.store';
 import { TypeOrmRefreshTokenStore } from './refresh-token.store';
 import { TypeOrmRevocationStore } from './revocation.store';
@@ -33,6 +35,7 @@ export class TypeOrmStores implements Stores {
   readonly authorizationCodes: AuthorizationCodeStore;
   readonly refreshTokens: RefreshTokenStore;
   readonly sessions: SessionStore;
+  readonly audit: AuditStore;
 
   constructor(manager: EntityManager) {
     this.applications = new TypeOrmApplicationStore(manager);
@@ -44,6 +47,7 @@ export class TypeOrmStores implements Stores {
     this.authorizationCodes = new TypeOrmAuthorizationCodeStore(manager);
     this.refreshTokens = new TypeOrmRefreshTokenStore(manager);
     this.sessions = new TypeOrmSessionStore(manager);
+    this.audit = new TypeOrmAuditStore(manager);
   }
 
   /**
@@ -64,6 +68,7 @@ export class TypeOrmStores implements Stores {
       authorizationCodes: serialized(stores.authorizationCodes, lock),
       refreshTokens: serialized(stores.refreshTokens, lock),
       sessions: serialized(stores.sessions, lock),
+      audit: serialized(stores.audit, lock),
     };
   }
 }

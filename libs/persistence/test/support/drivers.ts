@@ -1,4 +1,4 @@
-import type { Stores, Transactor } from '@platform/domain';
+import { AUDIT_GENESIS_HASH, type Stores, type Transactor } from '@platform/domain';
 import type { DataSource } from 'typeorm';
 import {
   autocommitting,
@@ -85,6 +85,10 @@ async function emptyTables(dataSource: DataSource): Promise<void> {
   for (const entity of dataSource.entityMetadatas) {
     await dataSource.createQueryBuilder().delete().from(entity.target).execute();
   }
+  // The chain head is one row the migration creates; empty means back to the genesis.
+  await dataSource.query(
+    `INSERT INTO audit_chain_head (id, last_sequence_id, last_hash) VALUES (1, 0, '${AUDIT_GENESIS_HASH}')`,
+  );
 }
 
 /** The fakes and SQLite always; Postgres when reachable, and always under CI=true. */

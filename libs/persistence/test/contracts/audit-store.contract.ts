@@ -1,0 +1,121 @@
+import { AUDIT_GENESIS_HASH, verifyAuditRecords, type AuditEventInput } from '@platform/domain';
+import type { Contract } from '../support/contract';
+import { at } from '../support/factories';
+
+export const anAuditEvent = (overrides: Partial<AuditEventInput> = {}): AuditEventInput => ({
+  tenant: 'acme',
+  actorKind: 'app',
+  actorId: 'app-billing',
+  action: 'invoice.paid',
+  target: 'invoice-42',
+  outcome: 'success',
+  occurredAt: at(0),
+  correlationId: 'req-1',
+  attributes: { amount: 12.5, currency: 'EUR', refunded: false, note: null },
+  ...overrides,
+});
+
+const genesis = { lastSequenceId: 0, lastHash: AUDIT_GENESIS_HASH };
+
+export const auditStoreContract: Contract = (context) => {
+  const store = () => context().stores.audit;
+
+  it('starts an empty log at the genesis hash', async () => {
+    await expect(store().auditChainHead()).resolves.toEqual(genesis);
+    await expect(store().listAuditRecords({ limit: 10 })).resolves.toEqual([]);
+  });
+
+  it('chains appended records from 1, each on the hash of the one before', async () => {
+    const appended = await store().appendAuditRecords([
+      anAuditEvent(),
+      anAuditEvent({ action: 'invoice.voided' }),
+    ]);
+    const more = await store().appendAuditRecords([anAuditEvent({ tenant: null, actorKind: 'platform' })]);
+
+    const listed = await store().listAuditRecords({ limit: 10 });
+    expect(listed).toEqual([...appended, ...more]);
+    expect(listed.map((r) => r.sequenceId)).toEqual([1, 2, 3]);
+    expect(listed[0].previousHash).toBe(AUDIT_GENESIS_HASH);
+    expect(listed[1].previousHash).toBe(listed[0].recordHash);
+    expect(listed[2].previousHash).toBe(listed[1].recordHash);
+    expect(verifyAuditRecords(genesis, listed)).toEqual({
+      valid: true,
+      lastSequenceId: 3,
+      lastHash: listed[2].recordHash,
+    });
+    await expect(store().auditChainHead()).resolves.toEqual({
+      lastSequenceId: 3,
+      lastHash: listed[2].recordHash,
+    });
+  });
+
+  it('keeps every field as written, attributes included', async () => {
+    const event = anAuditEvent({ correlationId: null, target: null });
+    const [record] = await store().appendAuditRecords([event]);
+
+    await expect(store().findAuditRecord(record.sequenceId)).resolves.toEqual({ ...event, ...record });
+    await expect(store().findAuditRecord(99)).resolves.toBeNull();
+  });
+
+  it('filters by tenant, actor, action, target and time, after a cursor, at most limit', async () => {
+    await store().appendAuditRecords([
+      anAuditEvent({ tenant: 'acme', occurredAt: at(0) }),
+      anAuditEvent({ tenant: 'globex', occurredAt: at(10) }),
+      anAuditEvent({ tenant: 'acme', actorId: 'user-7', actorKind: 'user', occurredAt: at(20) }),
+      anAuditEvent({ tenant: 'acme', action: 'invoice.voided', target: 'invoice-9', occurredAt: at(30) }),
+    ]);
+    const ids = async (query: Parameters<ReturnType<typeof store>['listAuditRecords']>[0]) =>
+      (await store().listAuditRecords(query)).map((r) => r.sequenceId);
+
+    await expect(ids({ tenant: 'acme', limit: 10 })).resolves.toEqual([1, 3, 4]);
+    await expect(ids({ actorId: 'user-7', limit: 10 })).resolves.toEqual([3]);
+    await expect(ids({ action: 'invoice.voided', limit: 10 })).resolves.toEqual([4]);
+    await expect(ids({ target: 'invoice-9', limit: 10 })).resolves.toEqual([4]);
+    await expect(ids({ since: at(10), until: at(30), limit: 10 })).resolves.toEqual([2, 3]);
+    await expect(ids({ after: 1, limit: 2 })).resolves.toEqual([2, 3]);
+    await expect(ids({ after: 1, through: 2, limit: 10 })).resolves.toEqual([2]);
+  });
+
+  it('gives the sequence ids of a rolled-back append back', async () => {
+    await store().appendAuditRecords([anAuditEvent()]);
+    await expect(
+      context().transactor.inTransaction(async (stores) => {
+        await stores.audit.appendAuditRecords([anAuditEvent(), anAuditEvent()]);
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+
+    const [next] = await store().appendAuditRecords([anAuditEvent()]);
+
+    expect(next.sequenceId).toBe(2);
+    expect(verifyAuditRecords(genesis, await store().listAuditRecords({ limit: 10 })).valid).toBe(true);
+  });
+
+  it('keeps the chain gap-free under 8 concurrent writers', async () => {
+    await Promise.all(
+      Array.from({ length: 8 }, (_, writer) =>
+        (async () => {
+          for (let i = 0; i < 5; i++) {
+            await context().transactor.inTransaction((stores) =>
+              stores.audit.appendAuditRecords([anAuditEvent({ actorId: `writer-${writer}` })]),
+            );
+          }
+        })(),
+      ),
+    );
+
+    const listed = await store().listAuditRecords({ limit: 100 });
+    expect(listed.map((r) => r.sequenceId)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(verifyAuditRecords(genesis, listed).valid).toBe(true);
+  });
+
+  it('appends a batch too large for one statement', async () => {
+    const events = Array.from({ length: 1_200 }, (_, i) => anAuditEvent({ target: `invoice-${i}` }));
+
+    await store().appendAuditRecords(events);
+
+    const listed = await store().listAuditRecords({ limit: 2_000 });
+    expect(listed).toHaveLength(1_200);
+    expect(verifyAuditRecords(genesis, listed).valid).toBe(true);
+  });
+};
