@@ -27,6 +27,13 @@ export const TEST_IDENTITY: TestIdentity = {
   },
 };
 
+/** A user of `tenant` with `roles`, as the identity provider would describe them. */
+export const identityOf = (subject: string, tenant: string, roles: string[]): TestIdentity => ({
+  issuer: TEST_IDENTITY.issuer,
+  subject,
+  claims: { email: `${subject}@${tenant}.example.test`, name: subject, tenant, roles },
+});
+
 export type TestUser = UserDto;
 
 /** A JSON POST to an internal route of the control plane, with the internal token. */

@@ -35,6 +35,8 @@ import { OAuthController } from './oauth/oauth.controller';
 import { ScopesController } from './scopes/scopes.controller';
 import { ServiceAccountsController } from './service-accounts/service-accounts.controller';
 import { TenantUsersController } from './tenants/tenant-users.controller';
+import { AdminAuditController } from './audit/admin-audit.controller';
+import { AuditRecordsController } from './audit/audit-records.controller';
 import { TokenEventsController } from './token-events/token-events.controller';
 
 /**
@@ -62,6 +64,8 @@ export class BackendModule {
         AuthTokensController,
         ServiceAccountsController,
         TenantUsersController,
+        AuditRecordsController,
+        AdminAuditController,
       ],
       providers: [
         { provide: PLATFORM_CONFIG, useValue: config },

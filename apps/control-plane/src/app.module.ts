@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AdminModule } from './admin/admin.module';
 import { AppLoginModule } from './app-login/app-login.module';
+import { AuditModule } from './audit/audit.module';
 import { InternalModule } from './internal/internal.module';
 import { BootstrapService } from './platform/bootstrap.service';
 import { PlatformModule } from './platform/platform.module';
@@ -17,6 +18,7 @@ import { UserFlowModule } from './user-flow/user-flow.module';
     UserFlowModule,
     AppLoginModule,
     TenantsModule,
+    AuditModule,
   ],
   providers: [BootstrapService],
 })

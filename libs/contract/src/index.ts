@@ -1,3 +1,4 @@
+export * from './audit';
 export * from './errors';
 export * from './keys';
 export * from './login';

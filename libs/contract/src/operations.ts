@@ -30,6 +30,7 @@ export type Tag =
   | 'Registry'
   | 'Scopes'
   | 'Events'
+  | 'Audit'
   | 'Service accounts'
   | 'Tenant users'
   | 'User login and consent'

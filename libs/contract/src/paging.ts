@@ -15,3 +15,17 @@ export class PageQueryDto {
   @Max(1000)
   limit?: number;
 }
+
+/** A page of an append-only stream: `after` is the `next_after` of the previous page. */
+export class CursorPageQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    description: 'Cursor: `next_after` of the previous page.',
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  after?: number;
+}

@@ -6,10 +6,9 @@ import {
   TOKEN_EVENT_TYPES,
   type TokenEventType,
 } from '@platform/domain';
-import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ClientIdProperty, ScopeNamesProperty, TimestampProperty } from './fields';
-import { PageQueryDto } from './paging';
+import { CursorPageQueryDto, PageQueryDto } from './paging';
 
 /** Validation checks shapes only; the registry decides what is a valid client_id, scope or redirect URI. */
 
@@ -173,18 +172,7 @@ export class TokenEventPageDto {
   next_after: number;
 }
 
-export class ListTokenEventsQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 0,
-    description: 'Cursor: `next_after` of the previous page.',
-  })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  after?: number;
-
+export class ListTokenEventsQueryDto extends CursorPageQueryDto {
   @ApiPropertyOptional({ description: 'Only the events of this application.' })
   @IsOptional()
   @IsString()

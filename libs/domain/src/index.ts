@@ -21,6 +21,7 @@ export * from './events/grouped-token-events';
 export * from './audit/audit-record';
 export * from './audit/audit-chain';
 export * from './audit/audit-log';
+export * from './audit/audit-trail';
 export * from './grants/user-tokens';
 export * from './grants/authorization-code.grant';
 export * from './grants/refresh-token.grant';

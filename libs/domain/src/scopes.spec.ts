@@ -89,9 +89,9 @@ describe('isDefinedScope', () => {
     expect(isDefinedScope('files.write', defined)).toBe(true);
   });
 
-  it('has eleven standard scopes, users.read and users.write among them', () => {
-    expect(defined).toHaveLength(11);
-    expect(defined).toEqual(expect.arrayContaining(['users.read', 'users.write']));
+  it('has twelve standard scopes, users.read, users.write and audit.read among them', () => {
+    expect(defined).toHaveLength(12);
+    expect(defined).toEqual(expect.arrayContaining(['users.read', 'users.write', 'audit.read']));
     expect(isDefinedScope('users.*', defined)).toBe(true);
   });
 

@@ -12,6 +12,7 @@ export const STANDARD_SCOPES: ReadonlyArray<{ name: string; description: string 
   { name: 'secrets.read', description: 'Read secret values' },
   { name: 'secrets.write', description: 'Create and update secrets' },
   { name: 'audit.write', description: 'Write audit events' },
+  { name: 'audit.read', description: 'Read the audit log of a tenant' },
   { name: 'admin.*', description: 'Full administrative access' },
   { name: 'tokens.introspect', description: 'Introspect tokens issued to any application' },
   { name: 'users.read', description: 'List users and their roles in a tenant' },

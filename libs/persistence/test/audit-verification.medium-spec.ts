@@ -1,4 +1,4 @@
-import { AuditLog } from '@platform/domain';
+import { AuditLog, AuditTrail, systemClock } from '@platform/domain';
 import { anAuditEvent } from './contracts/audit-store.contract';
 import { databaseDrivers, type SqlTestDatabase } from './support/drivers';
 
@@ -6,7 +6,7 @@ import { databaseDrivers, type SqlTestDatabase } from './support/drivers';
 for (const driver of databaseDrivers()) {
   describe(`audit verification against the ${driver.name} database`, () => {
     let database: SqlTestDatabase;
-    const log = () => new AuditLog(database.stores.audit);
+    const log = () => new AuditLog(database.stores.audit, database.transactor, new AuditTrail(systemClock));
     const tamper = (sql: string) => database.dataSource.query(sql);
 
     beforeAll(async () => {

@@ -12,7 +12,11 @@ import {
   type ValidateIsolationResponse,
 } from '@platform/grpc';
 import { decodeJwt } from 'jose';
-import { signIn, TEST_IDENTITY, type TestIdentity } from '../../support/internal-consent';
+import {
+  identityOf as identity,
+  signIn,
+  type TestIdentity,
+} from '../../support/internal-consent';
 import {
   adminToken,
   clientCredentialsToken,
@@ -35,12 +39,6 @@ function call<Res>(
     ),
   );
 }
-
-const identity = (subject: string, tenant: string, roles: string[]): TestIdentity => ({
-  issuer: TEST_IDENTITY.issuer,
-  subject,
-  claims: { email: `${subject}@${tenant}.example.test`, name: subject, tenant, roles },
-});
 
 describe('sidecar gRPC: Authorize, PolicyService, TenantService (user-forwarding model)', () => {
   let platform: TestPlatform;

@@ -1,4 +1,9 @@
-import { createSession, signIn, type TestIdentity } from '../../support/internal-consent';
+import {
+  createSession,
+  identityOf as identity,
+  signIn,
+  type TestIdentity,
+} from '../../support/internal-consent';
 import {
   adminToken,
   clientCredentialsToken,
@@ -14,12 +19,6 @@ type Where = 'own' | 'other';
 
 const OWN = 'acme';
 const OTHER = 'globex';
-
-const identity = (subject: string, tenant: string, roles: string[]): TestIdentity => ({
-  issuer: 'https://idp.example.test',
-  subject,
-  claims: { email: `${subject}@${tenant}.example`, name: subject, tenant, roles },
-});
 
 /** Who may do what: the default role bundle (libs/domain/src/policy/default-policies.ts). */
 const ALLOWED: Record<Role, Record<Where, readonly Operation[]>> = {

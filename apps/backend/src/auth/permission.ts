@@ -124,6 +124,26 @@ export function callerPrincipal(claims: TokenClaims): CallerPrincipal {
   };
 }
 
+/** The header with which the control plane learns who the authorized caller is. */
+export const PRINCIPAL_HEADER = 'x-platform-principal';
+
+/**
+ * `x-platform-principal`: base64url JSON of the caller the permission guard let through
+ * (docs/internal-api.md), with the token's scope, which decides for a service token whether it
+ * is a platform administrator (admin.*).
+ */
+export function principalHeader(request: AuthorizedRequest): string {
+  if (request.claims === undefined) throw new Error('tenant routes need @RequirePermission');
+  const principal = { ...callerPrincipal(request.claims), scope: request.claims.scope };
+  return Buffer.from(JSON.stringify(principal)).toString('base64url');
+}
+
+/** The control plane learns the caller from the principal header, not from the token. */
+export const asPrincipal = {
+  forwardAuthorization: false,
+  upstreamHeaders: (request: AuthorizedRequest) => ({ [PRINCIPAL_HEADER]: principalHeader(request) }),
+} as const;
+
 /** A route declaring `tenantParam` must have it: a missing one is a programming error (500). */
 function tenantOf(request: FastifyRequest, name: string): string {
   const value = (request.params as Record<string, unknown> | undefined)?.[name];

@@ -35,6 +35,10 @@ const TAGS: Array<[string, string]> = [
   ['Registry', 'Applications (admin Bearer token).'],
   ['Scopes', 'Standard and custom scopes (admin Bearer token).'],
   ['Events', 'The token event stream (admin Bearer token).'],
+  [
+    'Audit',
+    'The hash-chained audit log: written with `audit.write`, read per tenant with `audit.read` or whole by administrators, verifiable.',
+  ],
   ['Service accounts', 'Headless `service` apps (admin Bearer token).'],
   ['Tenant users', 'User administration, decided per tenant by the policy engine.'],
   ['User login and consent', 'Browser routes: server-rendered pages and redirects.'],

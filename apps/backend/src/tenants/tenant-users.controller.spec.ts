@@ -1,6 +1,6 @@
 import type { TokenClaims } from '@platform/grpc';
 import type { AuthorizedRequest } from '../auth/permission';
-import { principalHeader } from './tenant-users.controller';
+import { principalHeader } from '../auth/permission';
 
 const claims = (overrides: Partial<TokenClaims>): TokenClaims => ({
   iss: 'https://auth.example',

@@ -2,31 +2,11 @@ import { Controller, Get, Put, Req, Res } from '@nestjs/common';
 import { ApiParam } from '@nestjs/swagger';
 import { Answers, JsonBody, PermissionOperation, Refuses, RolesUpdateDto, UserDto } from '@platform/contract';
 import type { FastifyReply } from 'fastify';
-import { type AuthorizedRequest, callerPrincipal, RequirePermission } from '../auth/permission';
+import { asPrincipal, type AuthorizedRequest, RequirePermission } from '../auth/permission';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
 
 const UserId = () => ApiParam({ name: 'id', required: true, description: 'The user id.' });
 const NO_USER = 'No such user in this tenant (also when the user is in another one).';
-
-/** The header with which the control plane learns who the authorized caller is. */
-export const PRINCIPAL_HEADER = 'x-platform-principal';
-
-/**
- * `x-platform-principal`: base64url JSON of the caller the permission guard let through
- * (docs/internal-api.md), with the token's scope, which decides for a service token whether it
- * is a platform administrator (admin.*).
- */
-export function principalHeader(request: AuthorizedRequest): string {
-  if (request.claims === undefined) throw new Error('tenant routes need @RequirePermission');
-  const principal = { ...callerPrincipal(request.claims), scope: request.claims.scope };
-  return Buffer.from(JSON.stringify(principal)).toString('base64url');
-}
-
-/** The control plane learns the caller from the principal header, not from the token. */
-const asPrincipal = {
-  forwardAuthorization: false,
-  upstreamHeaders: (request: AuthorizedRequest) => ({ [PRINCIPAL_HEADER]: principalHeader(request) }),
-} as const;
 
 /**
  * Tenant user administration. The permission guard asks the sidecar (users.read / users.write on

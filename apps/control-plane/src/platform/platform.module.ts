@@ -6,6 +6,9 @@ import {
   AppTokenRefresher,
   LoginCodeGrant,
   UserAdministration,
+  AuditedTransactor,
+  AuditLog,
+  AuditTrail,
   ApplicationRegistry,
   argon2idHasher,
   AuthorizationCodeGrant,
@@ -34,6 +37,7 @@ import {
 } from '@platform/domain';
 import { loadConfig, OIDC_CLAIM_DEFAULTS, type PlatformConfig } from '@platform/config';
 import { openDataSource, TypeOrmStores, TypeOrmTransactor } from '@platform/persistence';
+import { correlationId } from '@platform/telemetry';
 import type { DataSource } from 'typeorm';
 import { RevocationFeed } from './revocation-feed';
 import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR } from './tokens';
@@ -58,7 +62,23 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
       useFactory: (ds: DataSource) => TypeOrmStores.forDataSource(ds),
       inject: [DATA_SOURCE],
     },
-    { provide: TRANSACTOR, useFactory: (ds: DataSource) => new TypeOrmTransactor(ds), inject: [DATA_SOURCE] },
+    {
+      provide: AuditTrail,
+      useFactory: (clock: Clock) => new AuditTrail(clock, correlationId),
+      inject: [CLOCK],
+    },
+    {
+      // Every transaction audits its token events with them (AuditedTransactor).
+      provide: TRANSACTOR,
+      useFactory: (ds: DataSource, trail: AuditTrail) => new AuditedTransactor(new TypeOrmTransactor(ds), trail),
+      inject: [DATA_SOURCE, AuditTrail],
+    },
+    {
+      provide: AuditLog,
+      useFactory: (stores: Stores, transactor: Transactor, trail: AuditTrail) =>
+        new AuditLog(stores.audit, transactor, trail),
+      inject: [STORES, TRANSACTOR, AuditTrail],
+    },
     { provide: SECRET_HASHER, useFactory: () => new VerifiedSecretCache(argon2idHasher) },
     {
       provide: SigningKeyRing,
@@ -101,13 +121,20 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
         tokens: JwtAccessTokenStrategy,
         userTokens: UserTokenIssuer,
         revoker: TokenRevoker,
-        stores: Stores,
         transactor: Transactor,
         clock: Clock,
       ) =>
         new TokenEndpoint(
           [
-            new ClientCredentialsGrant(tokens, new GroupedTokenEvents(stores.tokenEvents), clock),
+            new ClientCredentialsGrant(
+              tokens,
+              // Grouped commits, each one transaction, so the batch's audit records commit with it.
+              new GroupedTokenEvents({
+                appendTokenEvents: (events) =>
+                  transactor.inTransaction((inTransaction) => inTransaction.tokenEvents.appendTokenEvents(events)),
+              }),
+              clock,
+            ),
             new AuthorizationCodeGrant(transactor, revoker, userTokens, clock),
             new RefreshTokenGrant(transactor, revoker, userTokens, clock),
           ],
@@ -118,7 +145,6 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
         JwtAccessTokenStrategy,
         UserTokenIssuer,
         TokenRevoker,
-        STORES,
         TRANSACTOR,
         CLOCK,
       ],
@@ -245,6 +271,8 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     },
   ],
   exports: [
+    AuditLog,
+    AuditTrail,
     AppLoginService,
     LoginCodeGrant,
     AppTokenRefresher,

@@ -28,7 +28,7 @@ export const DEFAULT_POLICIES: readonly Policy[] = [
     description: 'tenant_admin manages jobs, files, secrets, audit and users of its tenant',
     effect: 'allow',
     roles: ['tenant_admin'],
-    actions: ['jobs.*', 'files.*', 'secrets.*', 'audit.write', 'users.*'],
+    actions: ['jobs.*', 'files.*', 'secrets.*', 'audit.write', 'audit.read', 'users.*'],
     tenants: 'own',
   },
   {

@@ -1,0 +1,94 @@
+import type { Clock } from '../clock';
+import type { Stores, TokenEventInput, Transactor } from '../storage';
+import type { AuditActorKind, AuditAttributes, AuditEventInput, AuditOutcome } from './audit-record';
+
+/** Who the platform's own records name when no caller did it: its own processes. */
+export const PLATFORM_ACTOR = { kind: 'platform', id: 'platform' } as const;
+
+export interface AuditEntry {
+  actor: { kind: AuditActorKind; id: string };
+  action: string;
+  target?: string | null;
+  tenant?: string | null;
+  outcome?: AuditOutcome;
+  attributes?: AuditAttributes;
+  occurredAt?: Date;
+}
+
+/**
+ * Turns what happened into audit records: the time from the clock, the correlation id of the
+ * request in progress. The platform's own actions go through here; so do token events, which
+ * are audited one for one.
+ */
+export class AuditTrail {
+  constructor(
+    private readonly clock: Clock,
+    private readonly correlationId: () => string | undefined = () => undefined,
+  ) {}
+
+  record(entry: AuditEntry): AuditEventInput {
+    return {
+      tenant: entry.tenant ?? null,
+      actorKind: entry.actor.kind,
+      actorId: entry.actor.id,
+      action: entry.action,
+      target: entry.target ?? null,
+      outcome: entry.outcome ?? 'success',
+      occurredAt: entry.occurredAt ?? this.clock.now(),
+      correlationId: this.correlationId() ?? null,
+      attributes: entry.attributes ?? {},
+    };
+  }
+
+  /**
+   * A token event as an audit record. Token events name the client and the subject: a subject
+   * other than the client is a user acting through it. Registry events (`app.*`) are the
+   * platform's own actions on the app they name.
+   */
+  ofTokenEvent(event: TokenEventInput): AuditEventInput {
+    const attributes: AuditAttributes = { client_id: event.clientId };
+    if (event.subject !== null) attributes.subject = event.subject;
+    if (event.jti !== null) attributes.jti = event.jti;
+    if (event.grantId !== null) attributes.grant_id = event.grantId;
+    const byUser = event.subject !== null && event.subject !== event.clientId;
+    return this.record({
+      actor: event.type.startsWith('app.')
+        ? PLATFORM_ACTOR
+        : { kind: byUser ? 'user' : 'app', id: byUser ? (event.subject as string) : event.clientId },
+      action: event.type,
+      target: event.type.startsWith('app.') ? event.clientId : (event.jti ?? event.grantId ?? event.clientId),
+      attributes,
+      occurredAt: event.occurredAt,
+    });
+  }
+}
+
+/**
+ * Every transaction it runs audits its token events in the same transaction: issuance,
+ * revocation, rotation, family revocation and the registry's changes commit with their records
+ * or not at all.
+ */
+export class AuditedTransactor implements Transactor {
+  constructor(
+    private readonly inner: Transactor,
+    private readonly trail: AuditTrail,
+  ) {}
+
+  inTransaction<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+    return this.inner.inTransaction((stores) => work(this.audited(stores)));
+  }
+
+  private audited(stores: Stores): Stores {
+    const tokenEvents = stores.tokenEvents;
+    return {
+      ...stores,
+      tokenEvents: {
+        appendTokenEvents: async (events) => {
+          await tokenEvents.appendTokenEvents(events);
+          await stores.audit.appendAuditRecords(events.map((event) => this.trail.ofTokenEvent(event)));
+        },
+        listTokenEvents: (query) => tokenEvents.listTokenEvents(query),
+      },
+    };
+  }
+}
