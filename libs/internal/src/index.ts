@@ -1,2 +1,3 @@
 export * from './control-plane-connection';
 export * from './internal-token';
+export * from './principal-header';

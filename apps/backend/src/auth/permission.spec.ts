@@ -10,7 +10,6 @@ import { claimsFactory } from '../testing/fakes';
 import { Claims } from './bearer.guard';
 import {
   type AuthorizedRequest,
-  callerPrincipal,
   PermissionDeniedError,
   PermissionGuard,
   REQUIRED_PERMISSION,
@@ -157,28 +156,6 @@ describe(PermissionGuard.name, () => {
       ),
     ).rejects.toThrow(/tenantParam/);
     expect(sidecar.authorize).not.toHaveBeenCalled();
-  });
-});
-
-describe('callerPrincipal', () => {
-  it('describes a user token as a user of its tenant with its roles', () => {
-    expect(callerPrincipal(userClaims({ roles: ['tenant_admin'] }))).toEqual({
-      kind: 'user',
-      id: 'user-1',
-      client_id: 'portal',
-      tenant: 'acme',
-      roles: ['tenant_admin'],
-    });
-  });
-
-  it('describes a service token as its app, without tenant or roles', () => {
-    expect(callerPrincipal(claimsFactory({ sub: 'worker', client_id: 'worker' }))).toEqual({
-      kind: 'service',
-      id: 'worker',
-      client_id: 'worker',
-      tenant: '',
-      roles: [],
-    });
   });
 });
 

@@ -11,8 +11,8 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { TokenClaims } from '@platform/grpc';
 import { readBearerToken, toErrorResponse } from '@platform/http';
+import { encodePrincipal, PRINCIPAL_HEADER } from '@platform/internal';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SidecarClient } from '../clients/sidecar.client';
 import type { AuthenticatedRequest } from './bearer.guard';
@@ -103,39 +103,10 @@ export function RequirePermission(action: string, options: PermissionOptions = {
   );
 }
 
-/** The caller as the control plane's `x-platform-principal` header describes it. */
-export interface CallerPrincipal {
-  kind: 'user' | 'service';
-  id: string;
-  client_id: string;
-  tenant: string;
-  roles: string[];
-}
-
-/** A token with a tenant is a forwarded user token; any other acts as its app. */
-export function callerPrincipal(claims: TokenClaims): CallerPrincipal {
-  const user = claims.tenant !== '';
-  return {
-    kind: user ? 'user' : 'service',
-    id: claims.sub,
-    client_id: claims.client_id,
-    tenant: claims.tenant,
-    roles: user ? [...claims.roles] : [],
-  };
-}
-
-/** The header with which the control plane learns who the authorized caller is. */
-export const PRINCIPAL_HEADER = 'x-platform-principal';
-
-/**
- * `x-platform-principal`: base64url JSON of the caller the permission guard let through
- * (docs/internal-api.md), with the token's scope, which decides for a service token whether it
- * is a platform administrator (admin.*).
- */
+/** `x-platform-principal` of the caller the permission guard let through (libs/internal). */
 export function principalHeader(request: AuthorizedRequest): string {
   if (request.claims === undefined) throw new Error('tenant routes need @RequirePermission');
-  const principal = { ...callerPrincipal(request.claims), scope: request.claims.scope };
-  return Buffer.from(JSON.stringify(principal)).toString('base64url');
+  return encodePrincipal(request.claims);
 }
 
 /** The control plane learns the caller from the principal header, not from the token. */

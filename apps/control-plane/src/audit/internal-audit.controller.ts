@@ -2,7 +2,8 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UseGuards
 import { EmitAuditEventDto, ListAuditRecordsQueryDto } from '@platform/contract';
 import { AuditLog, type AuditEmission } from '@platform/domain';
 import { InternalGuard } from '../internal/internal.guard';
-import { PRINCIPAL_HEADER, readPrincipal } from '../tenants/principal';
+import { PRINCIPAL_HEADER } from '@platform/internal';
+import { readPrincipal } from '../tenants/principal';
 import { toAuditPage, toAuditQuery, toAuditRecordResponse } from './audit-wire';
 
 /**

@@ -70,7 +70,8 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     {
       // Every transaction audits its token events with them (AuditedTransactor).
       provide: TRANSACTOR,
-      useFactory: (ds: DataSource, trail: AuditTrail) => new AuditedTransactor(new TypeOrmTransactor(ds), trail),
+      useFactory: (ds: DataSource, trail: AuditTrail) =>
+        new AuditedTransactor(new TypeOrmTransactor(ds), trail),
       inject: [DATA_SOURCE, AuditTrail],
     },
     {
@@ -131,7 +132,9 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
               // Grouped commits, each one transaction, so the batch's audit records commit with it.
               new GroupedTokenEvents({
                 appendTokenEvents: (events) =>
-                  transactor.inTransaction((inTransaction) => inTransaction.tokenEvents.appendTokenEvents(events)),
+                  transactor.inTransaction((inTransaction) =>
+                    inTransaction.tokenEvents.appendTokenEvents(events),
+                  ),
               }),
               clock,
             ),
@@ -140,14 +143,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
           ],
           authenticator,
         ),
-      inject: [
-        ClientAuthenticator,
-        JwtAccessTokenStrategy,
-        UserTokenIssuer,
-        TokenRevoker,
-        TRANSACTOR,
-        CLOCK,
-      ],
+      inject: [ClientAuthenticator, JwtAccessTokenStrategy, UserTokenIssuer, TokenRevoker, TRANSACTOR, CLOCK],
     },
     {
       provide: TokenIntrospector,

@@ -3,7 +3,8 @@ import { RolesUpdateDto } from '@platform/contract';
 import { UserAdministration } from '@platform/domain';
 import { InternalGuard } from '../internal/internal.guard';
 import { toUserResponse } from '../user-flow/dto';
-import { PRINCIPAL_HEADER, readPrincipal } from './principal';
+import { PRINCIPAL_HEADER } from '@platform/internal';
+import { readPrincipal } from './principal';
 
 /**
  * Tenant user administration (docs/internal-api.md, "The user-forwarding model"). The backend

@@ -1,7 +1,5 @@
 import { type ActingPrincipal, validationFailed } from '@platform/domain';
-
-/** The header with which the backend names the caller it already authorized. */
-export const PRINCIPAL_HEADER = 'x-platform-principal';
+import { PRINCIPAL_HEADER } from '@platform/internal';
 
 const isStringArray = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((v) => typeof v === 'string');

@@ -1,0 +1,42 @@
+import { callerPrincipal, encodePrincipal } from './principal-header';
+
+const userClaims = {
+  sub: 'user-1',
+  client_id: 'portal',
+  scope: 'users.read',
+  tenant: 'acme',
+  roles: ['tenant_admin'],
+};
+const serviceClaims = { sub: 'worker', client_id: 'worker', scope: 'jobs.read', tenant: '', roles: [] };
+
+describe('callerPrincipal', () => {
+  it('describes a user token as a user of its tenant with its roles', () => {
+    expect(callerPrincipal(userClaims)).toEqual({
+      kind: 'user',
+      id: 'user-1',
+      client_id: 'portal',
+      tenant: 'acme',
+      roles: ['tenant_admin'],
+    });
+  });
+
+  it('describes a service token as its app, without tenant or roles', () => {
+    expect(callerPrincipal(serviceClaims)).toEqual({
+      kind: 'service',
+      id: 'worker',
+      client_id: 'worker',
+      tenant: '',
+      roles: [],
+    });
+  });
+});
+
+describe('encodePrincipal', () => {
+  it('is base64url JSON of the principal with the token scope', () => {
+    const decoded: unknown = JSON.parse(
+      Buffer.from(encodePrincipal(userClaims), 'base64url').toString('utf8'),
+    );
+
+    expect(decoded).toEqual({ ...callerPrincipal(userClaims), scope: 'users.read' });
+  });
+});

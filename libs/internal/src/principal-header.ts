@@ -1,0 +1,47 @@
+/**
+ * `x-platform-principal`: how a process that already authorized a caller (the backend's
+ * permission guard, a sidecar's audit service) names that caller to the control plane's
+ * internal routes. The control plane reads it back (`readPrincipal`) and never sees the token.
+ */
+export const PRINCIPAL_HEADER = 'x-platform-principal';
+
+/** The claims the header is made of (a validated access token's). */
+export interface PrincipalClaims {
+  sub: string;
+  client_id: string;
+  /** Set (non-empty) on a forwarded user token only. */
+  tenant?: string;
+  roles?: readonly string[];
+  scope: string;
+}
+
+/** The caller as the header describes it. */
+export interface CallerPrincipal {
+  kind: 'user' | 'service';
+  id: string;
+  client_id: string;
+  tenant: string;
+  roles: string[];
+}
+
+/** A token with a tenant is a forwarded user token; any other acts as its app. */
+export function callerPrincipal(claims: PrincipalClaims): CallerPrincipal {
+  const user = (claims.tenant ?? '') !== '';
+  return {
+    kind: user ? 'user' : 'service',
+    id: claims.sub,
+    client_id: claims.client_id,
+    tenant: claims.tenant ?? '',
+    roles: user ? [...(claims.roles ?? [])] : [],
+  };
+}
+
+/**
+ * `base64url(JSON {kind, id, client_id, tenant, roles, scope})` (docs/internal-api.md), with the
+ * token's scope, which decides for a service token whether it is a platform administrator.
+ */
+export function encodePrincipal(claims: PrincipalClaims): string {
+  return Buffer.from(JSON.stringify({ ...callerPrincipal(claims), scope: claims.scope })).toString(
+    'base64url',
+  );
+}
