@@ -6,6 +6,8 @@ import { SIDECAR_CONFIG, type SidecarConfig } from './config/sidecar-config';
 import { ControlPlaneApi } from './control-plane/control-plane-api';
 import { HttpControlPlaneClient } from './control-plane/http-control-plane.client';
 import { PolicyDecider } from './authorization/policy-decider';
+import { TokenAuthorizer } from './authorization/token-authorizer';
+import { AuditGrpcController } from './grpc/audit.grpc-controller';
 import { AuthGrpcController } from './grpc/auth.grpc-controller';
 import { GrpcStatusFilter } from './grpc/grpc-status.filter';
 import { InternalTokenVerifier } from './grpc/internal-token.verifier';
@@ -44,7 +46,7 @@ export class SidecarModule {
       : { provide: ControlPlaneApi, useClass: HttpControlPlaneClient };
     return {
       module: SidecarModule,
-      controllers: [AuthGrpcController, PolicyGrpcController, TenantGrpcController],
+      controllers: [AuthGrpcController, PolicyGrpcController, TenantGrpcController, AuditGrpcController],
       providers: [
         { provide: SIDECAR_CONFIG, useValue: config },
         { provide: SidecarGrpcServer, useValue: server },
@@ -59,6 +61,7 @@ export class SidecarModule {
         InternalTokenVerifier,
         TokenClaimsReader,
         PolicyDecider,
+        TokenAuthorizer,
         InvalidationStreams,
         ServingStatus,
         HealthHttpServer,

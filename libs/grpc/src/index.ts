@@ -2,6 +2,11 @@ import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { loadSync, type Options } from '@grpc/proto-loader';
 import { correlationInterceptor } from './correlation';
+import type { AuditRecord__Output } from './generated/platform/audit/v1/AuditRecord';
+import type { AuditServiceClient } from './generated/platform/audit/v1/AuditService';
+import type { EmitAuditEventRequest as EmitAuditEventRequestMessage } from './generated/platform/audit/v1/EmitAuditEventRequest';
+import type { QueryAuditRequest as QueryAuditRequestMessage } from './generated/platform/audit/v1/QueryAuditRequest';
+import type { QueryAuditResponse__Output } from './generated/platform/audit/v1/QueryAuditResponse';
 import type { AuthorizeRequest as AuthorizeRequestMessage } from './generated/platform/auth/v1/AuthorizeRequest';
 import type { AuthorizeResponse__Output } from './generated/platform/auth/v1/AuthorizeResponse';
 import type { AuthServiceClient } from './generated/platform/auth/v1/AuthService';
@@ -30,10 +35,12 @@ export const PROTO_ROOT = join(__dirname, '..', '..', '..', 'proto');
 export const AUTH_PROTO = 'platform/auth/v1/auth.proto';
 export const POLICY_PROTO = 'platform/policy/v1/policy.proto';
 export const TENANT_PROTO = 'platform/tenant/v1/tenant.proto';
+export const AUDIT_PROTO = 'platform/audit/v1/audit.proto';
 
 export const AUTH_SERVICE_NAME = 'platform.auth.v1.AuthService';
 export const POLICY_SERVICE_NAME = 'platform.policy.v1.PolicyService';
 export const TENANT_SERVICE_NAME = 'platform.tenant.v1.TenantService';
+export const AUDIT_SERVICE_NAME = 'platform.audit.v1.AuditService';
 
 /** Field names stay snake_case as written in the .proto files; int64 arrives as number. */
 export const PROTO_LOADER_OPTIONS: Options = {
@@ -117,6 +124,19 @@ export function createTenantServiceClient(
   options: grpc.ChannelOptions = {},
 ): TenantServiceClient {
   return createClient<TenantServiceClient>(TENANT_PROTO, TENANT_SERVICE_NAME, address, options);
+}
+
+export type AuditRecordMessage = AuditRecord__Output;
+export type EmitAuditEventRequest = EmitAuditEventRequestMessage;
+export type QueryAuditRequest = QueryAuditRequestMessage;
+export type QueryAuditResponse = QueryAuditResponse__Output;
+export type { AuditServiceClient };
+
+export function createAuditServiceClient(
+  address: string,
+  options: grpc.ChannelOptions = {},
+): AuditServiceClient {
+  return createClient<AuditServiceClient>(AUDIT_PROTO, AUDIT_SERVICE_NAME, address, options);
 }
 
 /** An insecure (loopback) client, carrying the correlation id, of the fully qualified `service` defined in `protoFile`. */

@@ -21,6 +21,16 @@ export abstract class ControlPlaneApi {
    * `GET /internal/v1/revocations/stream?after=`: yields entries until the stream ends, fails,
    * or `signal` aborts. `onOpen` runs once the stream is accepted.
    */
+  /**
+   * A call made for a caller the sidecar already authorized, named in `x-platform-principal`
+   * (the audit routes). Answers the status and the JSON body, refusals (4xx) included.
+   */
+  abstract callAsPrincipal(
+    method: 'GET' | 'POST',
+    path: string,
+    principal: string,
+    payload?: unknown,
+  ): Promise<{ status: number; body: unknown }>;
   abstract streamRevocations(
     afterSeq: number,
     signal: AbortSignal,

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { ControlPlaneConnection } from '@platform/internal';
+import { ControlPlaneConnection, PRINCIPAL_HEADER } from '@platform/internal';
 import type { Dispatcher } from 'undici';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
 import { SidecarError } from '../errors';
@@ -58,6 +58,28 @@ export class HttpControlPlaneClient extends ControlPlaneApi implements OnApplica
     const revoked =
       typeof body === 'object' && body !== null && (body as { revoked?: unknown }).revoked === true;
     return { revoked };
+  }
+
+  async callAsPrincipal(
+    method: Method,
+    path: string,
+    principal: string,
+    payload?: unknown,
+  ): Promise<{ status: number; body: unknown }> {
+    const headers: Record<string, string> = { accept: 'application/json', [PRINCIPAL_HEADER]: principal };
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    const body = payload === undefined ? undefined : JSON.stringify(payload);
+    const response = await this.send(method, path, headers, body, { bodyTimeout: REQUEST_TIMEOUT_MS });
+    const route = path.split('?')[0];
+    if (response.statusCode >= 500) {
+      await response.body.dump();
+      throw this.statusError(response.statusCode, route);
+    }
+    try {
+      return { status: response.statusCode, body: await response.body.json() };
+    } catch {
+      return this.unreadable(route);
+    }
   }
 
   async *streamRevocations(

@@ -1,6 +1,5 @@
 import { Controller, Logger, UseGuards } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
-import { isAction } from '@platform/domain';
 import type {
   AuthorizeRequest,
   AuthorizeResponse,
@@ -10,9 +9,7 @@ import type {
 } from '@platform/grpc';
 import type { JWK } from 'jose';
 import type { Observable } from 'rxjs';
-import { AuthorizationError, invalidArgument } from '../authorization/authorization.error';
-import { PolicyDecider, type Decision } from '../authorization/policy-decider';
-import { principalOfClaims } from '../authorization/principals';
+import { TokenAuthorizer } from '../authorization/token-authorizer';
 import { ControlPlaneApi } from '../control-plane/control-plane-api';
 import { SidecarError } from '../errors';
 import { KeyCache } from '../keys/key-cache';
@@ -34,7 +31,7 @@ export class AuthGrpcController {
 
   constructor(
     private readonly tokens: TokenClaimsReader,
-    private readonly decider: PolicyDecider,
+    private readonly authorizer: TokenAuthorizer,
     private readonly keys: KeyCache,
     private readonly revocations: RevocationSync,
     private readonly controlPlane: ControlPlaneApi,
@@ -56,13 +53,7 @@ export class AuthGrpcController {
     action = '',
     resource_tenant: tenant = '',
   }: Partial<AuthorizeRequest>): Promise<AuthorizeResponse> {
-    if (!isAction(action)) throw invalidArgument('action must be a scope-shaped action such as jobs.read');
-    const claims = await this.tokens.read(token);
-    const decision = this.decider.decide(
-      { principal: principalOfClaims(claims), action, resourceTenant: tenant || undefined },
-      { enforced: true },
-    );
-    if (decision.effect !== 'allow') throw refusal(action, decision);
+    const { claims, decision } = await this.authorizer.authorize(token, action, tenant);
     return { claims, decided_by: decision.decidedBy, decision_id: decision.decisionId };
   }
 
@@ -96,16 +87,6 @@ export class AuthGrpcController {
   watchInvalidations(): Observable<InvalidationMessage> {
     return this.invalidations.watch();
   }
-}
-
-/** PERMISSION_DENIED naming the decision id and the policies that decided. */
-function refusal(action: string, decision: Decision): AuthorizationError {
-  const by = decision.decidedBy.length > 0 ? decision.decidedBy.join(', ') : 'no policy (default deny)';
-  return new AuthorizationError(
-    'permission_denied',
-    `denied ${action} (decision ${decision.decisionId}; decided by ${by}): ${decision.reason}`,
-    decision,
-  );
 }
 
 function toJsonWebKeyMessage(jwk: JWK): JsonWebKeyMessage {

@@ -13,6 +13,8 @@ import { Logger } from '@nestjs/common';
 import { ServerGrpc } from '@nestjs/microservices';
 import { assertLoopbackBinding, isLoopbackAddress } from '@platform/config';
 import {
+  AUDIT_PROTO,
+  AUDIT_SERVICE_NAME,
   AUTH_PROTO,
   AUTH_SERVICE_NAME,
   correlatedHandlers,
@@ -27,7 +29,13 @@ import { isObservable } from 'rxjs';
 import type { SidecarConfig } from '../config/sidecar-config';
 
 /** Every platform service this server hosts, as health reports them ('' is the whole server). */
-const SERVICE_NAMES = ['', AUTH_SERVICE_NAME, POLICY_SERVICE_NAME, TENANT_SERVICE_NAME] as const;
+const SERVICE_NAMES = [
+  '',
+  AUTH_SERVICE_NAME,
+  POLICY_SERVICE_NAME,
+  TENANT_SERVICE_NAME,
+  AUDIT_SERVICE_NAME,
+] as const;
 const SHUTDOWN_GRACE_MS = 5_000;
 
 /**
@@ -52,9 +60,10 @@ export class SidecarGrpcServer extends ServerGrpc {
       ...loadProto(AUTH_PROTO),
       ...loadProto(POLICY_PROTO),
       ...loadProto(TENANT_PROTO),
+      ...loadProto(AUDIT_PROTO),
     };
     super({
-      package: [AUTH_SERVICE_NAME, POLICY_SERVICE_NAME, TENANT_SERVICE_NAME].map(packageOf),
+      package: SERVICE_NAMES.filter((name) => name !== '').map(packageOf),
       packageDefinition,
     });
     // loadSidecarConfig() already refused; checked again for a config that did not come from

@@ -103,6 +103,11 @@ export class FakeControlPlane extends ControlPlaneApi {
     return { revoked: true };
   }
 
+  /** The audit routes are the real control plane's: their specs run end to end (test/e2e/audit). */
+  async callAsPrincipal(): Promise<{ status: number; body: unknown }> {
+    throw new SidecarError('control_plane_unavailable', 'the fake control plane has no audit log');
+  }
+
   async *streamRevocations(
     afterSeq: number,
     signal: AbortSignal,
