@@ -8,20 +8,8 @@ import {
 } from '@platform/grpc';
 import { identityOf, signIn } from '../../support/internal-consent';
 import { adminToken, clientCredentialsToken, discover, registerApp } from '../../support/oauth';
+import { unaryCall as call } from '../../support/grpc';
 import { startPlatform, type TestPlatform } from '../../support/platform';
-
-type Callback<Res> = (error: grpc.ServiceError | null, response?: Res) => void;
-
-/** One unary call; resolves with the answer or the ServiceError, never rejects. */
-function call<Res>(
-  invoke: (metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: Callback<Res>) => unknown,
-): Promise<{ error: grpc.ServiceError | null; response: Res }> {
-  return new Promise((resolve) =>
-    invoke(new grpc.Metadata(), { deadline: Date.now() + 5000 }, (error, response) =>
-      resolve({ error, response: response as Res }),
-    ),
-  );
-}
 
 describe('sidecar gRPC: AuditService', () => {
   let platform: TestPlatform;

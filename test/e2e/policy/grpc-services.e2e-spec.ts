@@ -12,11 +12,7 @@ import {
   type ValidateIsolationResponse,
 } from '@platform/grpc';
 import { decodeJwt } from 'jose';
-import {
-  identityOf as identity,
-  signIn,
-  type TestIdentity,
-} from '../../support/internal-consent';
+import { identityOf as identity, signIn, type TestIdentity } from '../../support/internal-consent';
 import {
   adminToken,
   clientCredentialsToken,
@@ -24,21 +20,8 @@ import {
   registerApp,
   type RegisteredApp,
 } from '../../support/oauth';
+import { unaryCall as call } from '../../support/grpc';
 import { startPlatform, type TestPlatform } from '../../support/platform';
-
-/** grpc-js hands no response with an error; the specs read `response` only after checking. */
-type Callback<Res> = (error: grpc.ServiceError | null, response?: Res) => void;
-
-/** One unary call; resolves with the answer or the ServiceError, never rejects. */
-function call<Res>(
-  invoke: (metadata: grpc.Metadata, options: Partial<grpc.CallOptions>, callback: Callback<Res>) => unknown,
-): Promise<{ error: grpc.ServiceError | null; response: Res }> {
-  return new Promise((resolve) =>
-    invoke(new grpc.Metadata(), { deadline: Date.now() + 5000 }, (error, response) =>
-      resolve({ error, response: response as Res }),
-    ),
-  );
-}
 
 describe('sidecar gRPC: Authorize, PolicyService, TenantService (user-forwarding model)', () => {
   let platform: TestPlatform;
