@@ -140,6 +140,56 @@ describe('the audit log', () => {
     });
   });
 
+  it('audits logins, consents, role changes, scope definitions and key rotations, naming who did them', async () => {
+    const { user } = await signIn(platform, console_, {
+      identity: identity('grace', 'acme', ['tenant_admin']),
+      scope: 'audit.read audit.write',
+    });
+    const asAdmin = (method: 'POST' | 'PUT', path: string, body?: unknown) =>
+      fetch(`${platform.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const scope = { name: 'ledger.close', description: 'Close a ledger period' };
+    expect((await asAdmin('POST', '/api/v1/scopes', scope)).status).toBe(201);
+    expect((await asAdmin('POST', '/api/v1/keys/rotate')).status).toBe(201);
+    const other = await signIn(platform, console_, { identity: identity('linus', 'acme', ['user']) });
+    const roles = { roles: ['viewer'] };
+    expect((await asAdmin('PUT', `/api/v1/tenants/acme/users/${other.user.id}/roles`, roles)).status).toBe(
+      200,
+    );
+
+    const of = async (action: string) => (await adminPage(`action=${action}`)).records;
+    expect(await of('user.login')).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ actor: { kind: 'user', id: user.id }, tenant: 'acme' }),
+      ]),
+    );
+    expect(await of('consent.approved')).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ actor: { kind: 'user', id: user.id }, target: 'audit-console' }),
+      ]),
+    );
+    expect(await of('scope.defined')).toEqual([
+      expect.objectContaining({
+        actor: { kind: 'app', id: platform.admin.clientId },
+        target: 'ledger.close',
+      }),
+    ]);
+    expect(await of('signing_key.rotated')).toEqual([
+      expect.objectContaining({ actor: { kind: 'app', id: platform.admin.clientId } }),
+    ]);
+    expect(await of('user.roles_changed')).toEqual([
+      expect.objectContaining({
+        actor: { kind: 'app', id: platform.admin.clientId },
+        target: other.user.id,
+        tenant: 'acme',
+        attributes: { from: 'user', to: 'viewer' },
+      }),
+    ]);
+  });
+
   it('lets a tenant read its own records only, and pages with a cursor', async () => {
     const page = (await (
       await get(writerToken, '/api/v1/tenants/acme/audit/records?limit=1')

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Post, UseGuards } from '@nestjs/common';
 import { DefineScopeDto } from '@platform/contract';
-import { ScopeRegistry } from '@platform/domain';
-import { AdminApiGuard } from './admin-api.guard';
+import { ScopeRegistry, type AuditActor } from '@platform/domain';
+import { AdminActor, AdminApiGuard } from './admin-api.guard';
 
 @Controller('api/v1/scopes')
 @UseGuards(AdminApiGuard)
@@ -9,8 +9,8 @@ export class AdminScopesController {
   constructor(private readonly scopes: ScopeRegistry) {}
 
   @Post()
-  async define(@Body() body: DefineScopeDto) {
-    const scope = await this.scopes.define(body.name, body.description);
+  async define(@Body() body: DefineScopeDto, @AdminActor() actor: AuditActor) {
+    const scope = await this.scopes.define(body.name, body.description, actor);
     return { name: scope.name, description: scope.description, created_at: scope.createdAt?.toISOString() };
   }
 

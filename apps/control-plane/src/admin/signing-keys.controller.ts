@@ -1,6 +1,6 @@
 import { Controller, Post, UseGuards } from '@nestjs/common';
-import { SigningKeyRing } from '@platform/domain';
-import { AdminApiGuard } from './admin-api.guard';
+import { SigningKeyRing, type AuditActor } from '@platform/domain';
+import { AdminActor, AdminApiGuard } from './admin-api.guard';
 
 @Controller('api/v1/keys')
 @UseGuards(AdminApiGuard)
@@ -9,8 +9,8 @@ export class SigningKeysController {
 
   /** The new key signs from now on; the old one stays published until its tokens expire. */
   @Post('rotate')
-  async rotate() {
-    const { kid, createdAt } = await this.keys.rotate();
+  async rotate(@AdminActor() actor: AuditActor) {
+    const { kid, createdAt } = await this.keys.rotate(actor);
     return { kid, created_at: createdAt.toISOString() };
   }
 }

@@ -83,9 +83,9 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     { provide: SECRET_HASHER, useFactory: () => new VerifiedSecretCache(argon2idHasher) },
     {
       provide: SigningKeyRing,
-      useFactory: (stores: Stores, clock: Clock) =>
-        new SigningKeyRing(stores.signingKeys, clock, ACCESS_TOKEN_LIFETIME_SECONDS),
-      inject: [STORES, CLOCK],
+      useFactory: (stores: Stores, transactor: Transactor, trail: AuditTrail, clock: Clock) =>
+        new SigningKeyRing(stores.signingKeys, transactor, trail, clock, ACCESS_TOKEN_LIFETIME_SECONDS),
+      inject: [STORES, TRANSACTOR, AuditTrail, CLOCK],
     },
     {
       provide: JwtAccessTokenStrategy,
@@ -176,8 +176,9 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     },
     {
       provide: ScopeRegistry,
-      useFactory: (stores: Stores, clock: Clock) => new ScopeRegistry(stores.scopes, clock),
-      inject: [STORES, CLOCK],
+      useFactory: (stores: Stores, transactor: Transactor, trail: AuditTrail, clock: Clock) =>
+        new ScopeRegistry(stores.scopes, transactor, trail, clock),
+      inject: [STORES, TRANSACTOR, AuditTrail, CLOCK],
     },
     {
       provide: ApplicationRegistry,
@@ -201,10 +202,18 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     },
     {
       provide: SessionService,
-      useFactory: (stores: Stores, config: PlatformConfig, clock: Clock) =>
+      useFactory: (
+        stores: Stores,
+        transactor: Transactor,
+        trail: AuditTrail,
+        config: PlatformConfig,
+        clock: Clock,
+      ) =>
         new SessionService(
           stores.users,
           stores.sessions,
+          transactor,
+          trail,
           {
             claims: {
               tenantClaim: config.oidc.tenantClaim ?? OIDC_CLAIM_DEFAULTS.tenantClaim,
@@ -214,19 +223,27 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
           },
           clock,
         ),
-      inject: [STORES, PLATFORM_CONFIG, CLOCK],
+      inject: [STORES, TRANSACTOR, AuditTrail, PLATFORM_CONFIG, CLOCK],
     },
     {
       provide: ConsentService,
-      useFactory: (stores: Stores, scopes: ScopeRegistry, sessions: SessionService, clock: Clock) =>
+      useFactory: (
+        stores: Stores,
+        scopes: ScopeRegistry,
+        sessions: SessionService,
+        transactor: Transactor,
+        trail: AuditTrail,
+        clock: Clock,
+      ) =>
         new ConsentService(
           new AuthorizationRequestValidator(stores.applications),
           scopes,
           sessions,
-          stores.authorizationCodes,
+          transactor,
+          trail,
           clock,
         ),
-      inject: [STORES, ScopeRegistry, SessionService, CLOCK],
+      inject: [STORES, ScopeRegistry, SessionService, TRANSACTOR, AuditTrail, CLOCK],
     },
     {
       provide: AppLoginService,
@@ -262,8 +279,9 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     },
     {
       provide: UserAdministration,
-      useFactory: (stores: Stores, clock: Clock) => new UserAdministration(stores.users, clock),
-      inject: [STORES, CLOCK],
+      useFactory: (stores: Stores, transactor: Transactor, trail: AuditTrail, clock: Clock) =>
+        new UserAdministration(stores.users, transactor, trail, clock),
+      inject: [STORES, TRANSACTOR, AuditTrail, CLOCK],
     },
   ],
   exports: [

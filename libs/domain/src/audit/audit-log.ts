@@ -11,7 +11,7 @@ import {
   type AuditRecord,
   type AuditStore,
 } from './audit-record';
-import type { AuditTrail } from './audit-trail';
+import { auditActorOf, type AuditTrail } from './audit-trail';
 
 /** `resource.verb`, dotted lower case: `invoice.paid`, `job.cancelled`. */
 export const AUDIT_ACTION_PATTERN = /^[a-z][a-z0-9_-]*(?:\.[a-z][a-z0-9_-]*)+$/;
@@ -67,10 +67,7 @@ export class AuditLog {
     checkEmission(emission);
     assertOwnTenant(principal, tenant);
     const event = this.trail.record({
-      actor:
-        principal.kind === 'user'
-          ? { kind: 'user', id: principal.id }
-          : { kind: 'app', id: principal.clientId },
+      actor: auditActorOf(principal),
       tenant,
       action: emission.action,
       target: emission.target,
@@ -90,7 +87,11 @@ export class AuditLog {
   }
 
   /** One page of one tenant's records, for a caller of that tenant or a platform administrator. */
-  queryTenant(principal: ActingPrincipal, tenant: string, query: Omit<AuditQuery, 'tenant'>): Promise<AuditRecord[]> {
+  queryTenant(
+    principal: ActingPrincipal,
+    tenant: string,
+    query: Omit<AuditQuery, 'tenant'>,
+  ): Promise<AuditRecord[]> {
     assertOwnTenant(principal, tenant);
     return this.store.listAuditRecords({ ...query, tenant });
   }

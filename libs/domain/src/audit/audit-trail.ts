@@ -1,12 +1,25 @@
 import type { Clock } from '../clock';
 import type { Stores, TokenEventInput, Transactor } from '../storage';
+import type { ActingPrincipal } from '../users/user-administration';
 import type { AuditActorKind, AuditAttributes, AuditEventInput, AuditOutcome } from './audit-record';
 
+export interface AuditActor {
+  kind: AuditActorKind;
+  id: string;
+}
+
 /** Who the platform's own records name when no caller did it: its own processes. */
-export const PLATFORM_ACTOR = { kind: 'platform', id: 'platform' } as const;
+export const PLATFORM_ACTOR: AuditActor = { kind: 'platform', id: 'platform' };
+
+/** The actor a caller acts as: the user of a user token, else the application. */
+export function auditActorOf(principal: ActingPrincipal): AuditActor {
+  return principal.kind === 'user'
+    ? { kind: 'user', id: principal.id }
+    : { kind: 'app', id: principal.clientId };
+}
 
 export interface AuditEntry {
-  actor: { kind: AuditActorKind; id: string };
+  actor: AuditActor;
   action: string;
   target?: string | null;
   tenant?: string | null;

@@ -121,6 +121,20 @@ describe(ConsentService.name, () => {
       expect(stores.authorizationCodes.all()).toEqual([]);
     });
 
+    it('audits the login, each approval and each denial, with the user as actor', async () => {
+      const { decide, stores, user } = await setUp();
+      await decide(true);
+      await decide(false);
+
+      const actions = stores.audit.all().filter((r) => r.actorId === user.id);
+      expect(actions.map((r) => [r.action, r.outcome, r.target])).toEqual([
+        ['user.login', 'success', user.id],
+        ['consent.approved', 'success', 'web-portal'],
+        ['consent.denied', 'denied', 'web-portal'],
+      ]);
+      expect(actions[1]).toMatchObject({ tenant: user.tenant, attributes: { scope: expect.any(String) } });
+    });
+
     it('re-validates the request: a tampered redirect URI is refused, not redirected to', async () => {
       const { decide } = await setUp();
       await expect(decide(true, { redirect_uri: 'https://evil.example/callback' })).rejects.toMatchObject({

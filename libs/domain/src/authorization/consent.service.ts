@@ -4,7 +4,8 @@ import type { Clock } from '../clock';
 import { redirectUriWithParameters } from '../registry/redirect-uri';
 import type { ScopeDescription, ScopeRegistry } from '../registry/scope-registry';
 import type { SessionService } from '../sessions/session.service';
-import type { AuthorizationCodeStore } from '../storage';
+import type { AuditTrail } from '../audit/audit-trail';
+import type { Transactor } from '../storage';
 import { authorizationCodes } from '../tokens/opaque-token';
 import type { AuthorizationRequestParams, AuthorizationRequestValidator } from './authorization-request';
 
@@ -34,7 +35,8 @@ export class ConsentService {
     private readonly validator: AuthorizationRequestValidator,
     private readonly scopes: Pick<ScopeRegistry, 'describe'>,
     private readonly sessions: Pick<SessionService, 'resolve'>,
-    private readonly codes: Pick<AuthorizationCodeStore, 'insertAuthorizationCode'>,
+    private readonly transactor: Transactor,
+    private readonly trail: AuditTrail,
     private readonly clock: Clock,
   ) {}
 
@@ -47,28 +49,46 @@ export class ConsentService {
     };
   }
 
-  /** The URI to redirect the browser to: with a code (and state) on approval, else access_denied. */
+  /**
+   * The URI to redirect the browser to: with a code (and state) on approval, else access_denied.
+   * Either answer is audited (`consent.approved`, `consent.denied`), the approval in the
+   * transaction that stores its code.
+   */
   async decide(decision: ConsentDecision): Promise<string> {
     const user = await this.sessions.resolve(decision.session);
     const request = await this.validator.validate(decision.request);
+    const now = this.clock.now();
+    const audited = (approved: boolean) =>
+      this.trail.record({
+        actor: { kind: 'user', id: user.id },
+        action: approved ? 'consent.approved' : 'consent.denied',
+        outcome: approved ? 'success' : 'denied',
+        target: request.client.clientId,
+        tenant: user.tenant,
+        attributes: { scope: request.scopes.join(' ') },
+        occurredAt: now,
+      });
     if (!decision.approved) {
+      await this.transactor.inTransaction((stores) => stores.audit.appendAuditRecords([audited(false)]));
       return redirectUriWithParameters(request.redirectUri, { error: 'access_denied', state: request.state });
     }
-    const now = this.clock.now();
     const code = authorizationCodes.generate();
-    // Each approval starts a grant of its own: its tokens can be revoked together.
-    await this.codes.insertAuthorizationCode({
-      codeHash: code.hash,
-      grantId: randomUUID(),
-      clientId: request.client.clientId,
-      userId: user.id,
-      redirectUri: request.redirectUri,
-      scopes: request.scopes,
-      codeChallenge: request.codeChallenge,
-      codeChallengeMethod: 'S256',
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + AUTHORIZATION_CODE_LIFETIME_SECONDS * 1000),
-      consumedAt: null,
+    await this.transactor.inTransaction(async (stores) => {
+      // Each approval starts a grant of its own: its tokens can be revoked together.
+      await stores.authorizationCodes.insertAuthorizationCode({
+        codeHash: code.hash,
+        grantId: randomUUID(),
+        clientId: request.client.clientId,
+        userId: user.id,
+        redirectUri: request.redirectUri,
+        scopes: request.scopes,
+        codeChallenge: request.codeChallenge,
+        codeChallengeMethod: 'S256',
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + AUTHORIZATION_CODE_LIFETIME_SECONDS * 1000),
+        consumedAt: null,
+      });
+      await stores.audit.appendAuditRecords([audited(true)]);
     });
     return redirectUriWithParameters(request.redirectUri, { code: code.value, state: request.state });
   }

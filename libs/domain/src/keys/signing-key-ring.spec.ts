@@ -1,13 +1,18 @@
 import { jwtVerify } from 'jose';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, JwtAccessTokenStrategy } from '../tokens/access-token';
 import { ManualClock } from '../clock';
-import { InMemorySigningKeyStore, TEST_ISSUER } from '../testing/in-memory-stores';
-import { SigningKeyRing } from './signing-key-ring';
+import {
+  InMemoryStores,
+  InMemoryTransactor,
+  signingKeyRingOn,
+  TEST_ISSUER,
+} from '../testing/in-memory-stores';
 
 function setUp() {
   const clock = new ManualClock();
-  const store = new InMemorySigningKeyStore();
-  const ring = new SigningKeyRing(store, clock, ACCESS_TOKEN_LIFETIME_SECONDS);
+  const stores = new InMemoryStores();
+  const store = stores.signingKeys;
+  const ring = signingKeyRingOn(stores, new InMemoryTransactor(stores), clock);
   const tokens = new JwtAccessTokenStrategy(
     ring,
     { issuer: TEST_ISSUER, lifetimeSeconds: ACCESS_TOKEN_LIFETIME_SECONDS },
@@ -15,10 +20,10 @@ function setUp() {
   );
   const issue = () =>
     tokens.issue({ clientId: 'reports-worker', subject: 'reports-worker', scopes: ['jobs.read'] });
-  return { clock, store, ring, tokens, issue };
+  return { clock, stores, store, ring, tokens, issue };
 }
 
-describe(SigningKeyRing.name, () => {
+describe('SigningKeyRing', () => {
   it('refuses to sign before the keys are loaded', () => {
     const { ring } = setUp();
     expect(() => ring.signingKey()).toThrow('signing keys not loaded');
@@ -61,10 +66,28 @@ describe(SigningKeyRing.name, () => {
     expect(ring.publicJwks().keys.map((k) => k.kid)).toEqual([newKid, oldKid]);
   });
 
-  it('lets another replica sharing the store pick up a rotation on its next load', async () => {
-    const { clock, store, ring } = setUp();
+  it('audits a rotation with who made it, the new kid and the retired one', async () => {
+    const { stores, ring } = setUp();
     await ring.load();
-    const replica = new SigningKeyRing(store, clock, ACCESS_TOKEN_LIFETIME_SECONDS);
+    const oldKid = ring.signingKey().kid;
+
+    const { kid } = await ring.rotate({ kind: 'user', id: 'root' });
+
+    expect(stores.audit.all()).toEqual([
+      expect.objectContaining({
+        actorKind: 'user',
+        actorId: 'root',
+        action: 'signing_key.rotated',
+        target: kid,
+        attributes: { retired: oldKid },
+      }),
+    ]);
+  });
+
+  it('lets another replica sharing the store pick up a rotation on its next load', async () => {
+    const { clock, stores, ring } = setUp();
+    await ring.load();
+    const replica = signingKeyRingOn(stores, new InMemoryTransactor(stores), clock);
     await replica.load();
     clock.advanceSeconds(10);
     const { kid } = await ring.rotate();

@@ -1,7 +1,8 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import type { JsonWebKey, KeyObject, webcrypto } from 'node:crypto';
 import type { Clock } from '../clock';
-import type { SigningKeyRecord, SigningKeyStore } from '../storage';
+import { PLATFORM_ACTOR, type AuditActor, type AuditTrail } from '../audit/audit-trail';
+import type { SigningKeyRecord, SigningKeyStore, Transactor } from '../storage';
 import { rs256PrivateKey } from '../tokens/jws';
 
 type CryptoKey = webcrypto.CryptoKey;
@@ -39,6 +40,8 @@ export class SigningKeyRing {
 
   constructor(
     private readonly store: SigningKeyStore,
+    private readonly transactor: Transactor,
+    private readonly trail: AuditTrail,
     private readonly clock: Clock,
     private readonly tokenLifetimeSeconds: number,
   ) {}
@@ -70,14 +73,27 @@ export class SigningKeyRing {
     this.jwks = { keys: this.published.map((k) => k.publicJwk) };
   }
 
-  /** Creates a new key that signs from now on; the previous one stays published. */
-  async rotate(): Promise<{ kid: string; createdAt: Date }> {
+  /**
+   * Creates a new key that signs from now on; the previous one stays published. The new key,
+   * the retirements and the `signing_key.rotated` record commit together.
+   */
+  async rotate(actor: AuditActor = PLATFORM_ACTOR): Promise<{ kid: string; createdAt: Date }> {
     const now = this.clock.now();
     const record = await generateSigningKey(now);
-    await this.store.insertSigningKey(record);
-    for (const key of this.published) {
-      if (!key.record.retiredAt) await this.store.retireSigningKey(key.record.kid, now);
-    }
+    await this.transactor.inTransaction(async (stores) => {
+      await stores.signingKeys.insertSigningKey(record);
+      const retired = this.published.filter((key) => !key.record.retiredAt).map((key) => key.record.kid);
+      for (const kid of retired) await stores.signingKeys.retireSigningKey(kid, now);
+      await stores.audit.appendAuditRecords([
+        this.trail.record({
+          actor,
+          action: 'signing_key.rotated',
+          target: record.kid,
+          attributes: { retired: retired.join(' ') },
+          occurredAt: now,
+        }),
+      ]);
+    });
     await this.load();
     return { kid: record.kid, createdAt: now };
   }

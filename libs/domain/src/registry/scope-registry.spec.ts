@@ -1,14 +1,45 @@
 import { STANDARD_SCOPES } from '../scopes';
 import { ManualClock } from '../clock';
-import { expectDomainError, InMemoryScopeStore, TEST_START } from '../testing/in-memory-stores';
+import { AuditTrail } from '../audit/audit-trail';
+import {
+  expectDomainError,
+  InMemoryStores,
+  InMemoryTransactor,
+  TEST_START,
+} from '../testing/in-memory-stores';
 import { ScopeRegistry } from './scope-registry';
 
 function setUp() {
-  const store = new InMemoryScopeStore();
-  return { store, registry: new ScopeRegistry(store, new ManualClock()) };
+  const stores = new InMemoryStores();
+  const clock = new ManualClock();
+  const registry = new ScopeRegistry(
+    stores.scopes,
+    new InMemoryTransactor(stores),
+    new AuditTrail(clock),
+    clock,
+  );
+  return { store: stores.scopes, audit: stores.audit, registry };
 }
 
 describe(ScopeRegistry.name, () => {
+  it('audits a definition with who made it, and a refused one not at all', async () => {
+    const { registry, audit } = setUp();
+    await registry.define('reports.read', 'Read reports', { kind: 'app', id: 'admin' });
+    await expectDomainError(
+      registry.define('reports.read', 'Again', { kind: 'app', id: 'admin' }),
+      'conflict',
+    );
+
+    expect(audit.all()).toEqual([
+      expect.objectContaining({
+        actorKind: 'app',
+        actorId: 'admin',
+        action: 'scope.defined',
+        target: 'reports.read',
+      }),
+    ]);
+  });
+
   it('defines a custom resource.action scope', async () => {
     const { registry, store } = setUp();
     await expect(registry.define('reports.read', 'Read reports')).resolves.toEqual({

@@ -1,7 +1,8 @@
 import type { Clock } from '../clock';
 import { conflict, validationFailed } from '../errors';
 import { SCOPE_PATTERN, scopeCovers, STANDARD_SCOPES } from '../scopes';
-import type { ScopeStore } from '../storage';
+import { PLATFORM_ACTOR, type AuditActor, type AuditTrail } from '../audit/audit-trail';
+import type { ScopeStore, Transactor } from '../storage';
 
 export interface ScopeDescription {
   name: string;
@@ -18,11 +19,14 @@ export interface ScopeView {
 /** Standard scopes from the spec's table plus custom scopes defined by admins. */
 export class ScopeRegistry {
   constructor(
-    private readonly scopes: ScopeStore,
+    private readonly scopes: Pick<ScopeStore, 'listScopes'>,
+    private readonly transactor: Transactor,
+    private readonly trail: AuditTrail,
     private readonly clock: Clock,
   ) {}
 
-  async define(name: string, description: string): Promise<ScopeView> {
+  /** Defines a custom scope and audits it (`scope.defined`) in one transaction. */
+  async define(name: string, description: string, actor: AuditActor = PLATFORM_ACTOR): Promise<ScopeView> {
     if (!SCOPE_PATTERN.test(name) || name.length > 128) {
       throw validationFailed('name must be resource.action in lower case, for example reports.read');
     }
@@ -31,9 +35,14 @@ export class ScopeRegistry {
     }
     if (STANDARD_SCOPES.some((s) => s.name === name)) throw conflict(`${name} is a standard scope`);
     const createdAt = this.clock.now();
-    if ((await this.scopes.insertScope({ name, description, createdAt })) === 'duplicate') {
-      throw conflict(`scope ${name} is already defined`);
-    }
+    await this.transactor.inTransaction(async (stores) => {
+      if ((await stores.scopes.insertScope({ name, description, createdAt })) === 'duplicate') {
+        throw conflict(`scope ${name} is already defined`);
+      }
+      await stores.audit.appendAuditRecords([
+        this.trail.record({ actor, action: 'scope.defined', target: name, occurredAt: createdAt }),
+      ]);
+    });
     return { name, description, standard: false, createdAt };
   }
 

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock';
 import { DomainError } from '../errors';
-import type { SessionStore, User, UserStore } from '../storage';
+import type { AuditTrail } from '../audit/audit-trail';
+import type { SessionStore, Transactor, User, UserStore } from '../storage';
 import { sessionTokens } from '../tokens/opaque-token';
 import { userFromIdentity, type ExternalIdentity, type IdentityClaimNames } from './identity-claims';
 
@@ -24,26 +25,42 @@ export interface SessionSettings {
  */
 export class SessionService {
   constructor(
-    private readonly users: Pick<UserStore, 'upsertUserByExternalId' | 'findUser'>,
-    private readonly sessions: SessionStore,
+    private readonly users: Pick<UserStore, 'findUser'>,
+    private readonly sessions: Pick<SessionStore, 'findSession' | 'endSession'>,
+    private readonly transactor: Transactor,
+    private readonly trail: AuditTrail,
     private readonly settings: SessionSettings,
     private readonly clock: Clock,
   ) {}
 
+  /** A login: the user upserted, the session stored and `user.login` audited, in one transaction. */
   async create(identity: ExternalIdentity): Promise<CreatedSession> {
     const now = this.clock.now();
-    const user = await this.users.upsertUserByExternalId(
-      userFromIdentity(identity, this.settings.claims),
-      now,
-    );
     const { value, hash } = sessionTokens.generate();
     const expiresAt = new Date(now.getTime() + this.settings.lifetimeSeconds * 1000);
-    await this.sessions.insertSession({
-      sessionHash: hash,
-      userId: user.id,
-      createdAt: now,
-      expiresAt,
-      endedAt: null,
+    const user = await this.transactor.inTransaction(async (stores) => {
+      const stored = await stores.users.upsertUserByExternalId(
+        userFromIdentity(identity, this.settings.claims),
+        now,
+      );
+      await stores.sessions.insertSession({
+        sessionHash: hash,
+        userId: stored.id,
+        createdAt: now,
+        expiresAt,
+        endedAt: null,
+      });
+      await stores.audit.appendAuditRecords([
+        this.trail.record({
+          actor: { kind: 'user', id: stored.id },
+          action: 'user.login',
+          target: stored.id,
+          tenant: stored.tenant,
+          attributes: { issuer: stored.issuer, roles: stored.roles.join(' ') },
+          occurredAt: now,
+        }),
+      ]);
+      return stored;
     });
     return { session: value, expiresAt, user };
   }

@@ -9,6 +9,7 @@
  */
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
 import { AUDIT_GENESIS_HASH, chainAuditRecords } from '../audit/audit-chain';
+import { AuditTrail } from '../audit/audit-trail';
 import type {
   AuditChainHead,
   AuditEventInput,
@@ -24,7 +25,7 @@ import {
 import { ConsentService } from '../authorization/consent.service';
 import { ClientAuthenticator } from '../clients/client-authenticator';
 import { argon2idHasher, VerifiedSecretCache, type SecretHasher } from '../clients/secret-hasher';
-import { ManualClock } from '../clock';
+import { ManualClock, type Clock } from '../clock';
 import { TokenIntrospector } from '../endpoints/introspection';
 import { TokenRevoker } from '../endpoints/revocation';
 import { DomainError, OAuthError, type DomainErrorCode, type OAuthErrorCode } from '../errors';
@@ -562,6 +563,21 @@ function inMemoryStorage(): { stores: InMemoryStores; transactor: InMemoryTransa
  * transaction that rolls back restores only its own state, never a write made beside it.
  * (Never hand these to code running inside `inTransaction`: it would wait for itself.)
  */
+/** A key ring on `stores`, rotating through a transactor of its own (several may share the stores). */
+export function signingKeyRingOn(
+  stores: InMemoryStores | Stores,
+  transactor: Transactor,
+  clock: Clock,
+): SigningKeyRing {
+  return new SigningKeyRing(
+    stores.signingKeys,
+    transactor,
+    new AuditTrail(clock),
+    clock,
+    ACCESS_TOKEN_LIFETIME_SECONDS,
+  );
+}
+
 export function autocommitting(stores: InMemoryStores, transactor: InMemoryTransactor): Stores {
   const wrap = <T extends object>(store: T): T =>
     new Proxy(store, {
@@ -746,7 +762,8 @@ export async function createTestEngine(
   const { stores, transactor } = storage;
   const hasher = new VerifiedSecretCache(argon2idHasher);
   await stores.signingKeys.insertSigningKey(await sharedSigningKeyRecord());
-  const keys = new SigningKeyRing(stores.signingKeys, clock, ACCESS_TOKEN_LIFETIME_SECONDS);
+  const trail = new AuditTrail(clock);
+  const keys = signingKeyRingOn(stores, transactor, clock);
   await keys.load();
   const accessTokens = new JwtAccessTokenStrategy(
     keys,
@@ -779,7 +796,7 @@ export async function createTestEngine(
     TEST_ISSUER,
     clock,
   );
-  const scopeRegistry = new ScopeRegistry(stores.scopes, clock);
+  const scopeRegistry = new ScopeRegistry(stores.scopes, transactor, trail, clock);
   const registry = new ApplicationRegistry(
     stores.applications,
     scopeRegistry,
@@ -791,6 +808,8 @@ export async function createTestEngine(
   const sessions = new SessionService(
     stores.users,
     stores.sessions,
+    transactor,
+    trail,
     { claims: TEST_CLAIM_NAMES, lifetimeSeconds: SESSION_LIFETIME_SECONDS },
     clock,
   );
@@ -798,7 +817,8 @@ export async function createTestEngine(
     new AuthorizationRequestValidator(stores.applications),
     scopeRegistry,
     sessions,
-    stores.authorizationCodes,
+    transactor,
+    trail,
     clock,
   );
   return {

@@ -4,7 +4,9 @@ import { SigningKeyRing } from '../keys/signing-key-ring';
 import { ManualClock } from '../clock';
 import {
   aSigningKeyRecord,
-  InMemorySigningKeyStore,
+  InMemoryStores,
+  InMemoryTransactor,
+  signingKeyRingOn,
   TEST_ISSUER,
   TEST_START,
 } from '../testing/in-memory-stores';
@@ -18,8 +20,8 @@ const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('
 
 async function setUp() {
   const clock = new ManualClock();
-  const store = new InMemorySigningKeyStore();
-  const ring = new SigningKeyRing(store, clock, ACCESS_TOKEN_LIFETIME_SECONDS);
+  const stores = new InMemoryStores();
+  const ring = signingKeyRingOn(stores, new InMemoryTransactor(stores), clock);
   await ring.load();
   const strategy = new JwtAccessTokenStrategy(
     ring,
@@ -31,7 +33,7 @@ async function setUp() {
     subject: 'reports-worker',
     scopes: ['jobs.read', 'files.read'],
   });
-  const [stored] = await store.listSigningKeys();
+  const [stored] = await stores.signingKeys.listSigningKeys();
   return { clock, ring, strategy, issued, kid: stored.kid, publicJwk: stored.publicJwk };
 }
 
@@ -132,9 +134,9 @@ describe(JwtAccessTokenStrategy.name, () => {
 
   it('rejects a token signed by a key it does not know, and one without a kid', async () => {
     const { strategy, clock, issued } = await setUp();
-    const strangerStore = new InMemorySigningKeyStore();
-    await strangerStore.insertSigningKey(await aSigningKeyRecord(TEST_START));
-    const stranger = new SigningKeyRing(strangerStore, clock, ACCESS_TOKEN_LIFETIME_SECONDS);
+    const strangers = new InMemoryStores();
+    await strangers.signingKeys.insertSigningKey(await aSigningKeyRecord(TEST_START));
+    const stranger = signingKeyRingOn(strangers, new InMemoryTransactor(strangers), clock);
     await stranger.load();
     const foreign = await signWithRing(stranger, issued.claims, { typ: 'at+jwt' });
     await expect(strategy.verify(foreign)).resolves.toBeNull();

@@ -1,6 +1,7 @@
 import { DomainError } from '../errors';
 import { ManualClock } from '../clock';
-import { InMemoryUserStore, expectDomainError } from '../testing/in-memory-stores';
+import { AuditTrail } from '../audit/audit-trail';
+import { InMemoryStores, InMemoryTransactor, expectDomainError } from '../testing/in-memory-stores';
 import type { User } from '../storage';
 import { type ActingPrincipal, isPlatformAdmin, UserAdministration } from './user-administration';
 
@@ -22,7 +23,8 @@ const service = (scopes: string[]): ActingPrincipal => ({
 });
 
 async function setUp() {
-  const users = new InMemoryUserStore();
+  const stores = new InMemoryStores();
+  const users = stores.users;
   const clock = new ManualClock();
   const add = (subject: string, tenant: string, roles: string[]): Promise<User> =>
     users.upsertUserByExternalId(
@@ -41,7 +43,8 @@ async function setUp() {
   const bob = await add('bob', 'acme', ['viewer']);
   const root = await add('root', 'acme', ['global_admin']);
   const carol = await add('carol', 'globex', ['viewer']);
-  return { admin: new UserAdministration(users, clock), ada, bob, root, carol };
+  const admin = new UserAdministration(users, new InMemoryTransactor(stores), new AuditTrail(clock), clock);
+  return { admin, audit: stores.audit, ada, bob, root, carol };
 }
 
 describe(UserAdministration.name, () => {
@@ -63,6 +66,26 @@ describe(UserAdministration.name, () => {
     await expect(admin.get(user('acme', ['viewer']), 'acme', ada.id)).resolves.toMatchObject({
       roles: ['viewer', 'user'],
     });
+  });
+
+  it('audits a role change with the caller as actor, and a refused one not at all', async () => {
+    const { admin, audit, ada } = await setUp();
+    await admin.setRoles(user('acme', ['tenant_admin']), 'acme', ada.id, ['viewer']);
+    await expectDomainError(
+      admin.setRoles(user('acme', ['tenant_admin']), 'acme', ada.id, ['global_admin']),
+      'forbidden',
+    );
+
+    expect(audit.all()).toEqual([
+      expect.objectContaining({
+        actorKind: 'user',
+        actorId: 'acme-caller',
+        action: 'user.roles_changed',
+        target: ada.id,
+        tenant: 'acme',
+        attributes: { from: 'user', to: 'viewer' },
+      }),
+    ]);
   });
 
   it.each([[['superuser']], [[]], ['user'], [[42]]])('refuses roles %j', async (roles) => {

@@ -2,7 +2,8 @@ import type { Clock } from '../clock';
 import { DomainError, notFound, validationFailed } from '../errors';
 import { GLOBAL_ADMIN_ROLE, holdsAdminScope } from '../admin';
 import { ROLE_BUNDLE } from '../sessions/identity-claims';
-import type { User, UserStore } from '../storage';
+import { auditActorOf, type AuditTrail } from '../audit/audit-trail';
+import type { Transactor, User, UserStore } from '../storage';
 
 /**
  * Who acts, as the backend authorized them: a user (with their tenant and roles) or a service
@@ -36,7 +37,9 @@ const forbidden = (message: string): DomainError => new DomainError('forbidden',
  */
 export class UserAdministration {
   constructor(
-    private readonly users: Pick<UserStore, 'findUser' | 'listUsersOfTenant' | 'setUserRoles'>,
+    private readonly users: Pick<UserStore, 'findUser' | 'listUsersOfTenant'>,
+    private readonly transactor: Transactor,
+    private readonly trail: AuditTrail,
     private readonly clock: Clock,
   ) {}
 
@@ -61,7 +64,19 @@ export class UserAdministration {
       throw forbidden('only a global_admin grants or removes the global_admin role');
     }
     const now = this.clock.now();
-    if (!(await this.users.setUserRoles(user.id, wanted, now))) throw notFound(`user ${userId}`);
+    await this.transactor.inTransaction(async (stores) => {
+      if (!(await stores.users.setUserRoles(user.id, wanted, now))) throw notFound(`user ${userId}`);
+      await stores.audit.appendAuditRecords([
+        this.trail.record({
+          actor: auditActorOf(principal),
+          action: 'user.roles_changed',
+          target: user.id,
+          tenant,
+          attributes: { from: user.roles.join(' '), to: wanted.join(' ') },
+          occurredAt: now,
+        }),
+      ]);
+    });
     return { ...user, roles: wanted, updatedAt: now };
   }
 
