@@ -19,7 +19,7 @@ export async function issueToken(tokenUrl, { clientId, clientSecret }, scope = '
 }
 
 /** Registers a `service` app through the backend with an admin token; answers its credentials. */
-export async function registerServiceApp(platform, clientId) {
+export async function registerServiceApp(platform, clientId, declaredScopes = ['jobs.read']) {
   const admin = await issueToken(`${platform.baseUrl}/v1/oauth/token`, platform.admin, 'admin.*');
   const response = await fetch(`${platform.baseUrl}/v1/oauth/apps`, {
     method: 'POST',
@@ -28,7 +28,7 @@ export async function registerServiceApp(platform, clientId) {
       client_id: clientId,
       name: 'benchmark',
       app_type: 'service',
-      declared_scopes: ['jobs.read'],
+      declared_scopes: declaredScopes,
     }),
   });
   const body = await response.json();

@@ -1,7 +1,15 @@
 import { parseArgs } from 'node:util';
 
 /** Every scenario, in the order they run. */
-export const SCENARIOS = ['limit', 'issuance', 'protected', 'grpc-validate', 'introspection', 'revocation'];
+export const SCENARIOS = [
+  'limit',
+  'issuance',
+  'protected',
+  'grpc-validate',
+  'introspection',
+  'revocation',
+  'audit',
+];
 
 const USAGE = `usage: node bench/run.mjs [options]   (npm run bench -- [options])
 

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { grpc, grpcLoad, percentile, validateToken } from './load.mjs';
 import { measureRs256 } from './limit.mjs';
-import { FORM, form, issueToken, jwsHeader, postForm } from './oauth.mjs';
+import { FORM, form, issueToken, jwsHeader, postForm, registerServiceApp } from './oauth.mjs';
 
 const require = createRequire(import.meta.url);
 const { createAuthServiceClient, INTERNAL_TOKEN_METADATA } = require('@platform/grpc');
@@ -227,6 +227,42 @@ export const scenarios = {
       remote.close();
       local.close();
     }
+  },
+
+  /**
+   * Audit records appended through the public route (backend, sidecar decision, control plane
+   * chain append); afterwards the whole chain must verify.
+   */
+  async audit(ctx) {
+    const { platform } = ctx;
+    const writer = await registerServiceApp(platform, `bench-audit-${Date.now().toString(36)}`, [
+      'audit.write',
+    ]);
+    const token = (await issueToken(`${platform.baseUrl}/v1/oauth/token`, writer, 'audit.write'))
+      .access_token;
+    const request = {
+      url: `${platform.baseUrl}/api/v1/tenants/bench/audit/records`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'invoice.paid', target: 'invoice-42', attributes: { amount: 12.5 } }),
+    };
+    const row = await ctx.load('audit: POST /api/v1/tenants/bench/audit/records', request);
+    const admin = await issueToken(`${platform.baseUrl}/v1/oauth/token`, platform.admin, 'admin.*');
+    const verified = await fetch(`${platform.baseUrl}/api/v1/audit/verify`, {
+      headers: { authorization: `Bearer ${admin.access_token}` },
+    }).then((response) => response.json());
+    if (verified.valid !== true)
+      throw new Error(`the audit chain does not verify: ${JSON.stringify(verified)}`);
+    ctx.progress(`  chain verified: ${verified.checked} records`);
+    const database = process.env.DATABASE_URL?.startsWith('postgres') ? 'Postgres' : 'SQLite';
+    return [
+      {
+        key: 'audit-append',
+        label: `Audit append, REST, hash chain on ${database}`,
+        ...row,
+        unit: 'records/s',
+      },
+    ];
   },
 };
 

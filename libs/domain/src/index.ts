@@ -18,6 +18,7 @@ export * from './tokens/token-validator';
 export * from './grants/grant-handler';
 export * from './grants/client-credentials.grant';
 export * from './events/grouped-token-events';
+export * from './group-commit';
 export * from './audit/audit-record';
 export * from './audit/audit-chain';
 export * from './audit/audit-log';

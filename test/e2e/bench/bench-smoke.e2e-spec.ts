@@ -71,6 +71,7 @@ describe('npm run bench (quick scenarios, a second each)', () => {
   it('runs every scenario of the quick benchmark', () => {
     expect(report.results.map((row) => row.key).sort()).toEqual(
       [
+        'audit-append',
         'grpc-validate',
         'introspection',
         'introspection-peer',

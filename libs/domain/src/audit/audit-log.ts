@@ -1,4 +1,5 @@
 import { DomainError, validationFailed } from '../errors';
+import { GroupCommit } from '../group-commit';
 import type { Transactor } from '../storage';
 import { isPlatformAdmin, type ActingPrincipal } from '../users/user-administration';
 import { AUDIT_GENESIS_HASH, verifyAuditRecords, type AuditChainBreak } from './audit-chain';
@@ -6,6 +7,7 @@ import {
   AUDIT_OUTCOMES,
   type AuditAttributes,
   type AuditChainHead,
+  type AuditEventInput,
   type AuditOutcome,
   type AuditQuery,
   type AuditRecord,
@@ -48,11 +50,18 @@ export interface AuditVerification {
  * record removed from the end is found too.
  */
 export class AuditLog {
+  /** Emitted records go to the chain by group commit: one transaction, one chain lock, per batch. */
+  private readonly appends: GroupCommit<AuditEventInput, AuditRecord>;
+
   constructor(
     private readonly store: Omit<AuditStore, 'appendAuditRecords'>,
-    private readonly transactor: Transactor,
+    transactor: Transactor,
     private readonly trail: AuditTrail,
-  ) {}
+  ) {
+    this.appends = new GroupCommit((events) =>
+      transactor.inTransaction((stores) => stores.audit.appendAuditRecords(events)),
+    );
+  }
 
   /**
    * A record written by an application or a user (`audit.write`, already decided by the
@@ -75,10 +84,7 @@ export class AuditLog {
       attributes: emission.attributes,
       occurredAt: emission.occurredAt,
     });
-    const [record] = await this.transactor.inTransaction((stores) =>
-      stores.audit.appendAuditRecords([event]),
-    );
-    return record;
+    return this.appends.submit(event);
   }
 
   /** One page of records, oldest first (platform administrators: every tenant). */

@@ -44,6 +44,28 @@ describe(GroupedTokenEvents.name, () => {
     expect(store.writes).toEqual([['a'], ['b', 'c']]);
   });
 
+  it('gathers the appends made during a write for one write after it', async () => {
+    let release!: () => void;
+    const writes: string[][] = [];
+    const grouped = new GroupedTokenEvents({
+      appendTokenEvents: async (events) => {
+        writes.push(events.map((e) => e.jti!));
+        if (writes.length === 1) await new Promise<void>((resolve) => (release = resolve));
+      },
+    });
+    const first = grouped.appendTokenEvents([event('a')]);
+    await new Promise((resolve) => setImmediate(resolve));
+    const later = [grouped.appendTokenEvents([event('b')])];
+    await new Promise((resolve) => setImmediate(resolve));
+    later.push(grouped.appendTokenEvents([event('c')]));
+    expect(writes).toEqual([['a']]);
+
+    release();
+    await Promise.all([first, ...later]);
+
+    expect(writes).toEqual([['a'], ['b', 'c']]);
+  });
+
   it('fails every caller of a failed write, and the next turn writes afresh', async () => {
     const failing = recordingStore(true);
     const grouped = new GroupedTokenEvents(failing);
