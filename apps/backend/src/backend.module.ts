@@ -36,6 +36,7 @@ import { ScopesController } from './scopes/scopes.controller';
 import { ServiceAccountsController } from './service-accounts/service-accounts.controller';
 import { TenantUsersController } from './tenants/tenant-users.controller';
 import { AdminAuditController } from './audit/admin-audit.controller';
+import { AuditCheckpointController } from './audit/audit-checkpoint.controller';
 import { AuditRecordsController } from './audit/audit-records.controller';
 import { TokenEventsController } from './token-events/token-events.controller';
 
@@ -66,6 +67,7 @@ export class BackendModule {
         TenantUsersController,
         AuditRecordsController,
         AdminAuditController,
+        AuditCheckpointController,
       ],
       providers: [
         { provide: PLATFORM_CONFIG, useValue: config },

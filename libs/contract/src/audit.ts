@@ -215,3 +215,30 @@ export class AuditVerificationDto {
   })
   first_invalid: AuditChainBreakDto | null;
 }
+
+@ApiSchema({
+  name: 'AuditCheckpoint',
+  description:
+    'A signed tree head: the RFC 6962 Merkle tree hash over the `record_hash` bytes of records 1 to `tree_size`. `signed` is a JWS (RS256, `typ` `audit-checkpoint+jwt`) of `{iss, tree_size, root_hash, iat}`, verifiable with `/v1/jwks`.',
+})
+export class AuditCheckpointDto {
+  @ApiProperty({ type: 'integer' }) tree_size: number;
+  @ApiProperty({ description: '64 hex.' }) root_hash: string;
+  @TimestampProperty() created_at: string;
+  @ApiProperty({ description: 'Compact JWS of the tree head.' }) signed: string;
+}
+
+@ApiSchema({
+  name: 'AuditInclusionProof',
+  description:
+    'RFC 6962 audit path from the record’s leaf (SHA-256 of 0x00 and its `record_hash` bytes) to the root of the latest checkpoint (RFC 9162 section 2.1.3.2 verifies it).',
+})
+export class AuditInclusionProofDto {
+  @ApiProperty({ type: 'integer' }) sequence_id: number;
+  @ApiProperty({ type: 'integer' }) tree_size: number;
+  @ApiProperty({ type: 'integer', description: '`sequence_id` - 1.' }) leaf_index: number;
+  @ApiProperty() leaf_hash: string;
+  @ApiProperty({ type: 'string', isArray: true }) audit_path: string[];
+  @ApiProperty() root_hash: string;
+  @ApiProperty({ description: 'The signed checkpoint the path leads to.' }) checkpoint: string;
+}

@@ -23,6 +23,8 @@ export * from './audit/audit-record';
 export * from './audit/audit-chain';
 export * from './audit/audit-log';
 export * from './audit/audit-trail';
+export * from './audit/audit-checkpoints';
+export * from './audit/merkle';
 export * from './grants/user-tokens';
 export * from './grants/authorization-code.grant';
 export * from './grants/refresh-token.grant';

@@ -1,7 +1,14 @@
-import type { AuditRecordDto, AuditRecordPageDto, AuditVerificationDto } from '@platform/contract';
+import type {
+  AuditCheckpointDto,
+  AuditInclusionProofDto,
+  AuditRecordDto,
+  AuditRecordPageDto,
+  AuditVerificationDto,
+} from '@platform/contract';
+import { merkleLeafHash, merkleRoot, verifyInclusion } from '@platform/domain';
 import { createHash } from 'node:crypto';
 import { canonicalize } from 'json-canonicalize';
-import { decodeJwt } from 'jose';
+import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { identityOf as identity, signIn } from '../../support/internal-consent';
 import {
   adminToken,
@@ -228,5 +235,40 @@ describe('the audit log', () => {
     ).json()) as AuditVerificationDto;
     expect(range).toMatchObject({ valid: true, checked: 2, from: 2, through: 3 });
     expect((await get(writerToken, '/api/v1/audit/verify')).status).toBe(403);
+  });
+
+  it('publishes a signed checkpoint and proves records are in it', async () => {
+    const made = await fetch(`${platform.baseUrl}/api/v1/audit/checkpoints`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(made.status).toBe(201);
+    const checkpoint = (await made.json()) as AuditCheckpointDto;
+    const published = await fetch(`${platform.baseUrl}/v1/audit/checkpoint`);
+    expect(published.status).toBe(200);
+    expect(await published.json()).toEqual(checkpoint);
+
+    const jwks = createRemoteJWKSet(new URL(`${platform.baseUrl}/v1/jwks`));
+    const { payload } = await jwtVerify(checkpoint.signed, jwks, { typ: 'audit-checkpoint+jwt' });
+    expect(payload).toMatchObject({ tree_size: checkpoint.tree_size, root_hash: checkpoint.root_hash });
+
+    const records = (await adminPage(`limit=1000`)).records.slice(0, checkpoint.tree_size);
+    const leaves = records.map((r) => merkleLeafHash(Buffer.from(r.record_hash, 'hex')));
+    expect(merkleRoot(leaves).toString('hex')).toBe(checkpoint.root_hash);
+    for (const sequenceId of [1, Math.ceil(checkpoint.tree_size / 2), checkpoint.tree_size]) {
+      const proof = (await (
+        await get(admin, `/api/v1/audit/records/${sequenceId}/inclusion`)
+      ).json()) as AuditInclusionProofDto;
+      expect(proof.leaf_hash).toBe(leaves[sequenceId - 1].toString('hex'));
+      const path = proof.audit_path.map((hash) => Buffer.from(hash, 'hex'));
+      const root = Buffer.from(checkpoint.root_hash, 'hex');
+      expect(verifyInclusion(leaves[sequenceId - 1], sequenceId - 1, checkpoint.tree_size, path, root)).toBe(
+        true,
+      );
+    }
+    expect((await get(admin, `/api/v1/audit/records/${checkpoint.tree_size + 1000}/inclusion`)).status).toBe(
+      404,
+    );
+    expect((await get(writerToken, `/api/v1/audit/records/1/inclusion`)).status).toBe(403);
   });
 });

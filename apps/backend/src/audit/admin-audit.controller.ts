@@ -1,8 +1,10 @@
-import { Controller, Get, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiQuery } from '@nestjs/swagger';
+import { Controller, Get, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiParam, ApiQuery } from '@nestjs/swagger';
 import {
   AdminOperation,
   Answers,
+  AuditCheckpointDto,
+  AuditInclusionProofDto,
   AuditRecordPageDto,
   AuditVerificationDto,
   ListAllAuditRecordsQueryDto,
@@ -51,5 +53,35 @@ export class AdminAuditController {
   @Refuses(400, 'A malformed range.')
   verify(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.relay.forward(request, reply, { to: '/api/v1/audit/verify', query: ['from', 'through'] });
+  }
+
+  @Post('checkpoints')
+  @AdminOperation({
+    id: 'createAuditCheckpoint',
+    tag: 'Audit',
+    summary: 'Checkpoint the audit log now',
+    description:
+      'Signs the tree head of the whole log as it is now, without waiting for the periodic one (the stored checkpoint when the log has not grown). No body.',
+  })
+  @Answers(201, AuditCheckpointDto, 'The checkpoint.')
+  @Refuses(404, 'The log is empty.')
+  checkpoint(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.relay.forward(request, reply, { to: '/api/v1/audit/checkpoints' });
+  }
+
+  @Get('records/:sequence_id/inclusion')
+  @AdminOperation({
+    id: 'getAuditInclusionProof',
+    tag: 'Audit',
+    summary: 'Prove a record is in the latest checkpoint',
+    description: 'The RFC 6962 audit path of the record to the root of the latest signed checkpoint.',
+  })
+  @ApiParam({ name: 'sequence_id', required: true, example: 42 })
+  @Answers(200, AuditInclusionProofDto, 'The proof.')
+  @Refuses(400, 'The sequence id is not an integer.')
+  @Refuses(404, 'No such record in the latest checkpoint.')
+  @Refuses(409, 'No checkpoint yet.')
+  inclusion(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.relay.forward(request, reply, { to: '/api/v1/audit/records/:sequence_id/inclusion' });
   }
 }

@@ -7,6 +7,7 @@ import {
   LoginCodeGrant,
   UserAdministration,
   AuditedTransactor,
+  AuditCheckpoints,
   AuditLog,
   AuditTrail,
   ApplicationRegistry,
@@ -73,6 +74,12 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
       useFactory: (ds: DataSource, trail: AuditTrail) =>
         new AuditedTransactor(new TypeOrmTransactor(ds), trail),
       inject: [DATA_SOURCE, AuditTrail],
+    },
+    {
+      provide: AuditCheckpoints,
+      useFactory: (stores: Stores, keys: SigningKeyRing, config: PlatformConfig, clock: Clock) =>
+        new AuditCheckpoints(stores.audit, keys, config.issuer, clock),
+      inject: [STORES, SigningKeyRing, PLATFORM_CONFIG, CLOCK],
     },
     {
       provide: AuditLog,
@@ -285,6 +292,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     },
   ],
   exports: [
+    AuditCheckpoints,
     AuditLog,
     AuditTrail,
     AppLoginService,

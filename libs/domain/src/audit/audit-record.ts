@@ -59,6 +59,16 @@ export interface AuditChainHead {
   lastHash: string;
 }
 
+/** A signed tree head over records 1..treeSize (docs/audit.md, "Checkpoints"). */
+export interface AuditCheckpoint {
+  treeSize: number;
+  /** Hex RFC 6962 Merkle tree hash over the records' `record_hash` bytes. */
+  rootHash: string;
+  /** Compact JWS (RS256, the platform's signing key) of the tree head. */
+  signed: string;
+  createdAt: Date;
+}
+
 export interface AuditStore {
   /**
    * Continues the chain with `events`, in order, inside the caller's transaction: the records
@@ -70,4 +80,8 @@ export interface AuditStore {
   /** The record with this sequence id, if any. */
   findAuditRecord(sequenceId: number): Promise<AuditRecord | null>;
   auditChainHead(): Promise<AuditChainHead>;
+  /** 'duplicate' when a checkpoint of that size exists (another replica made it). */
+  insertAuditCheckpoint(checkpoint: AuditCheckpoint): Promise<'created' | 'duplicate'>;
+  /** The checkpoint of the largest tree. */
+  latestAuditCheckpoint(): Promise<AuditCheckpoint | null>;
 }

@@ -12,6 +12,7 @@ import { AUDIT_GENESIS_HASH, chainAuditRecords } from '../audit/audit-chain';
 import { AuditTrail } from '../audit/audit-trail';
 import type {
   AuditChainHead,
+  AuditCheckpoint,
   AuditEventInput,
   AuditQuery,
   AuditRecord,
@@ -435,6 +436,18 @@ export class InMemorySessionStore implements SessionStore, Snapshotting {
 /** Every store, typed as the in-memory classes so specs can look inside. */
 export class InMemoryAuditStore implements AuditStore, Snapshotting {
   private rows: AuditRecord[] = [];
+  private checkpoints: AuditCheckpoint[] = [];
+
+  async insertAuditCheckpoint(checkpoint: AuditCheckpoint): Promise<'created' | 'duplicate'> {
+    if (this.checkpoints.some((c) => c.treeSize === checkpoint.treeSize)) return 'duplicate';
+    this.checkpoints.push(copy(checkpoint));
+    return 'created';
+  }
+
+  async latestAuditCheckpoint(): Promise<AuditCheckpoint | null> {
+    const latest = [...this.checkpoints].sort((a, b) => b.treeSize - a.treeSize)[0];
+    return latest ? copy(latest) : null;
+  }
 
   async appendAuditRecords(events: AuditEventInput[]): Promise<AuditRecord[]> {
     const records = chainAuditRecords(await this.auditChainHead(), copy(events));
@@ -476,11 +489,14 @@ export class InMemoryAuditStore implements AuditStore, Snapshotting {
   }
 
   snapshot(): unknown {
-    return copy(this.rows);
+    return copy({ rows: this.rows, checkpoints: this.checkpoints });
   }
 
   restore(state: unknown): void {
-    this.rows = state as AuditRecord[];
+    ({ rows: this.rows, checkpoints: this.checkpoints } = state as {
+      rows: AuditRecord[];
+      checkpoints: AuditCheckpoint[];
+    });
   }
 }
 

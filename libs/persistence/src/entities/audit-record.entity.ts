@@ -59,3 +59,19 @@ export class AuditChainHeadEntity {
   @Column({ name: 'last_hash', type: 'varchar' })
   lastHash: string;
 }
+
+/** A signed tree head; one per tree size, whichever replica made it first. */
+@Entity('audit_checkpoints')
+export class AuditCheckpointEntity {
+  @PrimaryColumn({ name: 'tree_size', type: 'bigint', transformer: numericId })
+  treeSize: number;
+
+  @Column({ name: 'root_hash', type: 'varchar' })
+  rootHash: string;
+
+  @Column({ type: 'text' })
+  signed: string;
+
+  @Column({ name: 'created_at', type: 'bigint', transformer: epochMillis })
+  createdAt: Date;
+}

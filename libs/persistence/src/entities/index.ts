@@ -1,5 +1,5 @@
 import { ApplicationEntity } from './application.entity';
-import { AuditChainHeadEntity, AuditRecordEntity } from './audit-record.entity';
+import { AuditChainHeadEntity, AuditCheckpointEntity, AuditRecordEntity } from './audit-record.entity';
 import { AuthorizationCodeEntity } from './authorization-code.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
 import { RevocationEntity } from './revocation.entity';
@@ -12,6 +12,7 @@ import { UserEntity } from './user.entity';
 export {
   ApplicationEntity,
   AuditChainHeadEntity,
+  AuditCheckpointEntity,
   AuditRecordEntity,
   AuthorizationCodeEntity,
   RefreshTokenEntity,
@@ -36,4 +37,5 @@ export const ENTITIES = [
   SessionEntity,
   AuditRecordEntity,
   AuditChainHeadEntity,
+  AuditCheckpointEntity,
 ];

@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
 
 const GENESIS_HASH = '0'.repeat(64);
 
-/** The hash-chained audit log and its one-row chain head (docs/audit.md). */
+/** The hash-chained audit log, its one-row chain head and its signed checkpoints (docs/audit.md). */
 export class AuditLog1764100000000 implements MigrationInterface {
   name = 'AuditLog1764100000000';
 
@@ -43,12 +43,24 @@ export class AuditLog1764100000000 implements MigrationInterface {
         ],
       }),
     );
+    await queryRunner.createTable(
+      new Table({
+        name: 'audit_checkpoints',
+        columns: [
+          { name: 'tree_size', type: 'bigint', isPrimary: true },
+          { name: 'root_hash', type: 'varchar' },
+          { name: 'signed', type: 'text' },
+          { name: 'created_at', type: 'bigint' },
+        ],
+      }),
+    );
     await queryRunner.query(
       `INSERT INTO audit_chain_head (id, last_sequence_id, last_hash) VALUES (1, 0, '${GENESIS_HASH}')`,
     );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.dropTable('audit_checkpoints');
     await queryRunner.dropTable('audit_chain_head');
     await queryRunner.dropTable('audit_records');
   }

@@ -2,6 +2,7 @@ import {
   chainAuditRecords,
   type AuditActorKind,
   type AuditChainHead,
+  type AuditCheckpoint,
   type AuditEventInput,
   type AuditOutcome,
   type AuditQuery,
@@ -9,7 +10,8 @@ import {
   type AuditStore,
 } from '@platform/domain';
 import type { EntityManager } from 'typeorm';
-import { AuditRecordEntity } from '../entities/audit-record.entity';
+import { AuditCheckpointEntity, AuditRecordEntity } from '../entities/audit-record.entity';
+import { insertOnce } from './insert-once';
 import { placeholderFor, valuesList, type Placeholder } from './raw-sql';
 
 /** Rows per INSERT: keeps a big batch under SQLite's bound-parameter limit. */
@@ -88,6 +90,17 @@ export class TypeOrmAuditStore implements AuditStore {
   async findAuditRecord(sequenceId: number): Promise<AuditRecord | null> {
     const row = await this.manager.findOneBy(AuditRecordEntity, { sequenceId });
     return row ? toAuditRecord(row) : null;
+  }
+
+  async insertAuditCheckpoint(checkpoint: AuditCheckpoint): Promise<'created' | 'duplicate'> {
+    return insertOnce(this.manager, AuditCheckpointEntity, checkpoint);
+  }
+
+  async latestAuditCheckpoint(): Promise<AuditCheckpoint | null> {
+    const [row] = await this.manager.find(AuditCheckpointEntity, { order: { treeSize: 'DESC' }, take: 1 });
+    return row
+      ? { treeSize: row.treeSize, rootHash: row.rootHash, signed: row.signed, createdAt: row.createdAt }
+      : null;
   }
 
   async auditChainHead(): Promise<AuditChainHead> {

@@ -109,6 +109,24 @@ export const auditStoreContract: Contract = (context) => {
     expect(verifyAuditRecords(genesis, listed).valid).toBe(true);
   });
 
+  it('keeps one checkpoint per tree size and answers the largest', async () => {
+    const checkpoint = (treeSize: number) => ({
+      treeSize,
+      rootHash: 'ab'.repeat(32),
+      signed: `jws-${treeSize}`,
+      createdAt: at(treeSize),
+    });
+    await expect(store().latestAuditCheckpoint()).resolves.toBeNull();
+
+    await expect(store().insertAuditCheckpoint(checkpoint(3))).resolves.toBe('created');
+    await expect(store().insertAuditCheckpoint(checkpoint(7))).resolves.toBe('created');
+    await expect(
+      store().insertAuditCheckpoint({ ...checkpoint(7), signed: 'another replica' }),
+    ).resolves.toBe('duplicate');
+
+    await expect(store().latestAuditCheckpoint()).resolves.toEqual(checkpoint(7));
+  });
+
   it('appends a batch too large for one statement', async () => {
     const events = Array.from({ length: 1_200 }, (_, i) => anAuditEvent({ target: `invoice-${i}` }));
 

@@ -1,0 +1,99 @@
+import type { Clock } from '../clock';
+import { DomainError, notFound } from '../errors';
+import type { SigningKeyRing } from '../keys/signing-key-ring';
+import { signRs256 } from '../tokens/jws';
+import type { AuditCheckpoint, AuditStore } from './audit-record';
+import { inclusionPath, merkleLeafHash, merkleRoot } from './merkle';
+
+/** Records read per query while building a tree. */
+const PAGE_SIZE = 1_000;
+export const AUDIT_CHECKPOINT_TYP = 'audit-checkpoint+jwt';
+
+export interface AuditInclusionProof {
+  sequenceId: number;
+  treeSize: number;
+  /** 0-based: the record's sequence id minus one. */
+  leafIndex: number;
+  /** Hex; the leaf is the record's `record_hash` as 32 bytes. */
+  leafHash: string;
+  auditPath: string[];
+  rootHash: string;
+  /** The signed checkpoint whose root the path leads to. */
+  checkpoint: string;
+}
+
+/**
+ * Signed checkpoints of the audit log (RFC 6962 tree heads over the records' hashes, signed
+ * with the platform's key) and inclusion proofs against them, so anyone holding a record and a
+ * published checkpoint can check the record is in the log without reading the rest of it.
+ */
+export class AuditCheckpoints {
+  constructor(
+    private readonly store: AuditStore,
+    private readonly keys: Pick<SigningKeyRing, 'signingKey'>,
+    private readonly issuer: string,
+    private readonly clock: Clock,
+  ) {}
+
+  latest(): Promise<AuditCheckpoint | null> {
+    return this.store.latestAuditCheckpoint();
+  }
+
+  /** A checkpoint of the whole log as it is now (the stored one when the log has not grown). */
+  async checkpoint(): Promise<AuditCheckpoint | null> {
+    const { lastSequenceId } = await this.store.auditChainHead();
+    const latest = await this.store.latestAuditCheckpoint();
+    if (lastSequenceId === 0 || latest?.treeSize === lastSequenceId) return latest;
+    const rootHash = merkleRoot(await this.leaves(lastSequenceId)).toString('hex');
+    const createdAt = this.clock.now();
+    const { kid, privateKey } = this.keys.signingKey();
+    const signed = await signRs256(
+      { alg: 'RS256', typ: AUDIT_CHECKPOINT_TYP, kid },
+      {
+        iss: this.issuer,
+        tree_size: lastSequenceId,
+        root_hash: rootHash,
+        iat: Math.floor(createdAt.getTime() / 1000),
+      },
+      privateKey,
+    );
+    const checkpoint = { treeSize: lastSequenceId, rootHash, signed, createdAt };
+    // Another replica may have made the same one meanwhile: either is the log's.
+    await this.store.insertAuditCheckpoint(checkpoint);
+    return checkpoint;
+  }
+
+  /** The audit path of record `sequenceId` to the latest checkpoint's root. */
+  async inclusionProof(sequenceId: number): Promise<AuditInclusionProof> {
+    const checkpoint = await this.store.latestAuditCheckpoint();
+    if (!checkpoint) throw new DomainError('conflict', 'no checkpoint yet: create one first');
+    if (sequenceId < 1 || sequenceId > checkpoint.treeSize) {
+      throw notFound(`record ${sequenceId} in the checkpoint of ${checkpoint.treeSize} records`);
+    }
+    const leaves = await this.leaves(checkpoint.treeSize);
+    return {
+      sequenceId,
+      treeSize: checkpoint.treeSize,
+      leafIndex: sequenceId - 1,
+      leafHash: leaves[sequenceId - 1].toString('hex'),
+      auditPath: inclusionPath(leaves, sequenceId - 1).map((hash) => hash.toString('hex')),
+      rootHash: checkpoint.rootHash,
+      checkpoint: checkpoint.signed,
+    };
+  }
+
+  /** The leaf hashes of records 1..size, read page by page. */
+  private async leaves(size: number): Promise<Buffer[]> {
+    const leaves: Buffer[] = [];
+    while (leaves.length < size) {
+      const page = await this.store.listAuditRecords({
+        after: leaves.length,
+        through: size,
+        limit: PAGE_SIZE,
+      });
+      if (page.length === 0) throw new Error(`audit record ${leaves.length + 1} is missing`);
+      for (const record of page) leaves.push(merkleLeafHash(Buffer.from(record.recordHash, 'hex')));
+    }
+    return leaves;
+  }
+}
