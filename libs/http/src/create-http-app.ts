@@ -10,6 +10,7 @@ import {
   withCorrelationId,
 } from '@platform/telemetry';
 import { HttpExceptionFilter } from './http-exception.filter';
+import { registerLiveRoutes } from './live-feed';
 import { headerValue } from './request';
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
@@ -53,6 +54,7 @@ export async function createHttpApp(
     abortOnError: false,
   });
   registerContentParsers(adapter);
+  await registerLiveRoutes(adapter);
   const fastify = adapter.getInstance();
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(CORRELATION_HEADER, request.id);

@@ -28,7 +28,7 @@ export class AdminAuditController {
     tag: 'Audit',
     summary: 'The audit log',
     description:
-      'Every record of every tenant, oldest first, cursor-paged, filterable by tenant, actor, action, target and time. The platform audits itself here: token issuance and revocation, refresh rotation and family revocation, app registration, secret rotation and deletion.',
+      'Every record of every tenant, oldest first, cursor-paged, filterable by tenant, actor, action, target and time; or live, with `Accept: text/event-stream`: Server-Sent Events (`event: audit_record`, `id` = the sequence id), every stored record from `after` and then each new one, resumed after `Last-Event-ID`. The platform audits itself here (docs/audit.md).',
   })
   @ApiQuery({ type: ListAllAuditRecordsQueryDto })
   @Answers(200, AuditRecordPageDto, 'One page of records.')
@@ -37,6 +37,7 @@ export class AdminAuditController {
     return this.relay.forward(request, reply, {
       to: '/api/v1/audit/records',
       query: ['after', 'limit', 'since', 'until', 'tenant', 'actor', 'action', 'target'],
+      live: true,
     });
   }
 

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { DomainError } from '@platform/domain';
 import { ControlPlaneConnection } from '@platform/internal';
@@ -27,6 +28,16 @@ export interface UpstreamResponse {
   headers: Record<string, string>;
   body: Buffer;
 }
+
+/** A live feed's answer: its status and, while it lasts, the event stream's bytes. */
+export interface UpstreamStream {
+  status: number;
+  headers: Record<string, string>;
+  body: Readable;
+}
+
+/** A live feed sends a heartbeat every 15 s; three missed and the stream is dead. */
+const STREAM_IDLE_TIMEOUT_MS = 45_000;
 
 /** Headers of a control-plane answer that reach the client; everything else stays internal. */
 const RELAYED_HEADERS = [
@@ -60,9 +71,7 @@ export class ControlPlaneClient implements OnModuleDestroy {
 
   async request(call: UpstreamRequest): Promise<UpstreamResponse> {
     const query = call.query?.toString();
-    const headers: Record<string, string> = { ...call.headers, accept: 'application/json' };
-    if (call.authorization !== undefined) headers.authorization = call.authorization;
-    if (call.contentType !== undefined) headers['content-type'] = call.contentType;
+    const headers = upstreamHeaders(call, 'application/json');
 
     let response: UpstreamResponse;
     try {
@@ -94,9 +103,42 @@ export class ControlPlaneClient implements OnModuleDestroy {
     return response;
   }
 
+  /**
+   * A live feed (Server-Sent Events) of the control plane, resumed after `lastEventId` when
+   * given. The stream lasts until the control plane ends it or `signal` aborts.
+   */
+  async stream(
+    call: UpstreamRequest & { lastEventId?: string },
+    signal: AbortSignal,
+  ): Promise<UpstreamStream> {
+    const query = call.query?.toString();
+    const headers = upstreamHeaders(call, 'text/event-stream');
+    if (call.lastEventId !== undefined) headers['last-event-id'] = call.lastEventId;
+    try {
+      const answer = await this.connection.request({
+        method: 'GET',
+        path: `${call.path}${query ? `?${query}` : ''}`,
+        headers,
+        signal,
+        bodyTimeout: STREAM_IDLE_TIMEOUT_MS,
+      });
+      return { status: answer.statusCode, headers: pickHeaders(answer.headers), body: answer.body };
+    } catch (error) {
+      this.logger.warn(`control plane unreachable: ${(error as Error).name}`);
+      throw new DomainError('unavailable', 'The control plane is unavailable');
+    }
+  }
+
   async onModuleDestroy(): Promise<void> {
     await this.connection.close();
   }
+}
+
+function upstreamHeaders(call: UpstreamRequest, accept: string): Record<string, string> {
+  const headers: Record<string, string> = { ...call.headers, accept };
+  if (call.authorization !== undefined) headers.authorization = call.authorization;
+  if (call.contentType !== undefined) headers['content-type'] = call.contentType;
+  return headers;
 }
 
 function pickHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

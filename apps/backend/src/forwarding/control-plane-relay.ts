@@ -1,7 +1,9 @@
-import { Injectable, UnsupportedMediaTypeException } from '@nestjs/common';
+import { pipeline } from 'node:stream/promises';
+import { type BeforeApplicationShutdown, Injectable, UnsupportedMediaTypeException } from '@nestjs/common';
 import { OAuthError } from '@platform/domain';
 import { headerValue, mediaType, type PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
+import { CORRELATION_HEADER } from '@platform/telemetry';
 import { ControlPlaneClient, type UpstreamResponse } from '../clients/control-plane.client';
 
 const FORM = 'application/x-www-form-urlencoded';
@@ -26,6 +28,11 @@ export interface ForwardRoute {
   forwardAuthorization?: boolean;
   /** Runs before the answer is sent: adjust its headers, apply a side effect of a success. */
   then?: (response: UpstreamResponse, request: PlatformRequest) => void | Promise<void>;
+  /**
+   * The control plane also serves the route live: a request accepting `text/event-stream`
+   * gets the upstream Server-Sent Events passed through as they come (`Last-Event-ID` too).
+   */
+  live?: boolean;
 }
 
 /**
@@ -34,10 +41,16 @@ export interface ForwardRoute {
  * browser flow stay in the backend; every plain route is a `ForwardRoute`.
  */
 @Injectable()
-export class ControlPlaneRelay {
+export class ControlPlaneRelay implements BeforeApplicationShutdown {
+  /** Live streams being relayed: ended at shutdown, or the server would wait for their clients. */
+  private readonly streams = new Set<AbortController>();
+
   constructor(private readonly controlPlane: ControlPlaneClient) {}
 
   async forward(request: PlatformRequest, reply: FastifyReply, route: ForwardRoute): Promise<void> {
+    if (route.live === true && headerValue(request.headers.accept)?.includes('text/event-stream')) {
+      return this.relayStream(request, reply, route);
+    }
     const body = route.body === undefined ? undefined : bodyOf(request, route.body);
     const authorization =
       route.forwardAuthorization === false ? undefined : headerValue(request.headers.authorization);
@@ -57,6 +70,53 @@ export class ControlPlaneRelay {
     await route.then?.(response, request);
     void reply.status(response.status).headers(response.headers);
     await reply.send(response.body.length > 0 ? response.body : undefined);
+  }
+
+  beforeApplicationShutdown(): void {
+    for (const stream of this.streams) stream.abort();
+  }
+
+  private async relayStream(
+    request: PlatformRequest,
+    reply: FastifyReply,
+    route: ForwardRoute,
+  ): Promise<void> {
+    const abort = new AbortController();
+    const upstream = await this.controlPlane.stream(
+      {
+        method: 'GET',
+        path: fillPath(route.to, request.params as Record<string, string>),
+        ...(route.query !== undefined && {
+          query: pick(request.query as Record<string, unknown>, route.query),
+        }),
+        authorization: headerValue(request.headers.authorization),
+        lastEventId: headerValue(request.headers['last-event-id']),
+      },
+      abort.signal,
+    );
+    if (upstream.status !== 200) {
+      // A refusal (bad filter, revoked token) is an ordinary answer: relay it whole.
+      const body = Buffer.concat(await upstream.body.toArray());
+      void reply.status(upstream.status).headers(upstream.headers);
+      return reply.send(body.length > 0 ? body : undefined);
+    }
+    this.streams.add(abort);
+    request.raw.once('close', () => abort.abort());
+    reply.hijack();
+    reply.raw.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      [CORRELATION_HEADER]: request.id,
+    });
+    try {
+      await pipeline(upstream.body, reply.raw);
+    } catch {
+      // The client left or the control plane went away: either way the stream is over.
+      reply.raw.end();
+    } finally {
+      this.streams.delete(abort);
+    }
   }
 }
 

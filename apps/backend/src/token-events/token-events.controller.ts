@@ -18,7 +18,7 @@ export class TokenEventsController {
     tag: 'Events',
     summary: 'The token event stream',
     description:
-      'Issuance, revocation, rotation and registry events, oldest first. Parameters, transport and payload are "not shown" in the specification; decided: plain JSON over HTTP, cursor-paged (poll with `after` = the previous `next_after`), filterable by `client_id`. Each event is written in the same transaction as the change it records.',
+      'Issuance, revocation, rotation and registry events, oldest first. Parameters, transport and payload are "not shown" in the specification; decided: plain JSON over HTTP, cursor-paged (poll with `after` = the previous `next_after`), filterable by `client_id`; or live, with `Accept: text/event-stream`: Server-Sent Events (`event: token_event`, `id` = the event id, `data` = the event) from `after`, every stored event and then each new one, resumed after `Last-Event-ID` on reconnection, with a comment heartbeat every 15 s. Each event is written in the same transaction as the change it records.',
   })
   @ApiQuery({ type: ListTokenEventsQueryDto })
   @Answers(200, TokenEventPageDto, 'One page of events.')
@@ -26,6 +26,7 @@ export class TokenEventsController {
     return this.relay.forward(request, reply, {
       to: '/api/v1/token-events',
       query: ['after', 'limit', 'client_id'],
+      live: true,
     });
   }
 }

@@ -1,6 +1,8 @@
-import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
-import { DEFAULT_PAGE_SIZE, ListTokenEventsQueryDto } from '@platform/contract';
-import { type Stores } from '@platform/domain';
+import { Controller, Get, Inject, Query, Res, UseGuards } from '@nestjs/common';
+import { DEFAULT_PAGE_SIZE, ListTokenEventsQueryDto, type TokenEventDto } from '@platform/contract';
+import { type Stores, type TokenEvent } from '@platform/domain';
+import { followFeed, liveReplyOf, LiveRoute } from '@platform/http';
+import type { FastifyReply } from 'fastify';
 import { STORES } from '../platform/tokens';
 import { AdminApiGuard } from './admin-api.guard';
 
@@ -9,26 +11,42 @@ import { AdminApiGuard } from './admin-api.guard';
 export class AdminTokenEventsController {
   constructor(@Inject(STORES) private readonly stores: Stores) {}
 
-  /** Cursor-paged: pass `next_after` back as `after` to follow the stream. */
+  /**
+   * Cursor-paged: pass `next_after` back as `after` to follow the stream. With
+   * `Accept: text/event-stream`, the same events live (SSE, `id` = the event id, resumable
+   * with `Last-Event-ID`).
+   */
   @Get()
-  async list(@Query() query: ListTokenEventsQueryDto) {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const events = await this.stores.tokenEvents.listTokenEvents({
-      after: query.after,
-      limit,
-      clientId: query.client_id,
-    });
-    return {
-      events: events.map((e) => ({
-        id: e.id,
-        type: e.type,
-        client_id: e.clientId,
-        subject: e.subject,
-        jti: e.jti,
-        grant_id: e.grantId,
-        occurred_at: e.occurredAt.toISOString(),
-      })),
+  @LiveRoute()
+  async list(@Query() query: ListTokenEventsQueryDto, @Res() reply: FastifyReply): Promise<void> {
+    const page = (after: number, limit: number) =>
+      this.stores.tokenEvents.listTokenEvents({ after, limit, clientId: query.client_id });
+    const live = liveReplyOf(reply);
+    if (live) {
+      const feed = {
+        page,
+        idOf: (e: TokenEvent) => e.id,
+        event: 'token_event',
+        toData: toTokenEventResponse,
+      };
+      return followFeed(reply, live, feed, query.after ?? 0);
+    }
+    const events = await page(query.after ?? 0, query.limit ?? DEFAULT_PAGE_SIZE);
+    await reply.send({
+      events: events.map(toTokenEventResponse),
       next_after: events.length > 0 ? events[events.length - 1].id : (query.after ?? 0),
-    };
+    });
   }
+}
+
+function toTokenEventResponse(e: TokenEvent): TokenEventDto {
+  return {
+    id: e.id,
+    type: e.type,
+    client_id: e.clientId,
+    subject: e.subject,
+    jti: e.jti,
+    grant_id: e.grantId,
+    occurred_at: e.occurredAt.toISOString(),
+  };
 }

@@ -1,8 +1,10 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Query, Res, UseGuards } from '@nestjs/common';
 import { ListAllAuditRecordsQueryDto, VerifyAuditQueryDto } from '@platform/contract';
-import { AuditLog } from '@platform/domain';
+import { AuditLog, type AuditRecord } from '@platform/domain';
+import { followFeed, liveReplyOf, LiveRoute } from '@platform/http';
+import type { FastifyReply } from 'fastify';
 import { AdminApiGuard } from '../admin/admin-api.guard';
-import { toAuditPage, toAuditQuery } from './audit-wire';
+import { toAuditPage, toAuditQuery, toAuditRecordResponse } from './audit-wire';
 
 /** The whole audit log for platform administrators: every tenant, and verification. */
 @Controller('api/v1/audit')
@@ -10,10 +12,22 @@ import { toAuditPage, toAuditQuery } from './audit-wire';
 export class AdminAuditController {
   constructor(private readonly audit: AuditLog) {}
 
+  /** With `Accept: text/event-stream`, the same records live (SSE, `id` = the sequence id). */
   @Get('records')
-  async list(@Query() query: ListAllAuditRecordsQueryDto) {
-    const records = await this.audit.query({ ...toAuditQuery(query), tenant: query.tenant });
-    return toAuditPage(records, query.after);
+  @LiveRoute()
+  async list(@Query() query: ListAllAuditRecordsQueryDto, @Res() reply: FastifyReply): Promise<void> {
+    const filters = { ...toAuditQuery(query), tenant: query.tenant };
+    const live = liveReplyOf(reply);
+    if (live) {
+      const feed = {
+        page: (after: number, limit: number) => this.audit.query({ ...filters, after, limit }),
+        idOf: (record: AuditRecord) => record.sequenceId,
+        event: 'audit_record',
+        toData: toAuditRecordResponse,
+      };
+      return followFeed(reply, live, feed, query.after ?? 0);
+    }
+    await reply.send(toAuditPage(await this.audit.query(filters), query.after));
   }
 
   @Get('verify')

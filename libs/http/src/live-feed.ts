@@ -1,0 +1,79 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import fastifySse, { type SSEReplyInterface } from '@fastify/sse';
+import { RouteConfig, type FastifyAdapter } from '@nestjs/platform-fastify';
+import type { FastifyReply } from 'fastify';
+
+/** How often a live feed looks for new items once it has caught up. */
+export const LIVE_FEED_POLL_MS = 250;
+/** Items read per query while catching up. */
+const LIVE_FEED_PAGE_SIZE = 500;
+
+/**
+ * Lets routes serve Server-Sent Events through `@fastify/sse`: a route marked `@LiveRoute()`
+ * streams when the client asks for `text/event-stream` and answers as before otherwise. Nest
+ * sets route `config`, so a hook lifts `config.sse` to the plugin's route option first.
+ */
+export async function registerLiveRoutes(adapter: FastifyAdapter): Promise<void> {
+  const fastify = adapter.getInstance();
+  fastify.addHook('onRoute', (route) => {
+    const sse = (route.config as { sse?: 'dual' } | undefined)?.sse;
+    if (sse !== undefined) (route as { sse?: 'dual' }).sse = sse;
+  });
+  // Typed against the fastify copy @fastify/sse resolves, not the one Nest bundles: same API.
+  await adapter.register(fastifySse as never, { heartbeatInterval: 15_000 } as never);
+  // Open streams never end on their own: end them when the server closes, or it waits for them.
+  const open = new Set<SSEReplyInterface>();
+  openStreams.set(fastify, open);
+  fastify.addHook('preClose', (done) => {
+    for (const sse of open) sse.close();
+    done();
+  });
+}
+
+const openStreams = new WeakMap<object, Set<SSEReplyInterface>>();
+
+/** The route also streams: `Accept: text/event-stream` gets the live feed (`followFeed`). */
+export const LiveRoute = () => RouteConfig({ sse: 'dual' });
+
+/** The SSE side of a live route's reply, when the client asked for the stream. */
+export function liveReplyOf(reply: FastifyReply): SSEReplyInterface | undefined {
+  return (reply as FastifyReply & { sse?: SSEReplyInterface }).sse;
+}
+
+export interface Feed<Item> {
+  /** Items after the cursor, ascending, at most `limit`. */
+  page(after: number, limit: number): Promise<Item[]>;
+  /** The cursor of an item: its SSE `id`, what `Last-Event-ID` resumes after. */
+  idOf(item: Item): number;
+  event: string;
+  toData(item: Item): unknown;
+}
+
+/**
+ * Streams `feed` from the cursor (`Last-Event-ID` when the client reconnects, else `after`)
+ * until the client goes away: every stored item first, then each new one as it is stored. It
+ * reads the database rather than a local signal, so it sees what any replica wrote.
+ */
+export async function followFeed<Item>(
+  reply: FastifyReply,
+  sse: SSEReplyInterface,
+  feed: Feed<Item>,
+  after: number,
+): Promise<void> {
+  sse.keepAlive();
+  const open = openStreams.get(reply.server);
+  open?.add(sse);
+  const resumed = Number(sse.lastEventId);
+  let cursor = sse.lastEventId !== null && Number.isSafeInteger(resumed) && resumed >= 0 ? resumed : after;
+  let closed = false;
+  sse.onClose(() => (closed = true));
+  while (!closed && sse.isConnected) {
+    const items = await feed.page(cursor, LIVE_FEED_PAGE_SIZE);
+    for (const item of items) {
+      cursor = feed.idOf(item);
+      await sse.send({ id: String(cursor), event: feed.event, data: feed.toData(item) });
+    }
+    if (items.length < LIVE_FEED_PAGE_SIZE) await sleep(LIVE_FEED_POLL_MS);
+  }
+  open?.delete(sse);
+}
