@@ -154,19 +154,36 @@ async function launchPlatform({
 
   /** Stops one process on purpose (tests of what happens when it is gone). */
   const stopProcess = async (name) => {
-    const child = children.find((c) => c.name === name);
+    const child = children.find((c) => c.name === name && c.exitCode === null && c.signalCode === null);
     child.expectedExit = true;
     await stopChild(child);
   };
 
+  /** Kills one process outright (SIGKILL, no shutdown hooks): the crash a durability test needs. */
+  const killProcess = (name) =>
+    new Promise((resolve) => {
+      const child = children.find((c) => c.name === name && c.exitCode === null && c.signalCode === null);
+      if (!child) return resolve();
+      child.expectedExit = true;
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+
   const controlPlanePort = Number(baseEnv.CONTROL_PLANE_PORT ?? 8080);
   const backendPort = Number(baseEnv.BACKEND_PORT ?? 3000);
   const sidecarHealthPort = Number(baseEnv.SIDECAR_HEALTH_PORT ?? 9091);
+  const healthUrls = {
+    'control-plane': `http://127.0.0.1:${controlPlanePort}/health`,
+    sidecar: `http://127.0.0.1:${sidecarHealthPort}/health`,
+    backend: `http://127.0.0.1:${backendPort}/health`,
+  };
+  /** Starts a stopped or killed process again, with the same environment; resolves once healthy. */
+  const restartProcess = (name) => start(name, {}, healthUrls[name]);
   try {
     if (idp) await start('identity-provider', {}, idp.healthUrl);
-    await start('control-plane', {}, `http://127.0.0.1:${controlPlanePort}/health`);
-    await start('sidecar', {}, `http://127.0.0.1:${sidecarHealthPort}/health`);
-    await start('backend', {}, `http://127.0.0.1:${backendPort}/health`);
+    await start('control-plane', {}, healthUrls['control-plane']);
+    await start('sidecar', {}, healthUrls.sidecar);
+    await start('backend', {}, healthUrls.backend);
   } catch (error) {
     await stop();
     throw error;
@@ -175,6 +192,8 @@ async function launchPlatform({
     children,
     stop,
     stopProcess,
+    killProcess,
+    restartProcess,
     baseUrl: `http://127.0.0.1:${backendPort}`,
     ...(idp && { identityProvider: { issuer: idp.issuer, clientId: idp.env.OIDC_CLIENT_ID } }),
   };

@@ -7,6 +7,8 @@ const launcher = require('../../scripts/platform-launcher.js') as {
   launchPlatform(options: object): Promise<{
     stop(): Promise<void>;
     stopProcess(name: string): Promise<void>;
+    killProcess(name: string): Promise<void>;
+    restartProcess(name: string): Promise<unknown>;
     identityProvider?: { issuer: string; clientId: string };
   }>;
   launchSidecar(options: object): Promise<{ stop(): Promise<void> }>;
@@ -31,6 +33,10 @@ export interface TestPlatform {
   identityProvider?: { issuer: string; clientId: string };
   /** Stops one of the processes, leaving the others running. */
   stopProcess(name: 'backend' | 'control-plane' | 'sidecar' | 'identity-provider'): Promise<void>;
+  /** SIGKILL: no shutdown hook runs, as in a crash. */
+  killProcess(name: 'backend' | 'control-plane' | 'sidecar'): Promise<void>;
+  /** Starts a stopped or killed process again with the same environment, once healthy. */
+  restartProcess(name: 'backend' | 'control-plane' | 'sidecar'): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -80,6 +86,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     env,
     ...(platform.identityProvider && { identityProvider: platform.identityProvider }),
     stopProcess: (name) => platform.stopProcess(name),
+    killProcess: (name) => platform.killProcess(name),
+    restartProcess: async (name) => {
+      await platform.restartProcess(name);
+    },
     stop: async () => {
       await platform.stop();
       if (!process.env.E2E_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
