@@ -1,5 +1,5 @@
 import { AuditLog, AuditTrail, systemClock } from '@platform/domain';
-import { anAuditEvent } from './contracts/audit-store.contract';
+import { anAuditEvent } from './support/factories';
 import { databaseDrivers, type SqlTestDatabase } from './support/drivers';
 
 /** What verification finds when someone edits the audit table behind the platform's back. */

@@ -1,5 +1,4 @@
-import type { AuditRecordDto, ListAuditRecordsQueryDto } from '@platform/contract';
-import { DEFAULT_PAGE_SIZE } from '@platform/contract';
+import { DEFAULT_PAGE_SIZE, type AuditRecordDto, type ListAuditRecordsQueryDto } from '@platform/contract';
 import type { AuditQuery, AuditRecord } from '@platform/domain';
 
 /** A record as the API and the hash rule write it. */

@@ -1,19 +1,6 @@
-import { AUDIT_GENESIS_HASH, verifyAuditRecords, type AuditEventInput } from '@platform/domain';
+import { AUDIT_GENESIS_HASH, verifyAuditRecords } from '@platform/domain';
 import type { Contract } from '../support/contract';
-import { at } from '../support/factories';
-
-export const anAuditEvent = (overrides: Partial<AuditEventInput> = {}): AuditEventInput => ({
-  tenant: 'acme',
-  actorKind: 'app',
-  actorId: 'app-billing',
-  action: 'invoice.paid',
-  target: 'invoice-42',
-  outcome: 'success',
-  occurredAt: at(0),
-  correlationId: 'req-1',
-  attributes: { amount: 12.5, currency: 'EUR', refunded: false, note: null },
-  ...overrides,
-});
+import { anAuditEvent, at } from '../support/factories';
 
 const genesis = { lastSequenceId: 0, lastHash: AUDIT_GENESIS_HASH };
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type {
   Application,
+  AuditEventInput,
   AuthorizationCodeRecord,
   ExternalUserInput,
   RefreshTokenRecord,
@@ -117,3 +118,16 @@ export function aSession(overrides: Partial<SessionRecord> = {}): SessionRecord 
     ...overrides,
   };
 }
+
+export const anAuditEvent = (overrides: Partial<AuditEventInput> = {}): AuditEventInput => ({
+  tenant: 'acme',
+  actorKind: 'app',
+  actorId: 'app-billing',
+  action: 'invoice.paid',
+  target: 'invoice-42',
+  outcome: 'success',
+  occurredAt: at(0),
+  correlationId: 'req-1',
+  attributes: { amount: 12.5, currency: 'EUR', refunded: false, note: null },
+  ...overrides,
+});
