@@ -101,7 +101,8 @@ export class ControlPlaneRelay implements BeforeApplicationShutdown {
       return reply.send(body.length > 0 ? body : undefined);
     }
     this.streams.add(abort);
-    request.raw.once('close', () => abort.abort());
+    // The response closes when the client leaves (the request's own 'close' fired when its body ended).
+    reply.raw.once('close', () => abort.abort());
     reply.hijack();
     reply.raw.writeHead(200, {
       'content-type': 'text/event-stream',
