@@ -1,4 +1,5 @@
 export { AdminClient, nextPage, type AppPage, type ListAppsOptions } from './admin-client';
+export { AuditClient, type AuditQuery } from './audit-client';
 export { systemClock, type Clock } from './clock';
 export {
   errorFromResponse,

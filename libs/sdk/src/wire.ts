@@ -1,5 +1,11 @@
 import type {
   ActiveIntrospectionDto,
+  AuditCheckpointDto,
+  AuditInclusionProofDto,
+  AuditRecordDto,
+  AuditRecordPageDto,
+  AuditVerificationDto,
+  EmitAuditEventDto,
   ApplicationDto,
   DefinedScopeDto,
   InactiveIntrospectionDto,
@@ -45,3 +51,21 @@ export type DefinedScope = DefinedScopeDto;
 
 /** The caller as the platform sees its token (`GET /v1/me`). */
 export type Me = MeDto;
+
+/** An audit record to write; the actor is the caller, the tenant the one asked for. */
+export type AuditEmission = EmitAuditEventDto;
+
+/** One link of the audit hash chain. */
+export type AuditRecord = AuditRecordDto;
+
+/** One page of the audit log, oldest first; `next_after` is the cursor of the next. */
+export type AuditRecordPage = AuditRecordPageDto;
+
+/** The verdict of a chain verification: the first record that does not verify, if any. */
+export type AuditVerification = AuditVerificationDto;
+
+/** The latest signed tree head of the audit log. */
+export type AuditCheckpoint = AuditCheckpointDto;
+
+/** The audit path of one record to the latest checkpoint. */
+export type AuditInclusionProof = AuditInclusionProofDto;
