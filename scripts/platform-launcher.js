@@ -217,4 +217,30 @@ async function launchSidecar({ env, stdio = 'inherit', timeoutMs = 30_000 }) {
   };
 }
 
-module.exports = { launchPlatform, launchSidecar, isolatedPlatformEnv, freePort, waitForHealth, ROOT };
+/** Starts one more control plane (a replica on its own port) against the same database. */
+async function launchControlPlane({ env, stdio = 'inherit', timeoutMs = 30_000 }) {
+  const child = spawn(process.execPath, [MAIN['control-plane']], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', stdio, stdio],
+  });
+  await waitForHealth(`http://127.0.0.1:${env.CONTROL_PLANE_PORT}/health`, child, 'control-plane', timeoutMs);
+  return {
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+module.exports = {
+  launchPlatform,
+  launchSidecar,
+  launchControlPlane,
+  isolatedPlatformEnv,
+  freePort,
+  waitForHealth,
+  ROOT,
+};

@@ -12,6 +12,7 @@ const launcher = require('../../scripts/platform-launcher.js') as {
     identityProvider?: { issuer: string; clientId: string };
   }>;
   launchSidecar(options: object): Promise<{ stop(): Promise<void> }>;
+  launchControlPlane(options: object): Promise<{ stop(): Promise<void> }>;
   freePort(host?: string): Promise<number>;
   isolatedPlatformEnv(dataDir: string): Promise<{
     env: Record<string, string>;
@@ -110,4 +111,19 @@ export async function startExtraSidecar(
   const log = openSync(join(platform.dataDir, `sidecar-${port}.log`), 'a');
   const sidecar = await launcher.launchSidecar({ env, stdio: log });
   return { address: env.SIDECAR_GRPC_ADDRESS, stop: sidecar.stop };
+}
+
+/** A second control plane (a replica) on its own port, sharing the first one's database. */
+export async function startControlPlaneReplica(
+  platform: TestPlatform,
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await launcher.freePort();
+  const env = {
+    ...platform.env,
+    CONTROL_PLANE_PORT: String(port),
+    CONTROL_PLANE_URL: `http://127.0.0.1:${port}`,
+  };
+  const log = openSync(join(platform.dataDir, `control-plane-${port}.log`), 'a');
+  const replica = await launcher.launchControlPlane({ env, stdio: log });
+  return { url: env.CONTROL_PLANE_URL, stop: replica.stop };
 }
