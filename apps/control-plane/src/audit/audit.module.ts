@@ -2,16 +2,16 @@ import { Module } from '@nestjs/common';
 import { AdminApiGuard } from '../admin/admin-api.guard';
 import { InternalGuard } from '../internal/internal.guard';
 import { AdminAuditController } from './admin-audit.controller';
-import { AuditCheckpointScheduler } from './audit-checkpoint.scheduler';
 import { AuditCheckpointsController } from './audit-checkpoints.controller';
 import { InternalAuditController } from './internal-audit.controller';
 
 /**
  * The audit log: admin reading, verification and inclusion proofs, the published checkpoint
- * (`/api/v1/audit/*`), internal emit and tenant reads, and the periodic checkpoints.
+ * (`/api/v1/audit/*`), internal emit and tenant reads. The periodic checkpoint is a chore of
+ * BootstrapService.
  */
 @Module({
   controllers: [AdminAuditController, InternalAuditController, AuditCheckpointsController],
-  providers: [AdminApiGuard, InternalGuard, AuditCheckpointScheduler],
+  providers: [AdminApiGuard, InternalGuard],
 })
 export class AuditModule {}

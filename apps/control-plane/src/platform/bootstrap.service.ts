@@ -7,16 +7,25 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { ApplicationRegistry, SigningKeyRing, type Clock, type Stores } from '@platform/domain';
+import {
+  ApplicationRegistry,
+  AuditCheckpoints,
+  SigningKeyRing,
+  type Clock,
+  type Stores,
+} from '@platform/domain';
 import type { PlatformConfig } from '@platform/config';
 import { CLOCK, PLATFORM_CONFIG, STORES } from './tokens';
 
 const KEY_RELOAD_MS = 30_000;
 const PRUNE_MS = 5 * 60_000;
+/** The audit log is checkpointed at start and this often when it has grown (docs/audit.md). */
+export const AUDIT_CHECKPOINT_MS = 60_000;
 
 /**
- * First-start work (signing key, admin app) and the periodic chores: re-reading keys that
- * another replica may have rotated, and pruning deny-list entries no token can outlive.
+ * First-start work (signing key, admin app, an audit checkpoint) and the periodic chores:
+ * re-reading keys that another replica may have rotated, pruning deny-list entries no token can
+ * outlive, checkpointing the audit log. Every replica runs them; each is safe to run twice.
  */
 @Injectable()
 export class BootstrapService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -29,6 +38,7 @@ export class BootstrapService implements OnApplicationBootstrap, OnApplicationSh
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly keys: SigningKeyRing,
     private readonly registry: ApplicationRegistry,
+    private readonly checkpoints: AuditCheckpoints,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -40,6 +50,7 @@ export class BootstrapService implements OnApplicationBootstrap, OnApplicationSh
     if (generated !== undefined) this.writeAdminCredentials(generated);
     this.every(KEY_RELOAD_MS, () => this.keys.load());
     this.every(PRUNE_MS, () => this.stores.revocations.pruneRevocations(this.clock.now()));
+    this.every(AUDIT_CHECKPOINT_MS, () => this.checkpoints.checkpoint(), { now: true });
   }
 
   onApplicationShutdown(): void {
@@ -60,10 +71,12 @@ export class BootstrapService implements OnApplicationBootstrap, OnApplicationSh
     this.logger.log(`admin credentials for client ${this.config.adminClientId} written to ${file}`);
   }
 
-  private every(ms: number, chore: () => Promise<unknown>): void {
-    const timer = setInterval(() => {
+  private every(ms: number, chore: () => Promise<unknown>, options: { now?: boolean } = {}): void {
+    const run = () => {
       chore().catch((error: Error) => this.logger.warn(`periodic task failed: ${error.name}`));
-    }, ms);
+    };
+    if (options.now) run();
+    const timer = setInterval(run, ms);
     timer.unref();
     this.timers.push(timer);
   }
