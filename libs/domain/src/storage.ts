@@ -108,9 +108,11 @@ export interface TokenEventInput {
   jti: string | null;
   grantId: string | null;
   occurredAt: Date;
+  /** The tenant of the user it concerns: it goes into the event's audit record only. */
+  tenant?: string | null;
 }
 
-export interface TokenEvent extends TokenEventInput {
+export interface TokenEvent extends Omit<TokenEventInput, 'tenant'> {
   id: number;
 }
 

@@ -178,6 +178,11 @@ describe('the audit log', () => {
         expect.objectContaining({ actor: { kind: 'user', id: user.id }, target: 'audit-console' }),
       ]),
     );
+    expect(await of('token.issued')).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ actor: { kind: 'user', id: user.id }, tenant: 'acme' }),
+      ]),
+    );
     expect(await of('scope.defined')).toEqual([
       expect.objectContaining({
         actor: { kind: 'app', id: platform.admin.clientId },

@@ -69,6 +69,7 @@ export class AuditTrail {
         ? PLATFORM_ACTOR
         : { kind: byUser ? 'user' : 'app', id: byUser ? (event.subject as string) : event.clientId },
       action: event.type,
+      tenant: event.tenant,
       target: event.type.startsWith('app.') ? event.clientId : (event.jti ?? event.grantId ?? event.clientId),
       attributes,
       occurredAt: event.occurredAt,

@@ -87,6 +87,7 @@ export class TokenRevoker {
           jti: claims.jti,
           grantId: claims.grant_id ?? null,
           occurredAt: now,
+          tenant: claims.tenant ?? null,
         },
       ]);
     });

@@ -56,6 +56,7 @@ export class RefreshTokenGrant implements GrantHandler {
           jti: null,
           grantId: token.grantId,
           occurredAt: now,
+          tenant: user.tenant,
         },
       ]);
       return this.issuer.issue(stores, {

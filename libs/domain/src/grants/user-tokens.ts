@@ -61,6 +61,7 @@ export class UserTokenIssuer {
       jti: claims.jti,
       grantId: step.grantId,
       occurredAt: now,
+      tenant: step.user.tenant,
     };
     await stores.tokenEvents.appendTokenEvents([event]);
     return {

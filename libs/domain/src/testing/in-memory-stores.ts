@@ -242,8 +242,14 @@ export class InMemoryTokenEventStore implements TokenEventStore, Snapshotting {
   private rows: TokenEvent[] = [];
   private lastId = 0;
 
+  /** Keeps what the database keeps: the tenant goes to the audit record only. */
   async appendTokenEvents(events: TokenEventInput[]): Promise<void> {
-    this.rows.push(...events.map((e) => ({ ...copy(e), id: ++this.lastId })));
+    this.rows.push(
+      ...events.map(({ type, clientId, subject, jti, grantId, occurredAt }) => ({
+        ...copy({ type, clientId, subject, jti, grantId, occurredAt }),
+        id: ++this.lastId,
+      })),
+    );
   }
 
   async listTokenEvents(query: { after?: number; limit: number; clientId?: string }): Promise<TokenEvent[]> {
