@@ -242,3 +242,28 @@ export class AuditInclusionProofDto {
   @ApiProperty() root_hash: string;
   @ApiProperty({ description: 'The signed checkpoint the path leads to.' }) checkpoint: string;
 }
+
+export class AuditConsistencyQueryDto {
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    description: 'The tree size of the checkpoint the caller holds.',
+  })
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  from: number;
+}
+
+@ApiSchema({
+  name: 'AuditConsistencyProof',
+  description:
+    'RFC 6962 consistency proof from the tree of the first `from` records to the latest checkpoint (`to` records); RFC 9162 section 2.1.4.2 verifies it against the two roots.',
+})
+export class AuditConsistencyProofDto {
+  @ApiProperty({ type: 'integer' }) from: number;
+  @ApiProperty({ type: 'integer' }) to: number;
+  @ApiProperty({ type: 'string', isArray: true }) proof: string[];
+  @ApiProperty({ description: 'The latest checkpoint’s root (64 hex).' }) root_hash: string;
+  @ApiProperty({ description: 'The latest signed checkpoint.' }) checkpoint: string;
+}

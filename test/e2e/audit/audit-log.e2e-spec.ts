@@ -1,11 +1,12 @@
 import type {
   AuditCheckpointDto,
+  AuditConsistencyProofDto,
   AuditInclusionProofDto,
   AuditRecordDto,
   AuditRecordPageDto,
   AuditVerificationDto,
 } from '@platform/contract';
-import { merkleLeafHash, merkleRoot, verifyInclusion } from '@platform/domain';
+import { merkleLeafHash, merkleRoot, verifyConsistency, verifyInclusion } from '@platform/domain';
 import { createHash } from 'node:crypto';
 import { canonicalize } from 'json-canonicalize';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
@@ -274,6 +275,33 @@ describe('the audit log', () => {
     expect((await get(admin, `/api/v1/audit/records/${checkpoint.tree_size + 1000}/inclusion`)).status).toBe(
       404,
     );
+
+    // The log grows; the next checkpoint proves it only grew since the one kept above.
+    await emit(writerToken, { action: 'invoice.paid', target: 'after-the-checkpoint' }, 'acme');
+    const later = (await (
+      await fetch(`${platform.baseUrl}/api/v1/audit/checkpoints`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin}` },
+      })
+    ).json()) as AuditCheckpointDto;
+    const consistency = (await (
+      await get(admin, `/api/v1/audit/consistency?from=${checkpoint.tree_size}`)
+    ).json()) as AuditConsistencyProofDto;
+    expect(consistency).toMatchObject({
+      from: checkpoint.tree_size,
+      to: later.tree_size,
+      root_hash: later.root_hash,
+    });
+    const consistent = verifyConsistency(
+      checkpoint.tree_size,
+      later.tree_size,
+      consistency.proof.map((hash) => Buffer.from(hash, 'hex')),
+      Buffer.from(checkpoint.root_hash, 'hex'),
+      Buffer.from(later.root_hash, 'hex'),
+    );
+    expect(consistent).toBe(true);
+    expect((await get(admin, `/api/v1/audit/consistency?from=${later.tree_size + 1}`)).status).toBe(400);
+    expect((await get(admin, `/api/v1/audit/consistency`)).status).toBe(400);
     expect((await get(writerToken, `/api/v1/audit/records/1/inclusion`)).status).toBe(403);
   });
 });

@@ -4,6 +4,8 @@ import {
   AdminOperation,
   Answers,
   AuditCheckpointDto,
+  AuditConsistencyProofDto,
+  AuditConsistencyQueryDto,
   AuditInclusionProofDto,
   AuditRecordPageDto,
   AuditVerificationDto,
@@ -68,6 +70,22 @@ export class AdminAuditController {
   @Refuses(404, 'The log is empty.')
   checkpoint(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.relay.forward(request, reply, { to: '/api/v1/audit/checkpoints' });
+  }
+
+  @Get('consistency')
+  @AdminOperation({
+    id: 'getAuditConsistencyProof',
+    tag: 'Audit',
+    summary: 'Prove the log only grew since a checkpoint',
+    description:
+      'The RFC 6962 consistency proof from the tree of the first `from` records (a checkpoint the caller kept) to the latest checkpoint.',
+  })
+  @ApiQuery({ type: AuditConsistencyQueryDto })
+  @Answers(200, AuditConsistencyProofDto, 'The proof.')
+  @Refuses(400, '`from` is missing, not an integer, or beyond the latest checkpoint.')
+  @Refuses(409, 'No checkpoint yet.')
+  consistency(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.relay.forward(request, reply, { to: '/api/v1/audit/consistency', query: ['from'] });
   }
 
   @Get('records/:sequence_id/inclusion')

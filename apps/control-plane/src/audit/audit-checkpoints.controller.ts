@@ -6,8 +6,10 @@ import {
   Param,
   ParseIntPipe,
   Post,
+  Query,
   UseGuards,
 } from '@nestjs/common';
+import { AuditConsistencyQueryDto } from '@platform/contract';
 import { AuditCheckpoints, type AuditCheckpoint } from '@platform/domain';
 import { AdminApiGuard } from '../admin/admin-api.guard';
 
@@ -32,6 +34,19 @@ export class AuditCheckpointsController {
     const checkpoint = await this.checkpoints.checkpoint();
     if (!checkpoint) throw new NotFoundException('the audit log is empty');
     return toCheckpointResponse(checkpoint);
+  }
+
+  @Get('consistency')
+  @UseGuards(AdminApiGuard)
+  async consistency(@Query() query: AuditConsistencyQueryDto) {
+    const proof = await this.checkpoints.consistencyProof(query.from);
+    return {
+      from: proof.from,
+      to: proof.to,
+      proof: proof.proof,
+      root_hash: proof.rootHash,
+      checkpoint: proof.checkpoint,
+    };
   }
 
   @Get('records/:sequenceId/inclusion')

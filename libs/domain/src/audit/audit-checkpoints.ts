@@ -1,13 +1,23 @@
 import type { Clock } from '../clock';
-import { DomainError, notFound } from '../errors';
+import { DomainError, notFound, validationFailed } from '../errors';
 import type { SigningKeyRing } from '../keys/signing-key-ring';
 import { signRs256 } from '../tokens/jws';
 import type { AuditCheckpoint, AuditStore } from './audit-record';
-import { inclusionPath, merkleLeafHash, merkleRoot } from './merkle';
+import { consistencyProof, inclusionPath, merkleLeafHash, merkleRoot } from './merkle';
 
 /** Records read per query while building a tree. */
 const PAGE_SIZE = 1_000;
 export const AUDIT_CHECKPOINT_TYP = 'audit-checkpoint+jwt';
+
+export interface AuditConsistencyProof {
+  /** The earlier tree size the caller holds a checkpoint of. */
+  from: number;
+  /** The latest checkpoint's tree size. */
+  to: number;
+  proof: string[];
+  rootHash: string;
+  checkpoint: string;
+}
 
 export interface AuditInclusionProof {
   sequenceId: number;
@@ -77,6 +87,27 @@ export class AuditCheckpoints {
       leafIndex: sequenceId - 1,
       leafHash: leaves[sequenceId - 1].toString('hex'),
       auditPath: inclusionPath(leaves, sequenceId - 1).map((hash) => hash.toString('hex')),
+      rootHash: checkpoint.rootHash,
+      checkpoint: checkpoint.signed,
+    };
+  }
+
+  /**
+   * The proof that the latest checkpoint's tree extends the tree of the first `from` records
+   * (RFC 6962 section 2.1.2): with it and the root it holds for `from`, an auditor checks the
+   * log was only appended to.
+   */
+  async consistencyProof(from: number): Promise<AuditConsistencyProof> {
+    const checkpoint = await this.store.latestAuditCheckpoint();
+    if (!checkpoint) throw new DomainError('conflict', 'no checkpoint yet: create one first');
+    if (!Number.isSafeInteger(from) || from < 1 || from > checkpoint.treeSize) {
+      throw validationFailed(`from must be a tree size from 1 to ${checkpoint.treeSize}`);
+    }
+    const leaves = await this.leaves(checkpoint.treeSize);
+    return {
+      from,
+      to: checkpoint.treeSize,
+      proof: consistencyProof(leaves, from).map((hash) => hash.toString('hex')),
       rootHash: checkpoint.rootHash,
       checkpoint: checkpoint.signed,
     };

@@ -1,4 +1,11 @@
-import { inclusionPath, merkleLeafHash, merkleRoot, verifyInclusion } from './merkle';
+import {
+  consistencyProof,
+  inclusionPath,
+  merkleLeafHash,
+  merkleRoot,
+  verifyConsistency,
+  verifyInclusion,
+} from './merkle';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const unhex = (text: string) => Buffer.from(text, 'hex');
@@ -58,6 +65,38 @@ describe('the RFC 6962 Merkle tree', () => {
         expect(verifyInclusion(stranger, index, size, path, root)).toBe(false);
         if (size > 1) expect(verifyInclusion(tree[index], (index + 1) % size, size, path, root)).toBe(false);
         expect(verifyInclusion(tree[index], index, size, path, merkleLeafHash(root))).toBe(false);
+      }
+    }
+  });
+
+  it('gives the reference consistency proofs', () => {
+    expect(consistencyProof(LEAVES, 8).map(hex)).toEqual([]);
+    expect(consistencyProof(LEAVES, 1).map(hex)).toEqual([
+      '96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7',
+      '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e',
+      '6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4',
+    ]);
+    expect(consistencyProof(LEAVES, 6).map(hex)).toEqual([
+      '0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a',
+      'ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0',
+      'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7',
+    ]);
+    expect(consistencyProof(LEAVES.slice(0, 5), 2).map(hex)).toEqual([
+      '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e',
+      'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b',
+    ]);
+  });
+
+  it('verifies every consistency proof up to 37 leaves, and refuses a rewritten history', () => {
+    const leaves = Array.from({ length: 37 }, (_, i) => merkleLeafHash(Uint8Array.of(i, i * 3)));
+    for (let second = 1; second <= leaves.length; second++) {
+      const secondRoot = merkleRoot(leaves.slice(0, second));
+      for (let first = 1; first <= second; first++) {
+        const proof = consistencyProof(leaves.slice(0, second), first);
+        const firstRoot = merkleRoot(leaves.slice(0, first));
+        expect(verifyConsistency(first, second, proof, firstRoot, secondRoot)).toBe(true);
+        const rewritten = merkleRoot([merkleLeafHash(Uint8Array.of(255)), ...leaves.slice(1, first)]);
+        expect(verifyConsistency(first, second, proof, rewritten, secondRoot)).toBe(false);
       }
     }
   });

@@ -77,3 +77,59 @@ export function verifyInclusion(
   }
   return sn === 0 && r.equals(Buffer.from(root));
 }
+
+/**
+ * PROOF(m, D[n]) of RFC 6962 section 2.1.2: the hashes that show the tree of the first `m`
+ * leaves is a prefix of the tree of all of them (the log only grew).
+ */
+export function consistencyProof(leafHashes: readonly Uint8Array[], m: number): Buffer[] {
+  if (m < 1 || m > leafHashes.length) throw new RangeError('the first tree must be 1 to n leaves');
+  return subproof(m, leafHashes, true);
+}
+
+function subproof(m: number, leafHashes: readonly Uint8Array[], complete: boolean): Buffer[] {
+  const n = leafHashes.length;
+  if (m === n) return complete ? [] : [merkleRoot(leafHashes)];
+  const k = split(n);
+  return m <= k
+    ? [...subproof(m, leafHashes.slice(0, k), complete), merkleRoot(leafHashes.slice(k))]
+    : [...subproof(m - k, leafHashes.slice(k), false), merkleRoot(leafHashes.slice(0, k))];
+}
+
+/** RFC 9162 section 2.1.4.2: does `proof` show the `first`-leaf tree is a prefix of the `second`? */
+export function verifyConsistency(
+  first: number,
+  second: number,
+  proof: readonly Uint8Array[],
+  firstRoot: Uint8Array,
+  secondRoot: Uint8Array,
+): boolean {
+  if (first < 1 || first > second) return false;
+  if (first === second) return proof.length === 0 && Buffer.from(firstRoot).equals(Buffer.from(secondRoot));
+  const path = (first & (first - 1)) === 0 ? [firstRoot, ...proof] : [...proof];
+  if (path.length === 0) return false;
+  let fn = first - 1;
+  let sn = second - 1;
+  while (fn % 2 === 1) {
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  let fr: Buffer = Buffer.from(path[0]);
+  let sr: Buffer = Buffer.from(path[0]);
+  for (const c of path.slice(1)) {
+    if (sn === 0) return false;
+    if (fn % 2 === 1 || fn === sn) {
+      fr = nodeHash(c, fr);
+      sr = nodeHash(c, sr);
+      while (fn % 2 === 0 && fn !== 0) {
+        fn = Math.floor(fn / 2);
+        sn = Math.floor(sn / 2);
+      }
+    } else {
+      sr = nodeHash(sr, c);
+    }
+    fn = Math.floor(fn / 2);
+    sn = Math.floor(sn / 2);
+  }
+  return sn === 0 && fr.equals(Buffer.from(firstRoot)) && sr.equals(Buffer.from(secondRoot));
+}
