@@ -199,13 +199,13 @@ async function launchPlatform({
   };
 }
 
-/** Starts one more sidecar (with its own ports) against an already running control plane. */
-async function launchSidecar({ env, stdio = 'inherit', timeoutMs = 30_000 }) {
-  const child = spawn(process.execPath, [MAIN.sidecar], {
+/** Starts one more process of `name` beside a running platform; resolves once `healthUrl` answers. */
+async function launchExtra(name, healthUrl, { env, stdio = 'inherit', timeoutMs = 30_000 }) {
+  const child = spawn(process.execPath, [MAIN[name]], {
     env: { ...process.env, ...env },
     stdio: ['ignore', stdio, stdio],
   });
-  await waitForHealth(`http://127.0.0.1:${env.SIDECAR_HEALTH_PORT}/health`, child, 'sidecar', timeoutMs);
+  await waitForHealth(healthUrl, child, name, timeoutMs);
   return {
     child,
     stop: () =>
@@ -217,23 +217,13 @@ async function launchSidecar({ env, stdio = 'inherit', timeoutMs = 30_000 }) {
   };
 }
 
+/** Starts one more sidecar (with its own ports) against an already running control plane. */
+const launchSidecar = (options) =>
+  launchExtra('sidecar', `http://127.0.0.1:${options.env.SIDECAR_HEALTH_PORT}/health`, options);
+
 /** Starts one more control plane (a replica on its own port) against the same database. */
-async function launchControlPlane({ env, stdio = 'inherit', timeoutMs = 30_000 }) {
-  const child = spawn(process.execPath, [MAIN['control-plane']], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', stdio, stdio],
-  });
-  await waitForHealth(`http://127.0.0.1:${env.CONTROL_PLANE_PORT}/health`, child, 'control-plane', timeoutMs);
-  return {
-    child,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
-}
+const launchControlPlane = (options) =>
+  launchExtra('control-plane', `http://127.0.0.1:${options.env.CONTROL_PLANE_PORT}/health`, options);
 
 module.exports = {
   launchPlatform,

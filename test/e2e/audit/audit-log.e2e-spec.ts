@@ -303,5 +303,8 @@ describe('the audit log', () => {
     expect((await get(admin, `/api/v1/audit/consistency?from=${later.tree_size + 1}`)).status).toBe(400);
     expect((await get(admin, `/api/v1/audit/consistency`)).status).toBe(400);
     expect((await get(writerToken, `/api/v1/audit/records/1/inclusion`)).status).toBe(403);
+    const notANumber = await get(admin, `/api/v1/audit/records/first/inclusion`);
+    expect(notANumber.status).toBe(400);
+    expect(notANumber.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   });
 });
