@@ -5,6 +5,7 @@
  */
 import type { Application } from './application';
 import type { AuditStore } from './audit/audit-record';
+import type { WebhookStore } from './webhooks/webhook-endpoint';
 
 export type InsertResult = 'created' | 'duplicate';
 
@@ -238,6 +239,7 @@ export interface Stores {
   refreshTokens: RefreshTokenStore;
   sessions: SessionStore;
   audit: AuditStore;
+  webhooks: WebhookStore;
 }
 
 export interface Transactor {

@@ -9,10 +9,10 @@ export const epochMillis: ValueTransformer = {
   from: (value: string | number | null) => (value == null ? null : new Date(Number(value))),
 };
 
-/** Auto-increment ids: integer on SQLite, bigint on Postgres (returned as a string). */
+/** Auto-increment ids and other bigints: integer on SQLite, bigint on Postgres (returned as a string). */
 export const numericId: ValueTransformer = {
-  to: (value: number | undefined) => value,
-  from: (value: string | number) => Number(value),
+  to: (value: number | null | undefined) => value,
+  from: (value: string | number | null) => (value == null ? null : Number(value)),
 };
 
 export const jsonStringArray: ValueTransformer = {

@@ -69,6 +69,7 @@ import type {
 import { ACCESS_TOKEN_LIFETIME_SECONDS, JwtAccessTokenStrategy } from '../tokens/access-token';
 import { refreshTokens } from '../tokens/opaque-token';
 import { AccessTokenValidator } from '../tokens/token-validator';
+import { InMemoryWebhookStore } from './in-memory-webhook-store';
 
 // ---------------------------------------------------------------------------------------------
 // Clock
@@ -517,6 +518,7 @@ export class InMemoryStores implements Stores {
   readonly refreshTokens = new InMemoryRefreshTokenStore();
   readonly sessions = new InMemorySessionStore();
   readonly audit = new InMemoryAuditStore();
+  readonly webhooks = new InMemoryWebhookStore();
 
   private all(): Snapshotting[] {
     return [
@@ -530,6 +532,7 @@ export class InMemoryStores implements Stores {
       this.refreshTokens,
       this.sessions,
       this.audit,
+      this.webhooks,
     ];
   }
 
@@ -623,6 +626,7 @@ export function autocommitting(stores: InMemoryStores, transactor: InMemoryTrans
     refreshTokens: wrap(stores.refreshTokens),
     sessions: wrap(stores.sessions),
     audit: wrap(stores.audit),
+    webhooks: wrap(stores.webhooks),
   };
 }
 

@@ -8,6 +8,12 @@ import { SessionEntity } from './session.entity';
 import { SigningKeyEntity } from './signing-key.entity';
 import { TokenEventEntity } from './token-event.entity';
 import { UserEntity } from './user.entity';
+import {
+  WebhookAttemptEntity,
+  WebhookDeliveryEntity,
+  WebhookDispatchCursorEntity,
+  WebhookEndpointEntity,
+} from './webhook.entity';
 
 export {
   ApplicationEntity,
@@ -22,6 +28,10 @@ export {
   SigningKeyEntity,
   TokenEventEntity,
   UserEntity,
+  WebhookAttemptEntity,
+  WebhookDeliveryEntity,
+  WebhookDispatchCursorEntity,
+  WebhookEndpointEntity,
 };
 
 /** Every entity, for the DataSource `entities` option. */
@@ -38,4 +48,8 @@ export const ENTITIES = [
   AuditRecordEntity,
   AuditChainHeadEntity,
   AuditCheckpointEntity,
+  WebhookEndpointEntity,
+  WebhookDeliveryEntity,
+  WebhookAttemptEntity,
+  WebhookDispatchCursorEntity,
 ];

@@ -1,6 +1,9 @@
 import type { EntityManager } from 'typeorm';
 
-/** The n-th (1-based) bound parameter in the driver's own syntax: `?` on SQLite, `$n` on Postgres. */
+/**
+ * The n-th (1-based) bound parameter in the driver's own syntax: `?` on SQLite, `$n` on Postgres.
+ * SQLite binds `?` in the order they appear, so number them in the order of the statement's text.
+ */
 export type Placeholder = (n: number) => string;
 
 export function placeholderFor(manager: EntityManager): Placeholder {

@@ -10,6 +10,7 @@ import type {
   Stores,
   TokenEventStore,
   UserStore,
+  WebhookStore,
 } from '@platform/domain';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ConnectionLock, connectionLockFor } from '../connection-lock';
@@ -23,6 +24,7 @@ import { TypeOrmSessionStore } from './session.store';
 import { TypeOrmSigningKeyStore } from './signing-key.store';
 import { TypeOrmTokenEventStore } from './token-event.store';
 import { TypeOrmUserStore } from './user.store';
+import { TypeOrmWebhookStore } from './webhook.store';
 
 /** Every store, sharing one EntityManager (so one transaction when the manager has one). */
 export class TypeOrmStores implements Stores {
@@ -36,6 +38,7 @@ export class TypeOrmStores implements Stores {
   readonly refreshTokens: RefreshTokenStore;
   readonly sessions: SessionStore;
   readonly audit: AuditStore;
+  readonly webhooks: WebhookStore;
 
   constructor(manager: EntityManager) {
     this.applications = new TypeOrmApplicationStore(manager);
@@ -48,6 +51,7 @@ export class TypeOrmStores implements Stores {
     this.refreshTokens = new TypeOrmRefreshTokenStore(manager);
     this.sessions = new TypeOrmSessionStore(manager);
     this.audit = new TypeOrmAuditStore(manager);
+    this.webhooks = new TypeOrmWebhookStore(manager);
   }
 
   /**
@@ -69,6 +73,7 @@ export class TypeOrmStores implements Stores {
       refreshTokens: serialized(stores.refreshTokens, lock),
       sessions: serialized(stores.sessions, lock),
       audit: serialized(stores.audit, lock),
+      webhooks: serialized(stores.webhooks, lock),
     };
   }
 }

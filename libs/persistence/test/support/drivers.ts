@@ -85,10 +85,11 @@ async function emptyTables(dataSource: DataSource): Promise<void> {
   for (const entity of dataSource.entityMetadatas) {
     await dataSource.createQueryBuilder().delete().from(entity.target).execute();
   }
-  // The chain head is one row the migration creates; empty means back to the genesis.
+  // The chain head and the dispatch cursor are rows the migrations create: empty means back to them.
   await dataSource.query(
     `INSERT INTO audit_chain_head (id, last_sequence_id, last_hash) VALUES (1, 0, '${AUDIT_GENESIS_HASH}')`,
   );
+  await dataSource.query('INSERT INTO webhook_dispatch_cursor (id, last_sequence_id) VALUES (1, 0)');
 }
 
 /** The fakes and SQLite always; Postgres when reachable, and always under CI=true. */

@@ -9,6 +9,8 @@ import type {
   SessionRecord,
   SigningKeyRecord,
   TokenEventInput,
+  WebhookDeliveryInput,
+  WebhookEndpoint,
 } from '@platform/domain';
 
 /** A fixed instant with milliseconds, so a round trip that loses precision shows. */
@@ -129,5 +131,30 @@ export const anAuditEvent = (overrides: Partial<AuditEventInput> = {}): AuditEve
   occurredAt: at(0),
   correlationId: 'req-1',
   attributes: { amount: 12.5, currency: 'EUR', refunded: false, note: null },
+  ...overrides,
+});
+
+export const aWebhookEndpoint = (overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint => ({
+  id: uniqueId('wh'),
+  url: 'https://hooks.example.com/platform',
+  description: 'billing events',
+  eventTypes: ['token.*', 'app.registered'],
+  tenant: 'acme',
+  disabledAt: null,
+  secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  previousSecret: null,
+  previousSecretExpiresAt: null,
+  startAfterSequence: 0,
+  createdAt: T0,
+  updatedAt: T0,
+  ...overrides,
+});
+
+export const aWebhookDelivery = (endpointId: string, overrides: Partial<WebhookDeliveryInput> = {}): WebhookDeliveryInput => ({
+  endpointId,
+  sequenceId: 1,
+  eventType: 'token.issued',
+  replayOf: null,
+  nextAttemptAt: T0,
   ...overrides,
 });

@@ -1,0 +1,110 @@
+import type { Clock } from '../clock';
+import type { AuditRecord, AuditStore } from '../audit/audit-record';
+import type { WebhookAttemptOutcome, WebhookDelivery, WebhookEndpoint, WebhookStore } from './webhook-endpoint';
+import { webhookRetryDelay } from './webhook-retry';
+import { webhookHeaders } from './webhook-signature';
+
+/** What the receiver did with one POST. */
+export interface WebhookResponse {
+  /** null when there was no HTTP answer: refused address, unreachable, timed out. */
+  status: number | null;
+  error: string | null;
+  /** The start of the answer's body, bounded by the sender. */
+  excerpt: string | null;
+}
+
+/** Sends one message over HTTP (the control plane's sender bounds time, size and addresses). */
+export interface WebhookSender {
+  send(url: string, headers: Record<string, string>, body: string): Promise<WebhookResponse>;
+}
+
+export interface WebhookWorkerOptions {
+  /** Deliveries one endpoint may have in flight at once, across every worker. */
+  perEndpoint: number;
+  /** How long a claimed delivery stays leased: longer than the sender's timeout. */
+  leaseMs: number;
+  random?: () => number;
+}
+
+/** The message id receivers deduplicate on: one per audit record. */
+export const webhookMessageId = (sequenceId: number): string => `msg_${sequenceId}`;
+
+/**
+ * Attempts due deliveries: claims them (a lease, so no other worker sends them meanwhile),
+ * signs each with the endpoint's secrets and posts it, then logs the attempt and schedules the
+ * next one (webhook-retry.ts) or dead-letters the delivery after the last.
+ */
+export class WebhookDeliveryWorker {
+  constructor(
+    private readonly webhooks: WebhookStore,
+    private readonly audit: Pick<AuditStore, 'findAuditRecord'>,
+    private readonly sender: WebhookSender,
+    private readonly payloadOf: (record: AuditRecord) => string,
+    private readonly clock: Clock,
+    private readonly options: WebhookWorkerOptions,
+  ) {}
+
+  /** Leases up to `limit` due deliveries. */
+  claim(limit: number): Promise<WebhookDelivery[]> {
+    const now = this.clock.now();
+    return this.webhooks.claimWebhookDeliveries({
+      now,
+      leaseUntil: new Date(now.getTime() + this.options.leaseMs),
+      limit,
+      perEndpoint: this.options.perEndpoint,
+    });
+  }
+
+  /** Claims what is due and attempts each once, side by side; answers how many. */
+  async deliverDue(limit = 100): Promise<number> {
+    const claimed = await this.claim(limit);
+    await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
+    return claimed.length;
+  }
+
+  /** One attempt of a claimed delivery, logged whatever happens. */
+  async attempt(delivery: WebhookDelivery): Promise<void> {
+    const endpoint = await this.webhooks.findWebhookEndpoint(delivery.endpointId);
+    if (!endpoint) return; // deleted meanwhile, with its deliveries
+    const record = await this.audit.findAuditRecord(delivery.sequenceId);
+    const at = this.clock.now();
+    const response: WebhookResponse = record
+      ? await this.post(endpoint, record, at)
+      : { status: null, error: `audit record ${delivery.sequenceId} does not exist`, excerpt: null };
+    const finished = this.clock.now();
+    const attempt = delivery.attempts + 1;
+    await this.webhooks.recordWebhookAttempt(
+      {
+        deliveryId: delivery.id,
+        attempt,
+        at,
+        durationMs: finished.getTime() - at.getTime(),
+        status: response.status,
+        error: response.error,
+        responseExcerpt: response.excerpt,
+      },
+      this.outcome(response, attempt, finished),
+    );
+  }
+
+  private post(endpoint: WebhookEndpoint, record: AuditRecord, at: Date): Promise<WebhookResponse> {
+    const body = this.payloadOf(record);
+    const overlapping =
+      endpoint.previousSecret !== null &&
+      endpoint.previousSecretExpiresAt !== null &&
+      endpoint.previousSecretExpiresAt.getTime() > at.getTime();
+    const secrets = overlapping ? [endpoint.secret, endpoint.previousSecret as string] : [endpoint.secret];
+    const signed = webhookHeaders({ id: webhookMessageId(record.sequenceId), timestamp: at, body }, secrets);
+    return this.sender.send(endpoint.url, { 'content-type': 'application/json', ...signed }, body);
+  }
+
+  private outcome(response: WebhookResponse, attempt: number, now: Date): WebhookAttemptOutcome {
+    if (response.status !== null && response.status >= 200 && response.status < 300) {
+      return { state: 'succeeded', nextAttemptAt: now };
+    }
+    const delay = webhookRetryDelay(attempt, this.options.random);
+    return delay === null
+      ? { state: 'dead', nextAttemptAt: now }
+      : { state: 'pending', nextAttemptAt: new Date(now.getTime() + delay) };
+  }
+}
