@@ -39,6 +39,7 @@ import { AdminAuditController } from './audit/admin-audit.controller';
 import { AuditCheckpointController } from './audit/audit-checkpoint.controller';
 import { AuditRecordsController } from './audit/audit-records.controller';
 import { TokenEventsController } from './token-events/token-events.controller';
+import { WebhooksController } from './webhooks/webhooks.controller';
 
 /**
  * The backend: public routes only (no internal route is served here). It holds no database;
@@ -68,6 +69,7 @@ export class BackendModule {
         AuditRecordsController,
         AdminAuditController,
         AuditCheckpointController,
+        WebhooksController,
       ],
       providers: [
         { provide: PLATFORM_CONFIG, useValue: config },

@@ -8,6 +8,7 @@ import { PlatformModule } from './platform/platform.module';
 import { PublicModule } from './public/public.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { UserFlowModule } from './user-flow/user-flow.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({
   imports: [
@@ -19,6 +20,7 @@ import { UserFlowModule } from './user-flow/user-flow.module';
     AppLoginModule,
     TenantsModule,
     AuditModule,
+    WebhooksModule,
   ],
   providers: [BootstrapService],
 })

@@ -55,6 +55,13 @@ export interface PlatformConfig {
     keyRefreshMs: number;
     unknownKidRefreshIntervalMs: number;
   };
+  /** What only the control plane's webhook sender reads (docs/webhooks.md). */
+  webhooks: {
+    /** Private, loopback and plain-http receivers allowed: outside production unless set. */
+    allowPrivateUrls: boolean;
+    timeoutMs: number;
+    concurrency: number;
+  };
 }
 
 export const PLATFORM_VERSION = '0.9.0';
@@ -124,6 +131,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role?: ProcessR
       tokenCacheSize: count(vars.SIDECAR_TOKEN_CACHE_SIZE) ?? DEFAULTS.sidecarTokenCacheSize,
       keyRefreshMs: DEFAULTS.keyRefreshMs,
       unknownKidRefreshIntervalMs: DEFAULTS.unknownKidRefreshIntervalMs,
+    },
+    webhooks: {
+      allowPrivateUrls:
+        vars.WEBHOOK_ALLOW_PRIVATE_URLS === undefined ? !production : vars.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
+      timeoutMs: count(vars.WEBHOOK_TIMEOUT_MS) ?? DEFAULTS.webhookTimeoutMs,
+      concurrency: count(vars.WEBHOOK_CONCURRENCY) ?? DEFAULTS.webhookConcurrency,
     },
   };
   checkConfig(vars, config, role);

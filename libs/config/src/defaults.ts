@@ -25,4 +25,8 @@ export const DEFAULTS = {
   keyRefreshMs: 30_000,
   /** An unknown `kid` triggers at most one key refresh per this interval. */
   unknownKidRefreshIntervalMs: 5_000,
+  /** How long a webhook receiver has to answer one delivery. */
+  webhookTimeoutMs: 15_000,
+  /** Webhook deliveries in flight at once, per control-plane replica. */
+  webhookConcurrency: 64,
 } as const;

@@ -125,6 +125,18 @@ export class EnvironmentVariables {
   SIDECAR_ALLOW_NON_LOOPBACK?: string;
 
   @IsOptional()
+  @IsIn(['true', 'false'], { message: 'must be true or false' })
+  WEBHOOK_ALLOW_PRIVATE_URLS?: string;
+
+  @IsOptional()
+  @Matches(/^([1-9]\d{2,3}|[1-5]\d{4}|60000)$/, { message: 'must be a whole number of milliseconds from 100 to 60000' })
+  WEBHOOK_TIMEOUT_MS?: string;
+
+  @IsOptional()
+  @Matches(/^([1-9]\d{0,2}|1000)$/, { message: 'must be a whole number from 1 to 1000' })
+  WEBHOOK_CONCURRENCY?: string;
+
+  @IsOptional()
   @IsString()
   SIDECAR_HEALTH_HOST?: string;
 }

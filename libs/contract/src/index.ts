@@ -8,3 +8,4 @@ export * from './paging';
 export * from './platform';
 export * from './registry';
 export * from './users';
+export * from './webhooks';

@@ -31,6 +31,7 @@ export type Tag =
   | 'Scopes'
   | 'Events'
   | 'Audit'
+  | 'Webhooks'
   | 'Service accounts'
   | 'Tenant users'
   | 'User login and consent'

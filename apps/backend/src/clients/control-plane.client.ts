@@ -5,7 +5,7 @@ import { ControlPlaneConnection } from '@platform/internal';
 
 /** One call to the control plane. `path` is absolute (`/api/v1/apps`), `query` is appended. */
 export interface UpstreamRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   query?: URLSearchParams;
   /** The caller's Authorization header, passed through verbatim when present. */

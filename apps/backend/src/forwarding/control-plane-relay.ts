@@ -55,7 +55,7 @@ export class ControlPlaneRelay implements BeforeApplicationShutdown {
     const authorization =
       route.forwardAuthorization === false ? undefined : headerValue(request.headers.authorization);
     const response = await this.controlPlane.request({
-      method: request.method as 'GET' | 'POST' | 'PUT' | 'DELETE',
+      method: request.method as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
       path: fillPath(route.to, request.params as Record<string, string>),
       ...(route.query !== undefined && {
         query: pick(request.query as Record<string, unknown>, route.query),

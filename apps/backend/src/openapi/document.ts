@@ -39,6 +39,10 @@ const TAGS: Array<[string, string]> = [
     'Audit',
     'The hash-chained audit log: written with `audit.write`, read per tenant with `audit.read` or whole by administrators, verifiable.',
   ],
+  [
+    'Webhooks',
+    'Audit and token events pushed to HTTP endpoints as signed Standard Webhooks messages, with retries, a delivery log and replay (admin Bearer token).',
+  ],
   ['Service accounts', 'Headless `service` apps (admin Bearer token).'],
   ['Tenant users', 'User administration, decided per tenant by the policy engine.'],
   ['User login and consent', 'Browser routes: server-rendered pages and redirects.'],
@@ -91,5 +95,41 @@ export function openApiDocument(
       'sessionCookie',
     );
   for (const [name, description] of TAGS) builder.addTag(name, description);
-  return generateOpenApi(app, builder);
+  return { ...generateOpenApi(app, builder), webhooks: WEBHOOKS };
 }
+
+/** What the platform POSTs to a registered endpoint (OpenAPI 3.1 `webhooks`). */
+const WEBHOOKS: OpenAPIObject['webhooks'] = {
+  auditRecord: {
+    post: {
+      summary: 'An audit or token event',
+      description:
+        'Sent to each endpoint whose event types and tenant match the record. Verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the endpoint’s secret (any Standard Webhooks library does), refuse a timestamp more than 5 minutes off, and deduplicate on `webhook-id`. Answer 2xx within the timeout (`WEBHOOK_TIMEOUT_MS`, 15 s); anything else is retried.',
+      parameters: [
+        { name: 'webhook-id', in: 'header', required: true, schema: { type: 'string' }, example: 'msg_42' },
+        {
+          name: 'webhook-timestamp',
+          in: 'header',
+          required: true,
+          schema: { type: 'string' },
+          description: 'Unix seconds.',
+        },
+        {
+          name: 'webhook-signature',
+          in: 'header',
+          required: true,
+          schema: { type: 'string' },
+          description: '`v1,<base64 HMAC-SHA256>`, one per active secret, space separated.',
+        },
+      ],
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookMessage' } } },
+      },
+      responses: {
+        '2XX': { description: 'Received.' },
+        default: { description: 'Not received: the delivery is retried on the schedule.' },
+      },
+    },
+  },
+};

@@ -35,6 +35,7 @@ export const testConfig = (overrides: Partial<PlatformConfig> = {}): PlatformCon
     keyRefreshMs: 30_000,
     unknownKidRefreshIntervalMs: 5_000,
   },
+  webhooks: { allowPrivateUrls: true, timeoutMs: 15_000, concurrency: 64 },
   ...overrides,
 });
 

@@ -33,7 +33,7 @@ function setUp(script?: Array<number | null>) {
   const transactor = new InMemoryTransactor(stores);
   const trail = new AuditTrail(clock);
   const registry = new WebhookRegistry(stores.webhooks, transactor, trail, clock, { allowPrivateNetworks: false });
-  const dispatcher = new WebhookDispatcher(stores.webhooks, transactor, () => clock.now());
+  const dispatcher = new WebhookDispatcher(stores, transactor, () => clock.now());
   const receiver = new ScriptedReceiver(script);
   const worker = new WebhookDeliveryWorker(
     stores.webhooks,

@@ -1,5 +1,5 @@
-import type { Transactor } from '../storage';
-import { endpointReceives, type WebhookStore } from './webhook-endpoint';
+import type { Stores, Transactor } from '../storage';
+import { endpointReceives } from './webhook-endpoint';
 
 /** Records read per dispatch transaction. */
 const DISPATCH_PAGE = 500;
@@ -13,15 +13,20 @@ const DISPATCH_PAGE = 500;
  * turns on the cursor's lock. Issuance pays nothing for webhooks.
  */
 export class WebhookDispatcher {
+  /** The cursor as this process last saw it: while the chain's head is there, there is no work. */
+  private seenThrough = -1;
+
   constructor(
-    private readonly webhooks: Pick<WebhookStore, 'listWebhookEndpoints'>,
+    private readonly stores: Pick<Stores, 'webhooks' | 'audit'>,
     private readonly transactor: Transactor,
     private readonly now: () => Date,
   ) {}
 
   /** Fans out the next page of records; answers how many it read (0: caught up). */
   async dispatchOnce(): Promise<number> {
-    if (!(await this.webhooks.listWebhookEndpoints()).some((e) => e.disabledAt === null)) return 0;
+    // Two plain reads decide whether to take the cursor's lock at all.
+    if ((await this.stores.audit.auditChainHead()).lastSequenceId <= this.seenThrough) return 0;
+    if (!(await this.stores.webhooks.listWebhookEndpoints()).some((e) => e.disabledAt === null)) return 0;
     return this.transactor.inTransaction(async (stores) => {
       const cursor = await stores.webhooks.lockWebhookDispatchCursor();
       const endpoints = (await stores.webhooks.listWebhookEndpoints()).filter((e) => e.disabledAt === null);
@@ -46,6 +51,7 @@ export class WebhookDispatcher {
         now,
       );
       if (through > cursor) await stores.webhooks.setWebhookDispatchCursor(through);
+      this.seenThrough = through;
       return records.length;
     });
   }
