@@ -5,6 +5,7 @@ import { Webhook } from 'standardwebhooks';
 
 export interface ReceivedWebhook {
   id: string;
+  path: string;
   headers: Record<string, string>;
   body: string;
   message: WebhookMessageDto;
@@ -23,7 +24,7 @@ export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   secrets: string[] = [];
   /** Decides the answer to each request; 204 unless set. */
-  answer: (request: { id: string; attempt: number }) => Answer = () => 204;
+  answer: (request: { id: string; attempt: number; path: string }) => Answer = () => 204;
   private readonly server = createServer((req, res) => void this.handle(req, res));
   private readonly hanging = new Set<ServerResponse>();
 
@@ -73,8 +74,15 @@ export class WebhookReceiver {
         return false;
       }
     });
-    const answer = this.answer({ id, attempt });
-    this.received.push({ id, headers, body, message: JSON.parse(body) as WebhookMessageDto, verifiedWith });
+    const answer = this.answer({ id, attempt, path: req.url ?? '/' });
+    this.received.push({
+      id,
+      path: req.url ?? '/',
+      headers,
+      body,
+      message: JSON.parse(body) as WebhookMessageDto,
+      verifiedWith,
+    });
     if (answer === 'hang') {
       this.hanging.add(res);
       return;

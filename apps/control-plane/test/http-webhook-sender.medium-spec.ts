@@ -11,7 +11,11 @@ describe(HttpWebhookSender.name, () => {
   const lenient = new HttpWebhookSender({ timeoutMs: 300, allowPrivateNetworks: true });
   const strict = new HttpWebhookSender({ timeoutMs: 300, allowPrivateNetworks: false });
   const send = (sender: HttpWebhookSender, url = `http://127.0.0.1:${port}/hook`) =>
-    sender.send(url, { 'content-type': 'application/json', 'webhook-id': 'msg_1' }, '{"type":"token.issued"}');
+    sender.send(
+      url,
+      { 'content-type': 'application/json', 'webhook-id': 'msg_1' },
+      '{"type":"token.issued"}',
+    );
 
   beforeAll(async () => {
     server = createServer(async (req, res) => {
@@ -59,7 +63,11 @@ describe(HttpWebhookSender.name, () => {
 
   it('gives up on a receiver that does not answer in time', async () => {
     answer = () => undefined;
-    await expect(send(lenient)).resolves.toEqual({ status: null, error: 'no answer within 300 ms', excerpt: null });
+    await expect(send(lenient)).resolves.toEqual({
+      status: null,
+      error: 'no answer within 300 ms',
+      excerpt: null,
+    });
   });
 
   it('reports a refused connection', async () => {
@@ -80,7 +88,10 @@ describe(HttpWebhookSender.name, () => {
     });
     // A name that passed registration but resolves inwards (DNS rebinding) is refused at connect.
     const byName = await send(strict, `http://localhost:${port}/hook`);
-    expect(byName).toMatchObject({ status: null, error: expect.stringMatching(/localhost resolves to .*, not a public address/) });
+    expect(byName).toMatchObject({
+      status: null,
+      error: expect.stringMatching(/localhost resolves to .*, not a public address/),
+    });
     expect(seen).toEqual([]);
   });
 });

@@ -259,6 +259,16 @@ describe('webhooks', () => {
     expect((await fetch(`${platform.baseUrl}/api/v1/webhooks`)).status).toBe(401);
   });
 
+  it('loses nothing when the control plane is killed between the commits and their delivery', async () => {
+    await register();
+    const jtis = await Promise.all(Array.from({ length: 20 }, () => issue()));
+    await platform.killProcess('control-plane'); // within the loop's 250 ms poll of the commits
+    await platform.restartProcess('control-plane');
+
+    await receiver.waitFor((r) => jtis.every((jti) => r.some((w) => w.message.data.attributes.jti === jti)));
+    expect(receiver.received.every((w) => w.verifiedWith.length === 1)).toBe(true);
+  }, 30_000);
+
   it('loses nothing when the control plane is killed with an attempt in flight', async () => {
     const endpoint = await register();
     receiver.answer = ({ attempt }) => (attempt === 1 ? 'hang' : 204);
