@@ -9,6 +9,7 @@ export const SCENARIOS = [
   'introspection',
   'revocation',
   'audit',
+  'webhooks',
 ];
 
 const USAGE = `usage: node bench/run.mjs [options]   (npm run bench -- [options])

@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { grpc, grpcLoad, percentile, validateToken } from './load.mjs';
 import { measureRs256 } from './limit.mjs';
@@ -264,6 +265,91 @@ export const scenarios = {
       },
     ];
   },
+};
+
+/**
+ * Webhook deliveries to a local receiver (204 at once): one endpoint subscribed to the records
+ * an audit-append load writes. Reports the delivery rate from the first delivery to the last
+ * once the queue has drained, beside the rate the records were written at, and the latency from
+ * a record's time to its arrival.
+ */
+scenarios.webhooks = async function webhooks(ctx) {
+  const { platform } = ctx;
+  const arrivals = [];
+  const receiver = createServer((request, response) => {
+    const chunks = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', () => {
+      const { timestamp } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      arrivals.push({
+        at: Date.now(),
+        latency: Date.now() - Date.parse(timestamp),
+        id: request.headers['webhook-id'],
+      });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const admin = (await issueToken(`${platform.baseUrl}/v1/oauth/token`, platform.admin, 'admin.*'))
+    .access_token;
+  const api = (method, path, body) =>
+    fetch(`${platform.baseUrl}/api/v1/webhooks${path}`, {
+      method,
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: body && JSON.stringify(body),
+    }).then(async (response) => (response.status === 204 ? undefined : response.json()));
+  const endpoint = await api('POST', '', {
+    url: `http://127.0.0.1:${receiver.address().port}/hooks`,
+    event_types: ['bench.*'],
+  });
+  try {
+    const writer = await registerServiceApp(platform, `bench-webhooks-${Date.now().toString(36)}`, [
+      'audit.write',
+    ]);
+    const token = (await issueToken(`${platform.baseUrl}/v1/oauth/token`, writer, 'audit.write'))
+      .access_token;
+    const written = await ctx.load('webhooks: audit append with one endpoint subscribed', {
+      url: `${platform.baseUrl}/api/v1/tenants/bench/audit/records`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'bench.delivered', target: 'invoice-42' }),
+    });
+    ctx.progress('  waiting for the deliveries to drain');
+    for (let quiet = 0; quiet < 4;) {
+      const before = arrivals.length;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const pending = await api('GET', `/${endpoint.id}/deliveries?state=pending&limit=1`);
+      quiet = arrivals.length === before && pending.deliveries.length === 0 ? quiet + 1 : 0;
+    }
+    const latencies = arrivals.map((a) => a.latency).sort((a, b) => a - b);
+    const seconds = (arrivals.at(-1).at - arrivals[0].at) / 1000;
+    const rps = arrivals.length / seconds;
+    const duplicates = arrivals.length - new Set(arrivals.map((a) => a.id)).size;
+    ctx.progress(
+      `  ${arrivals.length} deliveries in ${seconds.toFixed(1)} s: ${Math.round(rps)}/s, latency p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`,
+    );
+    return [
+      {
+        key: 'webhook-append',
+        label: 'Audit append with a webhook endpoint subscribed',
+        ...written,
+        unit: 'records/s',
+      },
+      {
+        key: 'webhook-deliveries',
+        label: 'Webhook deliveries to a local receiver (1 endpoint, 8 in flight)',
+        rps,
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+        errors: duplicates,
+        unit: 'deliveries/s',
+        ratios: [{ against: 'webhook-append' }],
+      },
+    ];
+  } finally {
+    await api('DELETE', `/${endpoint.id}`);
+    receiver.close();
+  }
 };
 
 /** Asks the sidecar again and again; answers the hrtime of its first refusal, undefined on timeout. */

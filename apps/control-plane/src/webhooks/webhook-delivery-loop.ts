@@ -1,7 +1,12 @@
 import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { WebhookDeliveryWorker, WebhookDispatcher, type WebhookDelivery } from '@platform/domain';
+import {
+  WebhookDeliveryWorker,
+  WebhookDispatcher,
+  type WebhookAttemptResult,
+  type WebhookDelivery,
+} from '@platform/domain';
 
-/** How often an idle loop looks for new records and due retries. */
+/** How often the loop looks for new records and due retries. */
 export const WEBHOOK_POLL_MS = 250;
 
 export interface WebhookLoopOptions {
@@ -10,19 +15,51 @@ export interface WebhookLoopOptions {
 }
 
 /**
- * The control plane's delivery loop: fans new audit records out into deliveries, then keeps up
- * to `concurrency` attempts in flight, claiming more as each one ends. Every replica runs one;
- * the cursor lock and the delivery leases keep them from sending anything twice. At shutdown it
- * stops claiming and lets the attempts in flight finish; a process killed mid-attempt leaves a
- * lease that runs out, and another replica (or this one, restarted) sends the delivery again.
+ * Runs one step at a time: a call while it runs asks for one more run after it, so bursts of
+ * calls (every finished delivery asks for a refill) fold into few database round trips.
+ */
+class Coalesced {
+  private running: Promise<void> | undefined;
+  private again = false;
+
+  constructor(private readonly step: () => Promise<void>) {}
+
+  run(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        await this.step();
+      } while (this.again);
+    })().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  settled(): Promise<void> {
+    return this.running ?? Promise.resolve();
+  }
+}
+
+/**
+ * The control plane's delivery loop: fans new audit records out into deliveries, keeps up to
+ * `concurrency` attempts in flight (claiming more as attempts end, so a slow receiver holds only
+ * its own slots) and records finished attempts in batches. Every replica runs one; the cursor
+ * lock and the delivery leases keep them from sending anything twice. At shutdown it stops
+ * claiming, lets the attempts in flight finish and records them; a process killed mid-attempt
+ * leaves a lease that runs out, and the delivery is sent again.
  */
 export class WebhookDeliveryLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Webhooks');
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly sending = new Set<Promise<void>>();
+  private finished: WebhookAttemptResult[] = [];
   private timer: NodeJS.Timeout | undefined;
   private running = false;
-  private ticking: Promise<void> | undefined;
-  private again = false;
+  private readonly poll = new Coalesced(() => this.guard('dispatch', () => this.dispatch()));
+  private readonly fill = new Coalesced(() => this.guard('claim', () => this.claim()));
+  private readonly flush = new Coalesced(() => this.guard('record', () => this.recordFinished()));
 
   constructor(
     private readonly dispatcher: WebhookDispatcher,
@@ -33,60 +70,68 @@ export class WebhookDeliveryLoop implements OnApplicationBootstrap, BeforeApplic
 
   onApplicationBootstrap(): void {
     this.running = true;
-    this.schedule(0);
+    this.timer = setInterval(() => void this.poll.run(), WEBHOOK_POLL_MS);
+    this.timer.unref();
+    void this.poll.run();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.running = false;
-    clearTimeout(this.timer);
-    await this.ticking;
-    await Promise.all(this.inFlight);
+    clearInterval(this.timer);
+    await Promise.all([this.poll.settled(), this.fill.settled()]);
+    await Promise.all(this.sending);
+    await this.flush.run();
     await this.sender.close();
   }
 
-  /** One pass: dispatch what is new, fill the free slots. Overlapping calls fold into one more pass. */
-  private tick(): void {
-    if (this.ticking) {
-      this.again = true;
-      return;
-    }
-    this.ticking = this.pass()
-      .catch((error: Error) =>
-        this.logger.warn(`webhook delivery pass failed: ${error.name}: ${error.message}`),
-      )
-      .finally(() => {
-        this.ticking = undefined;
-        if (this.again) {
-          this.again = false;
-          this.schedule(0);
-        } else this.schedule(WEBHOOK_POLL_MS);
-      });
-  }
-
-  private async pass(): Promise<void> {
+  private async dispatch(): Promise<void> {
+    if (this.finished.length > 0) await this.flush.run(); // a batch whose recording failed
     while (this.running && (await this.dispatcher.dispatchOnce()) > 0);
-    const free = this.options.concurrency - this.inFlight.size;
-    if (!this.running || free <= 0) return;
-    for (const delivery of await this.worker.claim(free)) this.start(delivery);
+    await this.fill.run(); // new deliveries, and retries that came due
   }
 
-  private start(delivery: WebhookDelivery): void {
-    const attempt = this.worker
+  private async claim(): Promise<void> {
+    const free = this.options.concurrency - this.sending.size - this.finished.length;
+    if (!this.running || free <= 0) return;
+    for (const delivery of await this.worker.claim(free)) this.send(delivery);
+  }
+
+  private send(delivery: WebhookDelivery): void {
+    const sent: Promise<void> = this.worker
       .attempt(delivery)
+      .then((result) => {
+        if (result) this.finished.push(result);
+      })
       .catch((error: Error) =>
         this.logger.warn(`webhook delivery ${delivery.id} failed: ${error.name}: ${error.message}`),
       )
       .finally(() => {
-        this.inFlight.delete(attempt);
-        if (this.running) this.tick(); // a slot is free
+        this.sending.delete(sent);
+        void this.flush.run();
       });
-    this.inFlight.add(attempt);
+    this.sending.add(sent);
   }
 
-  private schedule(ms: number): void {
-    if (!this.running) return;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.tick(), ms);
-    this.timer.unref();
+  /** Until recorded, a finished attempt keeps its delivery leased: it still counts as a slot. */
+  private async recordFinished(): Promise<void> {
+    const batch = this.finished;
+    if (batch.length === 0) return;
+    this.finished = [];
+    try {
+      await this.worker.record(batch);
+    } catch (error) {
+      this.finished.push(...batch); // tried again with the next batch; the leases still hold
+      throw error;
+    }
+    if (this.running) void this.fill.run();
+  }
+
+  private async guard(step: string, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      const { name, message } = error as Error;
+      this.logger.warn(`webhook ${step} failed: ${name}: ${message}`);
+    }
   }
 }

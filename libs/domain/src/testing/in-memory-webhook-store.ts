@@ -1,6 +1,6 @@
 import type {
   WebhookAttempt,
-  WebhookAttemptOutcome,
+  WebhookAttemptResult,
   WebhookClaim,
   WebhookDelivery,
   WebhookDeliveryInput,
@@ -98,14 +98,16 @@ export class InMemoryWebhookStore implements WebhookStore {
     return claimed;
   }
 
-  async recordWebhookAttempt(attempt: WebhookAttempt, outcome: WebhookAttemptOutcome): Promise<void> {
-    const delivery = this.state.deliveries.find((d) => d.id === attempt.deliveryId);
-    if (!delivery) return;
-    this.state.attempts.push(copy(attempt));
-    delivery.attempts += 1;
-    delivery.state = outcome.state;
-    delivery.nextAttemptAt = outcome.nextAttemptAt;
-    delivery.leaseUntil = null;
+  async recordWebhookAttempts(results: WebhookAttemptResult[]): Promise<void> {
+    for (const { attempt, outcome } of results) {
+      const delivery = this.state.deliveries.find((d) => d.id === attempt.deliveryId);
+      if (!delivery) continue;
+      this.state.attempts.push(copy(attempt));
+      delivery.attempts += 1;
+      delivery.state = outcome.state;
+      delivery.nextAttemptAt = outcome.nextAttemptAt;
+      delivery.leaseUntil = null;
+    }
   }
 
   async findWebhookDelivery(id: number): Promise<WebhookDelivery | null> {

@@ -1,6 +1,12 @@
 import type { Clock } from '../clock';
 import type { AuditRecord, AuditStore } from '../audit/audit-record';
-import type { WebhookAttemptOutcome, WebhookDelivery, WebhookEndpoint, WebhookStore } from './webhook-endpoint';
+import type {
+  WebhookAttemptOutcome,
+  WebhookAttemptResult,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookStore,
+} from './webhook-endpoint';
 import { webhookRetryDelay } from './webhook-retry';
 import { webhookHeaders } from './webhook-signature';
 
@@ -31,8 +37,8 @@ export const webhookMessageId = (sequenceId: number): string => `msg_${sequenceI
 
 /**
  * Attempts due deliveries: claims them (a lease, so no other worker sends them meanwhile),
- * signs each with the endpoint's secrets and posts it, then logs the attempt and schedules the
- * next one (webhook-retry.ts) or dead-letters the delivery after the last.
+ * signs each with the endpoint's secrets and posts it, then logs the attempts and schedules
+ * each delivery's next one (webhook-retry.ts) or dead-letters it after the last.
  */
 export class WebhookDeliveryWorker {
   constructor(
@@ -55,17 +61,21 @@ export class WebhookDeliveryWorker {
     });
   }
 
-  /** Claims what is due and attempts each once, side by side; answers how many. */
+  /** Claims what is due, attempts each once side by side and records them; answers how many. */
   async deliverDue(limit = 100): Promise<number> {
     const claimed = await this.claim(limit);
-    await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
+    const results = await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
+    await this.record(results.filter((r): r is WebhookAttemptResult => r !== null));
     return claimed.length;
   }
 
-  /** One attempt of a claimed delivery, logged whatever happens. */
-  async attempt(delivery: WebhookDelivery): Promise<void> {
+  /**
+   * One attempt of a claimed delivery: what it did and what comes next, for `record`. Null when
+   * the endpoint was deleted meanwhile (with its deliveries).
+   */
+  async attempt(delivery: WebhookDelivery): Promise<WebhookAttemptResult | null> {
     const endpoint = await this.webhooks.findWebhookEndpoint(delivery.endpointId);
-    if (!endpoint) return; // deleted meanwhile, with its deliveries
+    if (!endpoint) return null;
     const record = await this.audit.findAuditRecord(delivery.sequenceId);
     const at = this.clock.now();
     const response: WebhookResponse = record
@@ -73,8 +83,8 @@ export class WebhookDeliveryWorker {
       : { status: null, error: `audit record ${delivery.sequenceId} does not exist`, excerpt: null };
     const finished = this.clock.now();
     const attempt = delivery.attempts + 1;
-    await this.webhooks.recordWebhookAttempt(
-      {
+    return {
+      attempt: {
         deliveryId: delivery.id,
         attempt,
         at,
@@ -83,8 +93,13 @@ export class WebhookDeliveryWorker {
         error: response.error,
         responseExcerpt: response.excerpt,
       },
-      this.outcome(response, attempt, finished),
-    );
+      outcome: this.outcome(response, attempt, finished),
+    };
+  }
+
+  /** Logs attempts and releases their deliveries, in one transaction. */
+  record(results: WebhookAttemptResult[]): Promise<void> {
+    return this.webhooks.recordWebhookAttempts(results);
   }
 
   private post(endpoint: WebhookEndpoint, record: AuditRecord, at: Date): Promise<WebhookResponse> {

@@ -76,6 +76,12 @@ export interface WebhookAttemptOutcome {
   nextAttemptAt: Date;
 }
 
+/** An attempt made, to be logged with what it did to its delivery. */
+export interface WebhookAttemptResult {
+  attempt: WebhookAttempt;
+  outcome: WebhookAttemptOutcome;
+}
+
 export interface WebhookDeliveryQuery {
   endpointId: string;
   state?: WebhookDeliveryState;
@@ -114,8 +120,11 @@ export interface WebhookStore {
    * at once, each delivery goes to one.
    */
   claimWebhookDeliveries(claim: WebhookClaim): Promise<WebhookDelivery[]>;
-  /** Logs the attempt and moves its delivery on (attempts + 1, new state, lease released). */
-  recordWebhookAttempt(attempt: WebhookAttempt, outcome: WebhookAttemptOutcome): Promise<void>;
+  /**
+   * Logs the attempts and moves each delivery on (attempts + 1, new state, lease released), all
+   * in one transaction: a busy sender records a batch of attempts at once.
+   */
+  recordWebhookAttempts(results: WebhookAttemptResult[]): Promise<void>;
   findWebhookDelivery(id: number): Promise<WebhookDelivery | null>;
   /** Ascending by id. */
   listWebhookDeliveries(query: WebhookDeliveryQuery): Promise<WebhookDelivery[]>;

@@ -42,7 +42,8 @@ export class WebhookEndpointEntity {
 }
 
 @Entity('webhook_deliveries')
-@Index('idx_webhook_deliveries_due', ['state', 'nextAttemptAt'])
+@Index('idx_webhook_deliveries_due', ['endpointId', 'state', 'nextAttemptAt'])
+@Index('idx_webhook_deliveries_leased', ['leaseUntil'])
 @Index('idx_webhook_deliveries_endpoint', ['endpointId', 'id'])
 export class WebhookDeliveryEntity {
   @PrimaryColumn({ type: 'integer', generated: 'increment', transformer: numericId })

@@ -47,7 +47,12 @@ export class Webhooks1764200000000 implements MigrationInterface {
           { name: 'created_at', type: 'bigint' },
         ],
         indices: [
-          new TableIndex({ name: 'idx_webhook_deliveries_due', columnNames: ['state', 'next_attempt_at'] }),
+          // A claim reads each endpoint's due deliveries and counts the leased ones: both by index.
+          new TableIndex({
+            name: 'idx_webhook_deliveries_due',
+            columnNames: ['endpoint_id', 'state', 'next_attempt_at'],
+          }),
+          new TableIndex({ name: 'idx_webhook_deliveries_leased', columnNames: ['lease_until'] }),
           new TableIndex({ name: 'idx_webhook_deliveries_endpoint', columnNames: ['endpoint_id', 'id'] }),
         ],
       }),

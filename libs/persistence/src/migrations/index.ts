@@ -4,4 +4,9 @@ import { AuditLog1764100000000 } from './1764100000000-audit-log';
 import { Webhooks1764200000000 } from './1764200000000-webhooks';
 
 /** In order. Append new migrations; never edit one that has shipped. */
-export const MIGRATIONS = [InitialSchema1763800000000, Sessions1764000000000, AuditLog1764100000000, Webhooks1764200000000];
+export const MIGRATIONS = [
+  InitialSchema1763800000000,
+  Sessions1764000000000,
+  AuditLog1764100000000,
+  Webhooks1764200000000,
+];

@@ -1,6 +1,6 @@
 import type {
   WebhookAttempt,
-  WebhookAttemptOutcome,
+  WebhookAttemptResult,
   WebhookClaim,
   WebhookDelivery,
   WebhookDeliveryInput,
@@ -19,14 +19,18 @@ import { placeholderFor, valuesList, type Placeholder } from './raw-sql';
 
 /** Rows per INSERT: keeps a big fan-out under SQLite's bound-parameter limit. */
 const INSERT_CHUNK = 500;
-const DELIVERY_COLUMNS = 'endpoint_id, sequence_id, event_type, state, attempts, next_attempt_at, replay_of, created_at';
+const DELIVERY_COLUMNS =
+  'endpoint_id, sequence_id, event_type, state, attempts, next_attempt_at, replay_of, created_at';
 const DELIVERY_COLUMN_COUNT = 8;
 
 export class TypeOrmWebhookStore implements WebhookStore {
   private readonly placeholder: Placeholder;
 
+  private readonly postgres: boolean;
+
   constructor(private readonly manager: EntityManager) {
     this.placeholder = placeholderFor(manager);
+    this.postgres = manager.connection.options.type === 'postgres';
   }
 
   async insertWebhookEndpoint(endpoint: WebhookEndpoint): Promise<void> {
@@ -49,6 +53,9 @@ export class TypeOrmWebhookStore implements WebhookStore {
 
   async deleteWebhookEndpoint(id: string): Promise<boolean> {
     const $ = this.placeholder;
+    // The endpoint's row first, as a claim takes it, so the two cannot deadlock on Postgres.
+    if (this.postgres)
+      await this.manager.query(`SELECT id FROM webhook_endpoints WHERE id = $1 FOR UPDATE`, [id]);
     await this.manager.query(
       `DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = ${$(1)})`,
       [id],
@@ -60,8 +67,12 @@ export class TypeOrmWebhookStore implements WebhookStore {
 
   async lockWebhookDispatchCursor(): Promise<number> {
     // A no-op write first: other dispatchers wait here until this transaction ends.
-    await this.manager.query('UPDATE webhook_dispatch_cursor SET last_sequence_id = last_sequence_id WHERE id = 1');
-    const [row] = (await this.manager.query('SELECT last_sequence_id FROM webhook_dispatch_cursor WHERE id = 1')) as Array<{
+    await this.manager.query(
+      'UPDATE webhook_dispatch_cursor SET last_sequence_id = last_sequence_id WHERE id = 1',
+    );
+    const [row] = (await this.manager.query(
+      'SELECT last_sequence_id FROM webhook_dispatch_cursor WHERE id = 1',
+    )) as Array<{
       last_sequence_id: string | number;
     }>;
     if (!row) throw new Error('the webhook dispatch cursor is missing (run the migrations)');
@@ -69,9 +80,10 @@ export class TypeOrmWebhookStore implements WebhookStore {
   }
 
   async setWebhookDispatchCursor(sequenceId: number): Promise<void> {
-    await this.manager.query(`UPDATE webhook_dispatch_cursor SET last_sequence_id = ${this.placeholder(1)} WHERE id = 1`, [
-      sequenceId,
-    ]);
+    await this.manager.query(
+      `UPDATE webhook_dispatch_cursor SET last_sequence_id = ${this.placeholder(1)} WHERE id = 1`,
+      [sequenceId],
+    );
   }
 
   async insertWebhookDeliveries(deliveries: WebhookDeliveryInput[], now: Date): Promise<WebhookDelivery[]> {
@@ -80,67 +92,117 @@ export class TypeOrmWebhookStore implements WebhookStore {
       const chunk = deliveries.slice(start, start + INSERT_CHUNK);
       const rows = (await this.manager.query(
         `INSERT INTO webhook_deliveries (${DELIVERY_COLUMNS}) VALUES ${valuesList(this.placeholder, chunk.length, DELIVERY_COLUMN_COUNT)} RETURNING id`,
-        chunk.flatMap((d) => [d.endpointId, d.sequenceId, d.eventType, 'pending', 0, d.nextAttemptAt.getTime(), d.replayOf, now.getTime()]),
+        chunk.flatMap((d) => [
+          d.endpointId,
+          d.sequenceId,
+          d.eventType,
+          'pending',
+          0,
+          d.nextAttemptAt.getTime(),
+          d.replayOf,
+          now.getTime(),
+        ]),
       )) as Array<{ id: string | number }>;
       // RETURNING gives the rows in the order of the VALUES list on both databases.
       chunk.forEach((d, index) =>
-        created.push({ ...d, id: Number(rows[index].id), state: 'pending', attempts: 0, leaseUntil: null, createdAt: now }),
+        created.push({
+          ...d,
+          id: Number(rows[index].id),
+          state: 'pending',
+          attempts: 0,
+          leaseUntil: null,
+          createdAt: now,
+        }),
       );
     }
     return created;
   }
 
   /**
-   * Ranks each endpoint's pending deliveries, those in flight first, and leases the due ones
-   * whose rank is within the endpoint's lane. The lease is a conditional UPDATE, so when two
-   * workers pick the same row only one of them gets it back from RETURNING.
+   * Counts each endpoint's leased deliveries, then reads the due ones of each enabled endpoint up
+   * to its free lane, oldest due first; both by index, so a deep backlog costs no scan. The lease
+   * is a conditional UPDATE: when two workers pick the same row only one gets it back from
+   * RETURNING.
    */
-  async claimWebhookDeliveries(claim: WebhookClaim): Promise<WebhookDelivery[]> {
+  claimWebhookDeliveries(claim: WebhookClaim): Promise<WebhookDelivery[]> {
+    return this.transactional((manager) => this.claimIn(manager, claim));
+  }
+
+  private async claimIn(manager: EntityManager, claim: WebhookClaim): Promise<WebhookDelivery[]> {
     const $ = this.placeholder;
     const now = claim.now.getTime();
-    const candidates = (await this.manager.query(
-      `SELECT id FROM (
-         SELECT d.id, d.next_attempt_at, d.lease_until,
-           ROW_NUMBER() OVER (
-             PARTITION BY d.endpoint_id
-             ORDER BY CASE WHEN d.lease_until > ${$(1)} THEN 0 ELSE 1 END, d.next_attempt_at, d.id
-           ) AS lane
-         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-         WHERE d.state = 'pending' AND e.disabled_at IS NULL
-           AND (d.next_attempt_at <= ${$(2)} OR d.lease_until > ${$(3)})
-       ) ranked
-       WHERE lane <= ${$(4)} AND (lease_until IS NULL OR lease_until <= ${$(5)})
-       ORDER BY next_attempt_at, id
-       LIMIT ${$(6)}`,
-      [now, now, now, claim.perEndpoint, now, claim.limit],
-    )) as Array<{ id: string | number }>;
+    // Claimers take turns on the enabled endpoints' rows (Postgres; SQLite writes one at a
+    // time), so the lanes each counts are not filled by another meanwhile.
+    const endpoints = (await manager.query(
+      `SELECT id FROM webhook_endpoints WHERE disabled_at IS NULL ORDER BY created_at, id${this.postgres ? ' FOR UPDATE' : ''}`,
+    )) as Array<{ id: string }>;
+    if (endpoints.length === 0) return [];
+    const leased = (await manager.query(
+      `SELECT endpoint_id, COUNT(*) AS n FROM webhook_deliveries
+       WHERE lease_until > ${$(1)} AND state = 'pending' GROUP BY endpoint_id`,
+      [now],
+    )) as Array<{ endpoint_id: string; n: string | number }>;
+    const inFlight = new Map(leased.map((row) => [row.endpoint_id, Number(row.n)]));
+    const candidates: Array<{ id: number; due: number }> = [];
+    for (const { id: endpointId } of endpoints) {
+      const lane = Math.min(claim.perEndpoint - (inFlight.get(endpointId) ?? 0), claim.limit);
+      if (lane <= 0) continue;
+      const rows = (await manager.query(
+        `SELECT id, next_attempt_at FROM webhook_deliveries
+         WHERE endpoint_id = ${$(1)} AND state = 'pending' AND next_attempt_at <= ${$(2)}
+           AND (lease_until IS NULL OR lease_until <= ${$(3)})
+         ORDER BY next_attempt_at, id LIMIT ${$(4)}`,
+        [endpointId, now, now, lane],
+      )) as Array<{ id: string | number; next_attempt_at: string | number }>;
+      candidates.push(...rows.map((row) => ({ id: Number(row.id), due: Number(row.next_attempt_at) })));
+    }
     if (candidates.length === 0) return [];
-    const ids = candidates.map((row) => Number(row.id));
-    const leased = await this.manager.query(
+    const ids = candidates
+      .sort((a, b) => a.due - b.due || a.id - b.id)
+      .slice(0, claim.limit)
+      .map((candidate) => candidate.id);
+    const won = await manager.query(
       `UPDATE webhook_deliveries SET lease_until = ${$(1)}
        WHERE state = 'pending' AND (lease_until IS NULL OR lease_until <= ${$(2)})
          AND id IN (${ids.map((_, i) => $(i + 3)).join(', ')})
        RETURNING id`,
       [claim.leaseUntil.getTime(), now, ...ids],
     );
-    const won = new Set(rowsOf(leased).map((row) => Number(row.id)));
-    const rows = await this.manager.find(WebhookDeliveryEntity, {
-      where: { id: In([...won]) },
+    const rows = await manager.find(WebhookDeliveryEntity, {
+      where: { id: In(rowsOf(won).map((row) => Number(row.id))) },
       order: { nextAttemptAt: 'ASC', id: 'ASC' },
     });
     return rows.map(toDelivery);
   }
 
-  async recordWebhookAttempt(attempt: WebhookAttempt, outcome: WebhookAttemptOutcome): Promise<void> {
+  async recordWebhookAttempts(results: WebhookAttemptResult[]): Promise<void> {
+    if (results.length === 0) return;
+    const $ = this.placeholder;
     const run = async (manager: EntityManager) => {
-      await manager.insert(WebhookAttemptEntity, attempt);
-      await manager.query(
-        `UPDATE webhook_deliveries SET attempts = attempts + 1, state = ${this.placeholder(1)}, next_attempt_at = ${this.placeholder(2)}, lease_until = NULL WHERE id = ${this.placeholder(3)}`,
-        [outcome.state, outcome.nextAttemptAt.getTime(), attempt.deliveryId],
+      // Attempts of deliveries deleted meanwhile (with their endpoint) are dropped.
+      const ids = results.map((r) => r.attempt.deliveryId);
+      const live = new Set(
+        (
+          (await manager.query(
+            `SELECT id FROM webhook_deliveries WHERE id IN (${ids.map((_, i) => $(i + 1)).join(', ')})`,
+            ids,
+          )) as Array<{ id: string | number }>
+        ).map((row) => Number(row.id)),
       );
+      const kept = results.filter((r) => live.has(r.attempt.deliveryId));
+      if (kept.length === 0) return;
+      await manager.insert(
+        WebhookAttemptEntity,
+        kept.map((r) => r.attempt),
+      );
+      for (const { attempt, outcome } of kept) {
+        await manager.query(
+          `UPDATE webhook_deliveries SET attempts = attempts + 1, state = ${$(1)}, next_attempt_at = ${$(2)}, lease_until = NULL WHERE id = ${$(3)}`,
+          [outcome.state, outcome.nextAttemptAt.getTime(), attempt.deliveryId],
+        );
+      }
     };
-    if (this.manager.queryRunner?.isTransactionActive) await run(this.manager);
-    else await this.manager.transaction(run);
+    await this.transactional(run);
   }
 
   async findWebhookDelivery(id: number): Promise<WebhookDelivery | null> {
@@ -165,6 +227,11 @@ export class TypeOrmWebhookStore implements WebhookStore {
       where: { deliveryId: In(deliveryIds) },
       order: { deliveryId: 'ASC', attempt: 'ASC' },
     });
+  }
+
+  /** Runs in the caller's transaction, or in one of its own. */
+  private transactional<T>(run: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.manager.queryRunner?.isTransactionActive ? run(this.manager) : this.manager.transaction(run);
   }
 }
 

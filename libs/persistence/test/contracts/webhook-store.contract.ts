@@ -1,4 +1,4 @@
-import type { WebhookClaim } from '@platform/domain';
+import type { WebhookAttempt, WebhookAttemptOutcome, WebhookClaim } from '@platform/domain';
 import type { Contract } from '../support/contract';
 import { at, aWebhookDelivery, aWebhookEndpoint, T0 } from '../support/factories';
 
@@ -22,6 +22,8 @@ const anAttempt = (deliveryId: number, attempt = 1) => ({
 
 export const webhookStoreContract: Contract = (context) => {
   const store = () => context().stores.webhooks;
+  const record = (attempt: WebhookAttempt, outcome: WebhookAttemptOutcome) =>
+    store().recordWebhookAttempts([{ attempt, outcome }]);
 
   it('keeps an endpoint as written, lists by creation and updates every field', async () => {
     const first = aWebhookEndpoint({ tenant: null, createdAt: at(10) });
@@ -57,8 +59,8 @@ export const webhookStoreContract: Contract = (context) => {
       [aWebhookDelivery(kept.id), aWebhookDelivery(gone.id)],
       T0,
     );
-    await store().recordWebhookAttempt(anAttempt(keptDelivery.id), { state: 'pending', nextAttemptAt: at(5_000) });
-    await store().recordWebhookAttempt(anAttempt(goneDelivery.id), { state: 'pending', nextAttemptAt: at(5_000) });
+    await record(anAttempt(keptDelivery.id), { state: 'pending', nextAttemptAt: at(5_000) });
+    await record(anAttempt(goneDelivery.id), { state: 'pending', nextAttemptAt: at(5_000) });
 
     await expect(store().deleteWebhookEndpoint(gone.id)).resolves.toBe(true);
     await expect(store().deleteWebhookEndpoint(gone.id)).resolves.toBe(false);
@@ -69,9 +71,13 @@ export const webhookStoreContract: Contract = (context) => {
   });
 
   it('moves the dispatch cursor, starting at 0', async () => {
-    await expect(context().transactor.inTransaction((s) => s.webhooks.lockWebhookDispatchCursor())).resolves.toBe(0);
+    await expect(
+      context().transactor.inTransaction((s) => s.webhooks.lockWebhookDispatchCursor()),
+    ).resolves.toBe(0);
     await context().transactor.inTransaction((s) => s.webhooks.setWebhookDispatchCursor(41));
-    await expect(context().transactor.inTransaction((s) => s.webhooks.lockWebhookDispatchCursor())).resolves.toBe(41);
+    await expect(
+      context().transactor.inTransaction((s) => s.webhooks.lockWebhookDispatchCursor()),
+    ).resolves.toBe(41);
   });
 
   it('leaves the cursor where it was when the transaction that moved it fails', async () => {
@@ -82,14 +88,18 @@ export const webhookStoreContract: Contract = (context) => {
         throw new Error('crash before commit');
       }),
     ).rejects.toThrow('crash before commit');
-    await expect(context().transactor.inTransaction((s) => s.webhooks.lockWebhookDispatchCursor())).resolves.toBe(0);
+    await expect(
+      context().transactor.inTransaction((s) => s.webhooks.lockWebhookDispatchCursor()),
+    ).resolves.toBe(0);
   });
 
   it('inserts deliveries pending with ascending ids, and pages them by endpoint, state and cursor', async () => {
     const endpoint = aWebhookEndpoint();
     await store().insertWebhookEndpoint(endpoint);
     const created = await store().insertWebhookDeliveries(
-      [1, 2, 3].map((sequenceId) => aWebhookDelivery(endpoint.id, { sequenceId, replayOf: sequenceId === 3 ? 1 : null })),
+      [1, 2, 3].map((sequenceId) =>
+        aWebhookDelivery(endpoint.id, { sequenceId, replayOf: sequenceId === 3 ? 1 : null }),
+      ),
       at(7),
     );
     expect(created.map((d) => d.sequenceId)).toEqual([1, 2, 3]);
@@ -104,12 +114,14 @@ export const webhookStoreContract: Contract = (context) => {
     expect(created[1].id).toBeGreaterThan(created[0].id);
     await expect(store().findWebhookDelivery(created[2].id)).resolves.toEqual(created[2]);
 
-    await store().recordWebhookAttempt(
+    await record(
       { ...anAttempt(created[1].id), status: 204, responseExcerpt: null },
       { state: 'succeeded', nextAttemptAt: at(1_000) },
     );
     const ids = async (query: Partial<Parameters<ReturnType<typeof store>['listWebhookDeliveries']>[0]>) =>
-      (await store().listWebhookDeliveries({ endpointId: endpoint.id, limit: 10, ...query })).map((d) => d.sequenceId);
+      (await store().listWebhookDeliveries({ endpointId: endpoint.id, limit: 10, ...query })).map(
+        (d) => d.sequenceId,
+      );
     await expect(ids({})).resolves.toEqual([1, 2, 3]);
     await expect(ids({ state: 'pending' })).resolves.toEqual([1, 3]);
     await expect(ids({ state: 'succeeded' })).resolves.toEqual([2]);
@@ -120,7 +132,9 @@ export const webhookStoreContract: Contract = (context) => {
   it('inserts a fan-out larger than one statement takes', async () => {
     const endpoint = aWebhookEndpoint();
     await store().insertWebhookEndpoint(endpoint);
-    const inputs = Array.from({ length: 1_234 }, (_, i) => aWebhookDelivery(endpoint.id, { sequenceId: i + 1 }));
+    const inputs = Array.from({ length: 1_234 }, (_, i) =>
+      aWebhookDelivery(endpoint.id, { sequenceId: i + 1 }),
+    );
     const created = await store().insertWebhookDeliveries(inputs, T0);
     expect(created.map((d) => d.sequenceId)).toEqual(inputs.map((d) => d.sequenceId));
     expect(new Set(created.map((d) => d.id)).size).toBe(1_234);
@@ -164,7 +178,7 @@ export const webhookStoreContract: Contract = (context) => {
     expect(first.map((d) => d.sequenceId)).toEqual([1, 2, 6]);
     // Two of busy's are still in flight: its lane is full.
     await expect(store().claimWebhookDeliveries(claimAt(20, { perEndpoint: 2 }))).resolves.toEqual([]);
-    await store().recordWebhookAttempt({ ...anAttempt(first[0].id), status: 200 }, { state: 'succeeded', nextAttemptAt: at(20) });
+    await record({ ...anAttempt(first[0].id), status: 200 }, { state: 'succeeded', nextAttemptAt: at(20) });
     const next = await store().claimWebhookDeliveries(claimAt(30, { perEndpoint: 2 }));
     expect(next.map((d) => d.sequenceId)).toEqual([3]);
     const limited = await store().claimWebhookDeliveries(claimAt(40_000, { perEndpoint: 10, limit: 2 }));
@@ -180,7 +194,7 @@ export const webhookStoreContract: Contract = (context) => {
       [aWebhookDelivery(disabled.id), aWebhookDelivery(enabled.id)],
       T0,
     );
-    await store().recordWebhookAttempt(anAttempt(dead.id, 8), { state: 'dead', nextAttemptAt: at(1) });
+    await record(anAttempt(dead.id, 8), { state: 'dead', nextAttemptAt: at(1) });
 
     await expect(store().claimWebhookDeliveries(claimAt(10))).resolves.toEqual([]);
   });
@@ -189,13 +203,17 @@ export const webhookStoreContract: Contract = (context) => {
     const endpoints = [aWebhookEndpoint(), aWebhookEndpoint(), aWebhookEndpoint()];
     for (const endpoint of endpoints) await store().insertWebhookEndpoint(endpoint);
     await store().insertWebhookDeliveries(
-      endpoints.flatMap((e) => Array.from({ length: 20 }, (_, i) => aWebhookDelivery(e.id, { sequenceId: i + 1 }))),
+      endpoints.flatMap((e) =>
+        Array.from({ length: 20 }, (_, i) => aWebhookDelivery(e.id, { sequenceId: i + 1 })),
+      ),
       T0,
     );
 
     const claims = await Promise.all(
       Array.from({ length: 6 }, () =>
-        context().transactor.inTransaction((s) => s.webhooks.claimWebhookDeliveries(claimAt(10, { limit: 15 }))),
+        context().transactor.inTransaction((s) =>
+          s.webhooks.claimWebhookDeliveries(claimAt(10, { limit: 15 })),
+        ),
       ),
     );
     const ids = claims.flat().map((d) => d.id);
@@ -210,8 +228,13 @@ export const webhookStoreContract: Contract = (context) => {
     await store().insertWebhookDeliveries([aWebhookDelivery(endpoint.id)], T0);
     const [claimed] = await store().claimWebhookDeliveries(claimAt(10));
 
-    const attempt = { ...anAttempt(claimed.id), status: null, error: 'connect ECONNREFUSED', responseExcerpt: null };
-    await store().recordWebhookAttempt(attempt, { state: 'pending', nextAttemptAt: at(5_010) });
+    const attempt = {
+      ...anAttempt(claimed.id),
+      status: null,
+      error: 'connect ECONNREFUSED',
+      responseExcerpt: null,
+    };
+    await record(attempt, { state: 'pending', nextAttemptAt: at(5_010) });
 
     await expect(store().findWebhookDelivery(claimed.id)).resolves.toEqual({
       ...claimed,
@@ -222,5 +245,39 @@ export const webhookStoreContract: Contract = (context) => {
     await expect(store().listWebhookAttempts([claimed.id])).resolves.toEqual([attempt]);
     await expect(store().claimWebhookDeliveries(claimAt(5_000))).resolves.toEqual([]);
     await expect(store().claimWebhookDeliveries(claimAt(5_010))).resolves.toHaveLength(1);
+  });
+
+  it('records a batch of attempts at once, and drops those of deliveries deleted meanwhile', async () => {
+    const kept = aWebhookEndpoint();
+    const gone = aWebhookEndpoint();
+    await store().insertWebhookEndpoint(kept);
+    await store().insertWebhookEndpoint(gone);
+    const [a, b, c] = await store().insertWebhookDeliveries(
+      [aWebhookDelivery(kept.id), aWebhookDelivery(kept.id, { sequenceId: 2 }), aWebhookDelivery(gone.id)],
+      T0,
+    );
+    await store().claimWebhookDeliveries(claimAt(10));
+    await store().deleteWebhookEndpoint(gone.id);
+
+    await store().recordWebhookAttempts([
+      {
+        attempt: { ...anAttempt(a.id), status: 200 },
+        outcome: { state: 'succeeded', nextAttemptAt: at(1_000) },
+      },
+      { attempt: anAttempt(b.id), outcome: { state: 'pending', nextAttemptAt: at(6_000) } },
+      { attempt: anAttempt(c.id), outcome: { state: 'pending', nextAttemptAt: at(6_000) } },
+    ]);
+    await expect(store().findWebhookDelivery(a.id)).resolves.toMatchObject({
+      state: 'succeeded',
+      attempts: 1,
+      leaseUntil: null,
+    });
+    await expect(store().findWebhookDelivery(b.id)).resolves.toMatchObject({
+      state: 'pending',
+      attempts: 1,
+      leaseUntil: null,
+    });
+    await expect(store().listWebhookAttempts([a.id, b.id, c.id])).resolves.toHaveLength(2);
+    await expect(store().recordWebhookAttempts([])).resolves.toBeUndefined();
   });
 };
