@@ -82,6 +82,8 @@ describe('npm run bench (quick scenarios, a second each)', () => {
         'rs256-sign',
         'rs256-verify',
         'unprotected',
+        'webhook-append',
+        'webhook-deliveries',
       ].sort(),
     );
   });
