@@ -225,10 +225,15 @@ const launchSidecar = (options) =>
 const launchControlPlane = (options) =>
   launchExtra('control-plane', `http://127.0.0.1:${options.env.CONTROL_PLANE_PORT}/health`, options);
 
+/** Starts one more backend (a replica on its own port, with the sidecar `env` names). */
+const launchBackend = (options) =>
+  launchExtra('backend', `http://127.0.0.1:${options.env.BACKEND_PORT}/health`, options);
+
 module.exports = {
   launchPlatform,
   launchSidecar,
   launchControlPlane,
+  launchBackend,
   isolatedPlatformEnv,
   freePort,
   waitForHealth,

@@ -13,6 +13,7 @@ const launcher = require('../../scripts/platform-launcher.js') as {
   }>;
   launchSidecar(options: object): Promise<{ stop(): Promise<void> }>;
   launchControlPlane(options: object): Promise<{ stop(): Promise<void> }>;
+  launchBackend(options: object): Promise<{ stop(): Promise<void> }>;
   freePort(host?: string): Promise<number>;
   isolatedPlatformEnv(dataDir: string): Promise<{
     env: Record<string, string>;
@@ -126,4 +127,22 @@ export async function startControlPlaneReplica(
   const log = openSync(join(platform.dataDir, `control-plane-${port}.log`), 'a');
   const replica = await launcher.launchControlPlane({ env, stdio: log });
   return { url: env.CONTROL_PLANE_URL, stop: replica.stop };
+}
+
+/** A second backend with its own sidecar (a replica of the edge), on the same control plane. */
+export async function startBackendReplica(
+  platform: TestPlatform,
+): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+  const sidecar = await startExtraSidecar(platform);
+  const port = await launcher.freePort();
+  const env = { ...platform.env, BACKEND_PORT: String(port), SIDECAR_GRPC_ADDRESS: sidecar.address };
+  const log = openSync(join(platform.dataDir, `backend-${port}.log`), 'a');
+  const backend = await launcher.launchBackend({ env, stdio: log });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      await backend.stop();
+      await sidecar.stop();
+    },
+  };
 }

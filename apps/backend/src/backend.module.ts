@@ -31,6 +31,7 @@ import { MeController } from './me/me.controller';
 import { MetadataController } from './metadata/metadata.controller';
 import { ControlPlaneRelay } from './forwarding/control-plane-relay';
 import { KeysController } from './keys/keys.controller';
+import { ClientRateLimits } from './oauth/client-rate-limits';
 import { OAuthController } from './oauth/oauth.controller';
 import { ScopesController } from './scopes/scopes.controller';
 import { ServiceAccountsController } from './service-accounts/service-accounts.controller';
@@ -88,6 +89,7 @@ export class BackendModule {
         InvalidationWatcher,
         LocalRevocation,
         ControlPlaneRelay,
+        ClientRateLimits,
         HealthService,
         BearerGuard,
         AdminGuard,

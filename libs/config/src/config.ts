@@ -55,6 +55,16 @@ export interface PlatformConfig {
     keyRefreshMs: number;
     unknownKidRefreshIntervalMs: number;
   };
+  /** The backend's own limits on its OAuth endpoints (docs/rate-limits.md); 0 turns one off. */
+  rateLimits: {
+    /** Counters shared by every backend through this Redis; in each process's memory when unset. */
+    redisUrl: string | undefined;
+    clientPerMinute: number;
+    addressPerMinute: number;
+    failedAuthPerClient: number;
+    failedAuthPerAddress: number;
+    failedAuthWindowSeconds: number;
+  };
   /** What only the control plane's webhook sender reads (docs/webhooks.md). */
   webhooks: {
     /** Private, loopback and plain-http receivers allowed: outside production unless set. */
@@ -132,9 +142,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role?: ProcessR
       keyRefreshMs: DEFAULTS.keyRefreshMs,
       unknownKidRefreshIntervalMs: DEFAULTS.unknownKidRefreshIntervalMs,
     },
+    rateLimits: {
+      redisUrl: vars.RATE_LIMIT_REDIS_URL,
+      clientPerMinute: count(vars.RATE_LIMIT_CLIENT_PER_MINUTE) ?? DEFAULTS.rateLimitClientPerMinute,
+      addressPerMinute: count(vars.RATE_LIMIT_ADDRESS_PER_MINUTE) ?? DEFAULTS.rateLimitAddressPerMinute,
+      failedAuthPerClient:
+        count(vars.RATE_LIMIT_FAILED_AUTH_PER_CLIENT) ?? DEFAULTS.rateLimitFailedAuthPerClient,
+      failedAuthPerAddress:
+        count(vars.RATE_LIMIT_FAILED_AUTH_PER_ADDRESS) ?? DEFAULTS.rateLimitFailedAuthPerAddress,
+      failedAuthWindowSeconds: DEFAULTS.rateLimitFailedAuthWindowSeconds,
+    },
     webhooks: {
       allowPrivateUrls:
-        vars.WEBHOOK_ALLOW_PRIVATE_URLS === undefined ? !production : vars.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
+        vars.WEBHOOK_ALLOW_PRIVATE_URLS === undefined
+          ? !production
+          : vars.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
       timeoutMs: count(vars.WEBHOOK_TIMEOUT_MS) ?? DEFAULTS.webhookTimeoutMs,
       concurrency: count(vars.WEBHOOK_CONCURRENCY) ?? DEFAULTS.webhookConcurrency,
     },

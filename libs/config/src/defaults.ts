@@ -25,6 +25,17 @@ export const DEFAULTS = {
   keyRefreshMs: 30_000,
   /** An unknown `kid` triggers at most one key refresh per this interval. */
   unknownKidRefreshIntervalMs: 5_000,
+  /**
+   * Requests per minute to the token, introspection and revocation endpoints per client and
+   * per source address: far above legitimate load (10,000 and 20,000 a second), a flood stop.
+   */
+  rateLimitClientPerMinute: 600_000,
+  rateLimitAddressPerMinute: 1_200_000,
+  /** Failed client authentications per client and address, and per address, per window. */
+  rateLimitFailedAuthPerClient: 10,
+  rateLimitFailedAuthPerAddress: 100,
+  /** The failed-authentication window, and how long a source stays refused once over. */
+  rateLimitFailedAuthWindowSeconds: 900,
   /** How long a webhook receiver has to answer one delivery. */
   webhookTimeoutMs: 15_000,
   /** Webhook deliveries in flight at once, per control-plane replica. */

@@ -125,11 +125,33 @@ export class EnvironmentVariables {
   SIDECAR_ALLOW_NON_LOOPBACK?: string;
 
   @IsOptional()
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })
+  RATE_LIMIT_REDIS_URL?: string;
+
+  @IsOptional()
+  @Matches(/^\d{1,9}$/, { message: 'must be a whole number (0 turns the limit off)' })
+  RATE_LIMIT_CLIENT_PER_MINUTE?: string;
+
+  @IsOptional()
+  @Matches(/^\d{1,9}$/, { message: 'must be a whole number (0 turns the limit off)' })
+  RATE_LIMIT_ADDRESS_PER_MINUTE?: string;
+
+  @IsOptional()
+  @Matches(/^\d{1,6}$/, { message: 'must be a whole number (0 turns the limit off)' })
+  RATE_LIMIT_FAILED_AUTH_PER_CLIENT?: string;
+
+  @IsOptional()
+  @Matches(/^\d{1,6}$/, { message: 'must be a whole number (0 turns the limit off)' })
+  RATE_LIMIT_FAILED_AUTH_PER_ADDRESS?: string;
+
+  @IsOptional()
   @IsIn(['true', 'false'], { message: 'must be true or false' })
   WEBHOOK_ALLOW_PRIVATE_URLS?: string;
 
   @IsOptional()
-  @Matches(/^([1-9]\d{2,3}|[1-5]\d{4}|60000)$/, { message: 'must be a whole number of milliseconds from 100 to 60000' })
+  @Matches(/^([1-9]\d{2,3}|[1-5]\d{4}|60000)$/, {
+    message: 'must be a whole number of milliseconds from 100 to 60000',
+  })
   WEBHOOK_TIMEOUT_MS?: string;
 
   @IsOptional()

@@ -20,6 +20,7 @@ import type { FastifyReply } from 'fastify';
 import { LocalRevocation } from '../auth/local-revocation';
 import type { UpstreamResponse } from '../clients/control-plane.client';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
+import { ClientRateLimits } from './client-rate-limits';
 
 const NOT_FORM: [string, string] = [
   'invalid_request',
@@ -56,6 +57,29 @@ export const TOKEN_REFUSALS: Record<string, [string, string]> = {
 
 const JWKS_CACHE_CONTROL = 'public, max-age=60';
 
+/** The 429 of the three endpoints the backend rate-limits (docs/rate-limits.md). */
+const RateLimited = () =>
+  OAuthRefusal(
+    429,
+    'Too many requests from this client or address, or too many failed client authentications (then refused even with the right secret until `Retry-After`).',
+    { failedAuth: ['temporarily_unavailable', 'too many requests (failed-auth-client): retry after 900 s'] },
+    {
+      'Retry-After': {
+        description: 'Seconds until the source may try again (RFC 9110).',
+        schema: { type: 'integer' },
+      },
+      'RateLimit-Policy': {
+        description:
+          'The policy that refused, as the IETF RateLimit fields write it: `"failed-auth-client";q=10;w=900`.',
+        schema: { type: 'string' },
+      },
+      RateLimit: {
+        description: 'What is left of it: `"failed-auth-client";r=0;t=900`.',
+        schema: { type: 'string' },
+      },
+    },
+  );
+
 /**
  * RFC 6749 token, RFC 7662 introspection, RFC 7009 revocation, and the key set. The control
  * plane verifies clients and signs; the edge passes the form and Authorization header on.
@@ -65,6 +89,7 @@ export class OAuthController {
   constructor(
     private readonly relay: ControlPlaneRelay,
     private readonly localRevocation: LocalRevocation,
+    private readonly limits: ClientRateLimits,
   ) {}
 
   @Post('oauth/token')
@@ -74,11 +99,13 @@ export class OAuthController {
   )
   @Answers(200, TokenResponseDto, 'The token response.', { headers: NO_STORE })
   @OAuthRefusal(400, 'A refused request, by RFC 6749 error code.', TOKEN_REFUSALS)
-  token(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
+  @RateLimited()
+  async token(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
+    if (!(await this.limits.admit(request, reply))) return;
     return this.relay.forward(request, reply, {
       to: '/internal/v1/oauth/token',
       body: 'form',
-      then: noStore,
+      then: (response) => this.settled(request, response),
     });
   }
 
@@ -103,11 +130,13 @@ export class OAuthController {
     tooLarge: TOO_LARGE,
     bothMethods: BOTH_METHODS,
   })
-  introspect(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
+  @RateLimited()
+  async introspect(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
+    if (!(await this.limits.admit(request, reply))) return;
     return this.relay.forward(request, reply, {
       to: '/internal/v1/oauth/introspect',
       body: 'form',
-      then: noStore,
+      then: (response) => this.settled(request, response),
     });
   }
 
@@ -130,17 +159,25 @@ export class OAuthController {
     tooLarge: TOO_LARGE,
     bothMethods: BOTH_METHODS,
   })
-  revoke(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
+  @RateLimited()
+  async revoke(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
+    if (!(await this.limits.admit(request, reply))) return;
     return this.relay.forward(request, reply, {
       to: '/internal/v1/oauth/revoke',
       body: 'form',
       then: async (response) => {
-        noStore(response);
+        await this.settled(request, response);
         // Persisted: this backend refuses the token (and what else it revoked) from the next request on.
         if (response.status !== 200) return;
         await this.localRevocation.applyNow(new URLSearchParams(request.rawBody).get('token') ?? undefined);
       },
     });
+  }
+
+  /** Every OAuth answer: `no-store`, and a failed client authentication counted. */
+  private settled(request: PlatformRequest, response: UpstreamResponse): Promise<void> {
+    noStore(response);
+    return this.limits.settle(request, response);
   }
 
   @Get('jwks')

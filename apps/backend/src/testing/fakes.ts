@@ -35,6 +35,14 @@ export const testConfig = (overrides: Partial<PlatformConfig> = {}): PlatformCon
     keyRefreshMs: 30_000,
     unknownKidRefreshIntervalMs: 5_000,
   },
+  rateLimits: {
+    redisUrl: undefined,
+    clientPerMinute: 600_000,
+    addressPerMinute: 1_200_000,
+    failedAuthPerClient: 10,
+    failedAuthPerAddress: 100,
+    failedAuthWindowSeconds: 900,
+  },
   webhooks: { allowPrivateUrls: true, timeoutMs: 15_000, concurrency: 64 },
   ...overrides,
 });

@@ -1,0 +1,158 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { PlatformConfig } from '@platform/config';
+import type { PlatformRequest } from '@platform/http';
+import {
+  rateLimitHeaders,
+  RateLimitStore,
+  type RateLimit,
+  type RateLimitDecision,
+} from '@platform/ratelimit';
+import type { FastifyReply } from 'fastify';
+import type { UpstreamResponse } from '../clients/control-plane.client';
+import { PLATFORM_CONFIG } from '../config';
+
+/** client_ids are at most 64 characters (the registry's rule); a key is never longer. */
+const MAX_CLIENT_ID = 64;
+/** A Redis failure is logged at most this often (each one still counts in `storeErrors`). */
+const STORE_ERROR_LOG_INTERVAL_MS = 10_000;
+
+/**
+ * The backend's limits on its own OAuth endpoints (token, introspection, revocation), counted
+ * in memory or, shared by every backend, in Redis (docs/rate-limits.md):
+ * - requests per client and per source address: a flood stop far above legitimate load;
+ * - failed client authentications per client and address, and per address: a secret cannot be
+ *   guessed, and a source that keeps failing is refused (429) before its guesses reach argon2.
+ *   Counting per client *and* address keeps an attacker elsewhere from locking a client out.
+ */
+@Injectable()
+export class ClientRateLimits implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('RateLimits');
+  private readonly store: RateLimitStore;
+  private readonly perClient: RateLimit | undefined;
+  private readonly perAddress: RateLimit | undefined;
+  private readonly failuresPerClient: RateLimit | undefined;
+  private readonly failuresPerAddress: RateLimit | undefined;
+  private lastLoggedAt = 0;
+  /** Requests of a client and address with failures on record: a success clears them. */
+  private readonly failing = new WeakMap<PlatformRequest, string>();
+
+  constructor(@Inject(PLATFORM_CONFIG) config: PlatformConfig) {
+    const limits = config.rateLimits;
+    this.store = new RateLimitStore({
+      redisUrl: limits.redisUrl,
+      keyPrefix: 'platform:oauth',
+      onStoreError: (error) => this.storeFailed(error),
+    });
+    const window = limits.failedAuthWindowSeconds;
+    const policy = (name: string, quota: number, windowSeconds: number, blockSeconds?: number) =>
+      quota > 0 ? this.store.limit({ name, quota, windowSeconds, blockSeconds }) : undefined;
+    this.perClient = policy('client', limits.clientPerMinute, 60);
+    this.perAddress = policy('address', limits.addressPerMinute, 60);
+    this.failuresPerClient = policy('failed-auth-client', limits.failedAuthPerClient, window, window);
+    this.failuresPerAddress = policy('failed-auth-address', limits.failedAuthPerAddress, window, window);
+  }
+
+  /** Waits (briefly) for Redis, so the first requests count where every backend does. */
+  async onModuleInit(): Promise<void> {
+    if (this.store.shared && !(await this.store.ready())) {
+      this.logger.warn('Redis for rate limits is not reachable yet: counting in memory until it is');
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.store.close();
+  }
+
+  /**
+   * Counts the request; when a limit refuses it, answers 429 itself and resolves false. A
+   * source over its failed-authentication limit is refused without being counted further.
+   */
+  async admit(request: PlatformRequest, reply: FastifyReply): Promise<boolean> {
+    const { client, address } = callerOf(request);
+    const source = `${client} ${address}`;
+    const [failures, addressFailures] = await Promise.all([
+      client === undefined ? undefined : this.failuresPerClient?.peek(source),
+      this.failuresPerAddress?.peek(address),
+    ]);
+    const refusal =
+      refusalOf([failures, addressFailures]) ??
+      refusalOf(
+        await Promise.all([
+          client === undefined ? undefined : this.perClient?.consume(client),
+          this.perAddress?.consume(address),
+        ]),
+      );
+    if (refusal === undefined) {
+      if (failures !== undefined && failures.remaining < failures.policy.quota)
+        this.failing.set(request, source);
+      return true;
+    }
+    await reply
+      .status(429)
+      .headers({
+        ...rateLimitHeaders(refusal),
+        'cache-control': 'no-store',
+        'content-type': 'application/json',
+      })
+      .send(
+        JSON.stringify({
+          error: 'temporarily_unavailable',
+          error_description: `too many requests (${refusal.policy.name}): retry after ${refusal.resetSeconds} s`,
+        }),
+      );
+    return false;
+  }
+
+  /** After the control plane answered: a failed client authentication counts against the source. */
+  async settle(request: PlatformRequest, response: UpstreamResponse): Promise<void> {
+    // A client that authenticates starts again from no failures, as after a correct password.
+    const failing = this.failing.get(request);
+    if (response.status === 200 && failing !== undefined) await this.failuresPerClient?.reset(failing);
+    if (response.status !== 401) return;
+    const { client, address } = callerOf(request);
+    await Promise.all([
+      client === undefined ? undefined : this.failuresPerClient?.consume(`${client} ${address}`),
+      this.failuresPerAddress?.consume(address),
+    ]);
+  }
+
+  private storeFailed(error: Error): void {
+    const now = Date.now();
+    if (now - this.lastLoggedAt < STORE_ERROR_LOG_INTERVAL_MS) return;
+    this.lastLoggedAt = now;
+    this.logger.warn(
+      `rate limit store (Redis) failed, counting in this process's memory meanwhile (${this.store.storeErrors} failures so far): ${error.message}`,
+    );
+  }
+}
+
+/** The client a request names (Basic or form `client_id`) and its source address. */
+function callerOf(request: PlatformRequest): { client: string | undefined; address: string } {
+  const client = basicClientId(request.headers.authorization) ?? formClientId(request.rawBody);
+  // Longer than any client_id can be: no counter of its own (the address still counts).
+  return {
+    client: client !== undefined && client.length <= MAX_CLIENT_ID ? client : undefined,
+    address: request.ip,
+  };
+}
+
+function basicClientId(authorization: string | undefined): string | undefined {
+  if (authorization === undefined || !/^basic /i.test(authorization)) return undefined;
+  const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return undefined;
+  try {
+    return decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+function formClientId(body: string | undefined): string | undefined {
+  if (body === undefined || !body.includes('client_id=')) return undefined;
+  return new URLSearchParams(body).get('client_id') ?? undefined;
+}
+
+function refusalOf(decisions: Array<RateLimitDecision | undefined>): RateLimitDecision | undefined {
+  return decisions.find((decision) => decision !== undefined && !decision.allowed);
+}
