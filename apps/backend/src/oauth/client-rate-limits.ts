@@ -70,18 +70,14 @@ export class ClientRateLimits implements OnModuleInit, OnApplicationShutdown {
   async admit(request: PlatformRequest, reply: FastifyReply): Promise<boolean> {
     const { client, address } = callerOf(request);
     const source = `${client} ${address}`;
-    const [failures, addressFailures] = await Promise.all([
+    // One round trip: the failure checks and the request counts side by side.
+    const [failures, addressFailures, requests, addressRequests] = await Promise.all([
       client === undefined ? undefined : this.failuresPerClient?.peek(source),
       this.failuresPerAddress?.peek(address),
+      client === undefined ? undefined : this.perClient?.consume(client),
+      this.perAddress?.consume(address),
     ]);
-    const refusal =
-      refusalOf([failures, addressFailures]) ??
-      refusalOf(
-        await Promise.all([
-          client === undefined ? undefined : this.perClient?.consume(client),
-          this.perAddress?.consume(address),
-        ]),
-      );
+    const refusal = refusalOf([failures, addressFailures, requests, addressRequests]);
     if (refusal === undefined) {
       if (failures !== undefined && failures.remaining < failures.policy.quota)
         this.failing.set(request, source);
