@@ -1,5 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@platform/domain';
+import {
+  AUTHORIZATION_PARAMETER_MAX_LENGTH,
+  DomainError,
+  oversizedAuthorizationParameter,
+} from '@platform/domain';
 import { CsrfTokens } from '../browser/csrf';
 import { formActionSource } from '../browser/html';
 import type { ConsentView } from '../browser/pages';
@@ -37,9 +41,24 @@ export class AuthorizeService {
   ) {}
 
   async begin(request: AuthorizationRequest, session: string | undefined): Promise<AuthorizeOutcome> {
-    const { parameters } = request;
     refuseRepeatedTarget(request);
+    // An oversized parameter is left out of the check, which still tells whether the client
+    // and redirect URI can be trusted with the refusal (and a huge `state` is not echoed).
+    const oversized = oversizedAuthorizationParameter(request.parameters);
+    const parameters =
+      oversized === undefined ? request.parameters : { ...request.parameters, [oversized]: undefined };
     const check = await this.authorization.check(parameters);
+    const trusted = check.ok || check.refusal.redirectable;
+    if (oversized !== undefined && trusted && parameters.redirect_uri !== undefined) {
+      return {
+        kind: 'redirect',
+        location: redirectWith(parameters.redirect_uri, {
+          error: 'invalid_request',
+          error_description: `${oversized} is longer than ${AUTHORIZATION_PARAMETER_MAX_LENGTH[oversized]} characters`,
+          state: parameters.state,
+        }),
+      };
+    }
     if (!check.ok) return refusalOutcome(check.refusal, parameters);
     const repeated = repeatedParameterRedirect(request, check.request.redirectUri);
     if (repeated !== undefined) return repeated;
@@ -93,6 +112,14 @@ export class AuthorizeService {
     }
     const { parameters } = request;
     refuseRepeatedTarget(request);
+    // Never from the consent page, which carries what `begin` accepted: a forged form.
+    const oversized = oversizedAuthorizationParameter(parameters);
+    if (oversized !== undefined) {
+      throw new DomainError(
+        'validation_failed',
+        `The authorization request is invalid: ${oversized} is too long.`,
+      );
+    }
     const answer = await this.authorization.decide(parameters, session, decision === 'approve');
     switch (answer.outcome) {
       case 'redirect':

@@ -1,44 +1,51 @@
 import { IsBoolean, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
-import type { AuthorizationRequestParams, ConsentPrompt, CreatedSession, User } from '@platform/domain';
+import {
+  AUTHORIZATION_PARAMETER_MAX_LENGTH as LIMIT,
+  type AuthorizationRequestParams,
+  type ConsentPrompt,
+  type CreatedSession,
+  type User,
+} from '@platform/domain';
 
 /**
- * Shapes only, with bounds no real request reaches: what the parameters mean is the domain's
+ * Shapes only, with the bounds the backend already enforced (a request over one never gets
+ * here from it): what the parameters mean is the domain's
  * to judge, so that its refusals keep the `{error, error_description, redirectable}` form.
  */
 export class AuthorizationRequestDto implements AuthorizationRequestParams {
   @IsOptional()
   @IsString()
-  @MaxLength(256)
+  @MaxLength(LIMIT.client_id)
   client_id?: string;
 
   @IsOptional()
   @IsString()
-  @MaxLength(4096)
+  @MaxLength(LIMIT.redirect_uri)
   redirect_uri?: string;
 
   @IsOptional()
   @IsString()
-  @MaxLength(256)
+  @MaxLength(LIMIT.response_type)
   response_type?: string;
 
   @IsOptional()
   @IsString()
-  @MaxLength(4096)
+  @MaxLength(LIMIT.scope)
   scope?: string;
 
   @IsOptional()
   @IsString()
-  @MaxLength(256)
+  @MaxLength(LIMIT.code_challenge)
   code_challenge?: string;
 
   @IsOptional()
   @IsString()
-  @MaxLength(256)
+  @MaxLength(LIMIT.code_challenge_method)
   code_challenge_method?: string;
 
   @IsOptional()
   @IsString()
-  @MaxLength(4096)
+  @MaxLength(LIMIT.state)
   state?: string;
 }
 

@@ -15,6 +15,29 @@ export interface AuthorizationRequestParams {
   state?: string;
 }
 
+/**
+ * The longest value each parameter may have. Longer ones are refused at the edge (the backend)
+ * with `invalid_request`, and the control plane's validation takes the same bounds.
+ */
+export const AUTHORIZATION_PARAMETER_MAX_LENGTH: Readonly<Record<keyof AuthorizationRequestParams, number>> =
+  {
+    client_id: 256,
+    redirect_uri: 4096,
+    response_type: 256,
+    scope: 4096,
+    code_challenge: 256,
+    code_challenge_method: 256,
+    state: 4096,
+  };
+
+/** The first parameter longer than its bound, if any. */
+export function oversizedAuthorizationParameter(
+  params: AuthorizationRequestParams,
+): keyof AuthorizationRequestParams | undefined {
+  const names = Object.keys(AUTHORIZATION_PARAMETER_MAX_LENGTH) as Array<keyof AuthorizationRequestParams>;
+  return names.find((name) => (params[name]?.length ?? 0) > AUTHORIZATION_PARAMETER_MAX_LENGTH[name]);
+}
+
 /** A request that passed every check: what consent is asked for and a code is bound to. */
 export interface ValidAuthorizationRequest {
   client: Application;
