@@ -252,11 +252,22 @@ export const BrowserOperation = (doc: Doc, { session }: { session: 'required' | 
     ),
   );
 
-/** A form posted by one of the browser pages. */
-export const BrowserForm = (model: Type<unknown>) =>
+/**
+ * A form posted by one of the browser pages. `refusal`: what its 400 error page means. A body
+ * sent as JSON that is not JSON is refused (400) before any route runs, as problem details.
+ */
+export const BrowserForm = (model: Type<unknown>, refusal = 'Error page: the request cannot be processed.') =>
   applyDecorators(
     ApiConsumes(FORM),
     ApiBody({ type: model }),
+    referencing(
+      [ProblemDto],
+      ApiResponse({
+        status: 400,
+        description: `${refusal} (A body sent as \`application/json\` that is not JSON: problem details, before any route runs.)`,
+        content: { [HTML]: { schema: { type: 'string' } }, [PROBLEM]: { schema: ref(ProblemDto) } },
+      }),
+    ),
     Page(403, 'Error page: the CSRF token is missing or does not belong to the session.'),
     Refuses(413, 'The body exceeds 64 KiB; refused before any route runs.'),
     Page(415, 'Error page: the form was not posted as `application/x-www-form-urlencoded`.'),

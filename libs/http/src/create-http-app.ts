@@ -3,13 +3,15 @@ import type { IncomingMessage } from 'node:http';
 import { type DynamicModule, type LoggerService, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+
+/** The options of the Fastify that Nest's adapter bundles (its own copy of the types). */
 import {
   acceptCorrelationId,
   CORRELATION_HEADER,
   CorrelatedLogger,
   withCorrelationId,
 } from '@platform/telemetry';
-import { HttpExceptionFilter } from './http-exception.filter';
+import { HttpExceptionFilter, toErrorResponse, type RequestLike } from './http-exception.filter';
 import { registerLiveRoutes } from './live-feed';
 import { headerValue } from './request';
 
@@ -47,6 +49,12 @@ export async function createHttpApp(
     logger: false,
     requestIdHeader: false,
     genReqId: requestIdFor,
+    // Longer than any id of ours (tenant names reach 128): the router refuses beyond.
+    maxParamLength: 256,
+    // The router's own refusals (a malformed URL, a parameter over that length) come before
+    // Nest's filters: the same mapping answers them, as problem+json or RFC 6749 JSON.
+    // `as never`: Nest's adapter types this option with its own copy of Fastify's generic types.
+    frameworkErrors: answerRouterError as never,
   });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: options.logger,
@@ -65,6 +73,20 @@ export async function createHttpApp(
   fastify.addHook('preHandler', (request, _reply, done) => withCorrelationId(request.id, done));
   app.useGlobalFilters(new HttpExceptionFilter(options.logger));
   return app;
+}
+
+/**
+ * The router's own refusals (a malformed URL, a parameter over the length) come before Nest's
+ * filters: the same mapping answers them, as problem+json or RFC 6749 JSON.
+ */
+function answerRouterError(error: Error, request: RequestLike, reply: RawReply): void {
+  const response = toErrorResponse(error, request);
+  void reply.status(response.status).headers(response.headers).send(JSON.stringify(response.body));
+}
+
+/** What `answerRouterError` uses of a reply (Nest's adapter bundles its own Fastify types). */
+interface RawReply {
+  status(code: number): { headers(values: Record<string, string>): { send(payload: string): unknown } };
 }
 
 function registerContentParsers(adapter: FastifyAdapter): void {

@@ -27,7 +27,7 @@ export interface ErrorResponse {
   logLine?: string;
 }
 
-type RequestLike = Pick<FastifyRequest, 'url' | 'headers'>;
+export type RequestLike = Pick<FastifyRequest, 'url' | 'headers'>;
 
 const OAUTH_JSON = 'application/json';
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };

@@ -76,7 +76,6 @@ export class AuthorizeController {
   )
   @BrowserForm(ConsentDecisionDto)
   @Redirects(303, 'Back to the client (code or access_denied), or to the login.')
-  @Page(400, 'Error page: the request cannot be processed.')
   async decide(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     const form = formFields(request);
     const outcome = await this.authorize.decide(

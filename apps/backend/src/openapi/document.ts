@@ -22,7 +22,7 @@ const DECISIONS = `
 - **Health credential.** None (load balancers probe it); 503 when the sidecar is not serving.
 - **Access token claims** beyond introspection: \`tenant\`, \`roles\`, \`grant_id\` for user tokens; header \`typ: at+jwt\`, \`kid\` = RFC 7638 thumbprint.
 - **Refresh token lifetime.** 30 days, rotating on every use; reuse of a rotated one revokes the grant.
-- **Limits.** Request bodies up to 64 KiB (413; \`invalid_request\` on OAuth endpoints). No REST rate limit in this version.
+- **Limits.** Request bodies up to 64 KiB (413; \`invalid_request\` on OAuth endpoints). A body sent as \`application/json\` that is not JSON is refused before any route runs: 400 problem details (\`invalid_request\` on OAuth endpoints). Path parameters up to 256 characters (414). The token, introspection and revocation endpoints are rate-limited per client and address, with a stricter limit on failed client authentications (429, \`Retry-After\`, the IETF \`RateLimit\` fields; docs/rate-limits.md).
 `;
 
 const DESCRIPTION = `
