@@ -115,7 +115,7 @@ describe('browser routes (HTTPS issuer)', () => {
       const response = await h.app.inject({ method: 'GET', url: AUTHORIZE });
       expect(response.statusCode).toBe(302);
       expect(response.headers.location).toBe(
-        'https://dashboard.example.com/callback?error=unsupported_response_type&state=xyz',
+        'https://dashboard.example.com/callback?error=unsupported_response_type&state=xyz&iss=https%3A%2F%2Fauth.example.test',
       );
       expectBrowserHeaders(response.headers);
     });

@@ -1,3 +1,4 @@
+import * as oauth from 'oauth4webapi';
 import { adminToken, discover, registerApp } from '../../support/oauth';
 import { startPlatform, type TestPlatform } from '../../support/platform';
 import { createSession, internalPost, TEST_IDENTITY } from '../../support/internal-consent';
@@ -150,8 +151,24 @@ describe('control plane /internal/v1/sessions and /internal/v1/authorize', () =>
       expect(response.status).toBe(200);
       const { redirect_to } = (await response.json()) as { redirect_to: string };
       expect(redirect_to).toMatch(
-        /^https:\/\/dashboard\.example\.test\/callback\?code=plat_ac_[A-Za-z0-9_-]{43}&state=af0ifjsldkj$/,
+        new RegExp(
+          `^https://dashboard\\.example\\.test/callback\\?code=plat_ac_[A-Za-z0-9_-]{43}&state=af0ifjsldkj&iss=${encodeURIComponent(platform.baseUrl)}$`,
+        ),
       );
+      // RFC 9207: a real client accepts it from this issuer and refuses it as another's (mix-up).
+      const as = await discover(platform);
+      const client = { client_id: 'dashboard' };
+      expect(oauth.validateAuthResponse(as, client, new URL(redirect_to), 'af0ifjsldkj').get('code')).toMatch(
+        /^plat_ac_/,
+      );
+      expect(() =>
+        oauth.validateAuthResponse(
+          { ...as, issuer: 'https://other-server.example' },
+          client,
+          new URL(redirect_to),
+          'af0ifjsldkj',
+        ),
+      ).toThrow(/iss/);
     });
 
     it('redirects a denial with error=access_denied and the state', async () => {
@@ -162,7 +179,7 @@ describe('control plane /internal/v1/sessions and /internal/v1/authorize', () =>
         approved: false,
       });
       expect(await response.json()).toEqual({
-        redirect_to: 'https://dashboard.example.test/callback?error=access_denied&state=af0ifjsldkj',
+        redirect_to: `https://dashboard.example.test/callback?error=access_denied&state=af0ifjsldkj&iss=${encodeURIComponent(platform.baseUrl)}`,
       });
     });
 

@@ -38,12 +38,3 @@ export function authorizePath(parameters: AuthorizeParameters): string {
   }
   return `/oauth/authorize?${query.toString()}`;
 }
-
-/** The client's redirect URI with the response parameters added (RFC 6749 4.1.2 and 4.1.2.1). */
-export function redirectWith(redirectUri: string, response: Record<string, string | undefined>): string {
-  const url = new URL(redirectUri);
-  for (const [name, value] of Object.entries(response)) {
-    if (value !== undefined) url.searchParams.set(name, value);
-  }
-  return url.href;
-}

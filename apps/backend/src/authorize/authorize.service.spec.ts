@@ -40,6 +40,7 @@ describe(AuthorizeService.name, () => {
       authorization as unknown as AuthorizationClient,
       sessions as unknown as SessionsClient,
       csrf,
+      { issuer: 'https://auth.example.test' },
     );
   });
 
@@ -73,6 +74,7 @@ describe(AuthorizeService.name, () => {
         error: 'invalid_request',
         error_description: 'code_challenge required',
         state: 'af0ifjsldkj',
+        iss: 'https://auth.example.test',
       });
     });
 
@@ -86,7 +88,7 @@ describe(AuthorizeService.name, () => {
         undefined,
       );
       expect((outcome as { location: string }).location).toBe(
-        'https://app.example/cb?tenant=a&error=invalid_scope&state=',
+        'https://app.example/cb?tenant=a&error=invalid_scope&state=&iss=https%3A%2F%2Fauth.example.test',
       );
     });
 

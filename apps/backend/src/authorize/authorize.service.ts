@@ -1,10 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { PlatformConfig } from '@platform/config';
 import {
   AUTHORIZATION_PARAMETER_MAX_LENGTH,
+  authorizationResponseUri,
   DomainError,
   oversizedAuthorizationParameter,
 } from '@platform/domain';
 import { CsrfTokens } from '../browser/csrf';
+import { PLATFORM_CONFIG } from '../config';
 import { formActionSource } from '../browser/html';
 import type { ConsentView } from '../browser/pages';
 import { MAX_RETURN_TO_LENGTH } from '../browser/return-to';
@@ -14,7 +17,7 @@ import {
   type AuthorizeRefusal,
 } from '../clients/authorization.client';
 import { SessionsClient } from '../clients/sessions.client';
-import { type AuthorizationRequest, authorizePath, redirectWith } from './authorization-request';
+import { type AuthorizationRequest, authorizePath } from './authorization-request';
 
 /** Where an authorization request goes next. Error pages are thrown as DomainErrors. */
 export type AuthorizeOutcome =
@@ -38,7 +41,12 @@ export class AuthorizeService {
     private readonly authorization: AuthorizationClient,
     private readonly sessions: SessionsClient,
     private readonly csrf: CsrfTokens,
-  ) {}
+    @Inject(PLATFORM_CONFIG) config: Pick<PlatformConfig, 'issuer'>,
+  ) {
+    this.issuer = config.issuer;
+  }
+
+  private readonly issuer: string;
 
   async begin(request: AuthorizationRequest, session: string | undefined): Promise<AuthorizeOutcome> {
     refuseRepeatedTarget(request);
@@ -52,22 +60,22 @@ export class AuthorizeService {
     if (oversized !== undefined && trusted && parameters.redirect_uri !== undefined) {
       return {
         kind: 'redirect',
-        location: redirectWith(parameters.redirect_uri, {
+        location: authorizationResponseUri(parameters.redirect_uri, this.issuer, {
           error: 'invalid_request',
           error_description: `${oversized} is longer than ${AUTHORIZATION_PARAMETER_MAX_LENGTH[oversized]} characters`,
           state: parameters.state,
         }),
       };
     }
-    if (!check.ok) return refusalOutcome(check.refusal, parameters);
-    const repeated = repeatedParameterRedirect(request, check.request.redirectUri);
+    if (!check.ok) return refusalOutcome(check.refusal, parameters, this.issuer);
+    const repeated = repeatedParameterRedirect(request, check.request.redirectUri, this.issuer);
     if (repeated !== undefined) return repeated;
 
     const returnTo = authorizePath(parameters);
     if (returnTo.length > MAX_RETURN_TO_LENGTH) {
       return {
         kind: 'redirect',
-        location: redirectWith(check.request.redirectUri, {
+        location: authorizationResponseUri(check.request.redirectUri, this.issuer, {
           error: 'invalid_request',
           error_description: 'The authorization request is too long',
           state: parameters.state,
@@ -125,7 +133,7 @@ export class AuthorizeService {
       case 'redirect':
         return { kind: 'redirect', location: answer.redirectTo };
       case 'refused':
-        return refusalOutcome(answer.refusal, parameters);
+        return refusalOutcome(answer.refusal, parameters, this.issuer);
       case 'session-expired':
         return toLogin(authorizePath(parameters), true);
       default:
@@ -148,11 +156,12 @@ function refuseRepeatedTarget({ repeated }: AuthorizationRequest): void {
 function repeatedParameterRedirect(
   { parameters, repeated }: AuthorizationRequest,
   redirectUri: string,
+  issuer: string,
 ): AuthorizeOutcome | undefined {
   if (repeated.length === 0) return undefined;
   return {
     kind: 'redirect',
-    location: redirectWith(redirectUri, {
+    location: authorizationResponseUri(redirectUri, issuer, {
       error: 'invalid_request',
       error_description: `${repeated[0]} appears more than once`,
       state: parameters.state,
@@ -160,7 +169,11 @@ function repeatedParameterRedirect(
   };
 }
 
-function refusalOutcome(refusal: AuthorizeRefusal, parameters: AuthorizeParameters): AuthorizeOutcome {
+function refusalOutcome(
+  refusal: AuthorizeRefusal,
+  parameters: AuthorizeParameters,
+  issuer: string,
+): AuthorizeOutcome {
   if (!refusal.redirectable || parameters.redirect_uri === undefined) {
     throw new DomainError(
       'validation_failed',
@@ -171,7 +184,7 @@ function refusalOutcome(refusal: AuthorizeRefusal, parameters: AuthorizeParamete
   }
   return {
     kind: 'redirect',
-    location: redirectWith(parameters.redirect_uri, {
+    location: authorizationResponseUri(parameters.redirect_uri, issuer, {
       error: refusal.error,
       error_description: refusal.errorDescription,
       state: parameters.state,

@@ -32,7 +32,7 @@ describe('authorizationServerMetadata', () => {
       'authorization_code',
       'refresh_token',
     ]);
-    expect(metadata.authorization_response_iss_parameter_supported).toBe(false);
+    expect(metadata.authorization_response_iss_parameter_supported).toBe(true);
   });
 
   it('allows public clients at the token endpoint but not at introspection or revocation', () => {

@@ -17,7 +17,7 @@ export function authorizationServerMetadata(issuer: string) {
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     code_challenge_methods_supported: ['S256'],
-    authorization_response_iss_parameter_supported: false,
+    authorization_response_iss_parameter_supported: true,
   };
 }
 

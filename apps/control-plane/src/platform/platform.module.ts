@@ -240,6 +240,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
         sessions: SessionService,
         transactor: Transactor,
         trail: AuditTrail,
+        config: PlatformConfig,
         clock: Clock,
       ) =>
         new ConsentService(
@@ -248,9 +249,10 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
           sessions,
           transactor,
           trail,
+          config.issuer,
           clock,
         ),
-      inject: [STORES, ScopeRegistry, SessionService, TRANSACTOR, AuditTrail, CLOCK],
+      inject: [STORES, ScopeRegistry, SessionService, TRANSACTOR, AuditTrail, PLATFORM_CONFIG, CLOCK],
     },
     {
       provide: AppLoginService,

@@ -5,6 +5,7 @@ import {
   expectDomainError,
   PKCE_CHALLENGE,
   TEST_IDENTITY,
+  TEST_ISSUER,
   TEST_START,
 } from '../testing/in-memory-stores';
 import { AuthorizationRequestError } from './authorization-request';
@@ -68,7 +69,8 @@ describe(ConsentService.name, () => {
       const { decide } = await setUp();
       const redirectTo = new URL(await decide(true));
       expect(`${redirectTo.origin}${redirectTo.pathname}`).toBe('https://portal.example.com/callback');
-      expect([...redirectTo.searchParams.keys()]).toEqual(['code', 'state']);
+      expect([...redirectTo.searchParams.keys()]).toEqual(['code', 'state', 'iss']);
+      expect(redirectTo.searchParams.get('iss')).toBe(TEST_ISSUER);
       expect(redirectTo.searchParams.get('code')).toMatch(/^plat_ac_[A-Za-z0-9_-]{43}$/);
       expect(redirectTo.searchParams.get('state')).toBe('xyz');
     });
@@ -117,7 +119,9 @@ describe(ConsentService.name, () => {
     it('redirects a denial with access_denied and the state, and issues no code', async () => {
       const { decide, stores } = await setUp();
       const redirectTo = await decide(false);
-      expect(redirectTo).toBe('https://portal.example.com/callback?error=access_denied&state=xyz');
+      expect(redirectTo).toBe(
+        'https://portal.example.com/callback?error=access_denied&state=xyz&iss=https%3A%2F%2Fauth.example.com',
+      );
       expect(stores.authorizationCodes.all()).toEqual([]);
     });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Application } from '../application';
 import type { Clock } from '../clock';
-import { redirectUriWithParameters } from '../registry/redirect-uri';
+import { authorizationResponseUri } from '../registry/redirect-uri';
 import type { ScopeDescription, ScopeRegistry } from '../registry/scope-registry';
 import type { SessionService } from '../sessions/session.service';
 import type { AuditTrail } from '../audit/audit-trail';
@@ -37,6 +37,7 @@ export class ConsentService {
     private readonly sessions: Pick<SessionService, 'resolve'>,
     private readonly transactor: Transactor,
     private readonly trail: AuditTrail,
+    private readonly issuer: string,
     private readonly clock: Clock,
   ) {}
 
@@ -70,7 +71,10 @@ export class ConsentService {
       });
     if (!decision.approved) {
       await this.transactor.inTransaction((stores) => stores.audit.appendAuditRecords([audited(false)]));
-      return redirectUriWithParameters(request.redirectUri, { error: 'access_denied', state: request.state });
+      return authorizationResponseUri(request.redirectUri, this.issuer, {
+        error: 'access_denied',
+        state: request.state,
+      });
     }
     const code = authorizationCodes.generate();
     await this.transactor.inTransaction(async (stores) => {
@@ -90,6 +94,9 @@ export class ConsentService {
       });
       await stores.audit.appendAuditRecords([audited(true)]);
     });
-    return redirectUriWithParameters(request.redirectUri, { code: code.value, state: request.state });
+    return authorizationResponseUri(request.redirectUri, this.issuer, {
+      code: code.value,
+      state: request.state,
+    });
   }
 }

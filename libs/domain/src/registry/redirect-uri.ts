@@ -31,3 +31,16 @@ export function redirectUriWithParameters(uri: string, params: Record<string, st
   const separator = !uri.includes('?') ? '?' : /[?&]$/.test(uri) ? '' : '&';
   return `${uri}${separator}${query}`;
 }
+
+/**
+ * An authorization response (RFC 6749 section 4.1.2 and 4.1.2.1) at the client's redirect URI,
+ * always naming the issuer (RFC 9207), so a client that talks to several authorization servers
+ * can tell which one answered (mix-up attacks, RFC 9700 section 4.4).
+ */
+export function authorizationResponseUri(
+  redirectUri: string,
+  issuer: string,
+  params: Record<string, string | undefined>,
+): string {
+  return redirectUriWithParameters(redirectUri, { ...params, iss: issuer });
+}

@@ -845,6 +845,7 @@ export async function createTestEngine(
     sessions,
     transactor,
     trail,
+    TEST_ISSUER,
     clock,
   );
   return {

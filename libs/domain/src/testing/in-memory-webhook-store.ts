@@ -81,10 +81,17 @@ export class InMemoryWebhookStore implements WebhookStore {
     const leased = (d: WebhookDelivery) => d.leaseUntil !== null && d.leaseUntil.getTime() > now;
     const inFlight = new Map<string, number>();
     for (const d of this.state.deliveries) {
-      if (d.state === 'pending' && leased(d)) inFlight.set(d.endpointId, (inFlight.get(d.endpointId) ?? 0) + 1);
+      if (d.state === 'pending' && leased(d))
+        inFlight.set(d.endpointId, (inFlight.get(d.endpointId) ?? 0) + 1);
     }
     const due = this.state.deliveries
-      .filter((d) => d.state === 'pending' && enabled.has(d.endpointId) && !leased(d) && d.nextAttemptAt.getTime() <= now)
+      .filter(
+        (d) =>
+          d.state === 'pending' &&
+          enabled.has(d.endpointId) &&
+          !leased(d) &&
+          d.nextAttemptAt.getTime() <= now,
+      )
       .sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || a.id - b.id);
     const claimed: WebhookDelivery[] = [];
     for (const delivery of due) {

@@ -32,7 +32,9 @@ function setUp(script?: Array<number | null>) {
   const clock = new ManualClock(new Date());
   const transactor = new InMemoryTransactor(stores);
   const trail = new AuditTrail(clock);
-  const registry = new WebhookRegistry(stores.webhooks, transactor, trail, clock, { allowPrivateNetworks: false });
+  const registry = new WebhookRegistry(stores.webhooks, transactor, trail, clock, {
+    allowPrivateNetworks: false,
+  });
   const dispatcher = new WebhookDispatcher(stores, transactor, () => clock.now());
   const receiver = new ScriptedReceiver(script);
   const worker = new WebhookDeliveryWorker(
@@ -80,7 +82,10 @@ describe('webhook delivery', () => {
 
   it('retries a failing receiver on the schedule and logs every attempt', async () => {
     const { registry, receiver, emit, run, clock } = setUp([503, null, 200]);
-    const endpoint = await registry.register({ url: 'https://hooks.example.com/in', eventTypes: ['*'] }, admin);
+    const endpoint = await registry.register(
+      { url: 'https://hooks.example.com/in', eventTypes: ['*'] },
+      admin,
+    );
     await emit('token.issued');
     await run();
     clock.advance(4_999);
@@ -103,7 +108,10 @@ describe('webhook delivery', () => {
 
   it('dead-letters a delivery after the eighth failed attempt, and a replay sends it again', async () => {
     const { registry, receiver, emit, run, clock } = setUp([500]);
-    const endpoint = await registry.register({ url: 'https://hooks.example.com/in', eventTypes: ['token.*'] }, admin);
+    const endpoint = await registry.register(
+      { url: 'https://hooks.example.com/in', eventTypes: ['token.*'] },
+      admin,
+    );
     await emit('token.issued');
     for (let hour = 0; hour < 40; hour++) {
       await run();
@@ -128,9 +136,14 @@ describe('webhook delivery', () => {
     await emit('scope.defined');
     clock.advance(1_000);
     await emit('token.revoked');
-    const endpoint = await registry.register({ url: 'https://hooks.example.com/in', eventTypes: ['token.*'] }, admin);
+    const endpoint = await registry.register(
+      { url: 'https://hooks.example.com/in', eventTypes: ['token.*'] },
+      admin,
+    );
 
-    await expect(registry.replayRange(endpoint.id, since, new Date(since.getTime() + 1_000), admin)).resolves.toBe(1);
+    await expect(
+      registry.replayRange(endpoint.id, since, new Date(since.getTime() + 1_000), admin),
+    ).resolves.toBe(1);
     await run();
     expect(receiver.messages()).toEqual([{ type: 'token.issued', sequence_id: 1 }]);
     await expectDomainError(registry.replayRange(endpoint.id, since, since, admin), 'validation_failed');
@@ -152,7 +165,10 @@ describe('webhook delivery', () => {
 
   it('signs with the old and the new secret during a rotation, then with the new one alone', async () => {
     const { registry, receiver, emit, run, clock } = setUp();
-    const endpoint = await registry.register({ url: 'https://hooks.example.com/in', eventTypes: ['token.*'] }, admin);
+    const endpoint = await registry.register(
+      { url: 'https://hooks.example.com/in', eventTypes: ['token.*'] },
+      admin,
+    );
     const rotated = await registry.rotateSecret(endpoint.id, admin, 3_600);
     expect(rotated.secret).not.toBe(endpoint.secret);
     await emit('token.issued');
@@ -176,16 +192,17 @@ describe('webhook delivery', () => {
 
   it('keeps every record for a receiver that was down, and audits each admin change', async () => {
     const { registry, receiver, emit, run, clock, stores } = setUp([null, null, null, 204]);
-    const endpoint = await registry.register({ url: 'https://hooks.example.com/in', eventTypes: ['token.*'] }, admin);
+    const endpoint = await registry.register(
+      { url: 'https://hooks.example.com/in', eventTypes: ['token.*'] },
+      admin,
+    );
     for (let i = 0; i < 3; i++) await emit('token.issued');
     await run();
     clock.advance(5_000);
     await run();
     clock.advance(300_000);
     await run();
-    const delivered = new Set(
-      receiver.received.filter((_, i) => i >= 3).map((r) => r.headers['webhook-id']),
-    );
+    const delivered = new Set(receiver.received.filter((_, i) => i >= 3).map((r) => r.headers['webhook-id']));
     expect(delivered).toEqual(new Set(['msg_2', 'msg_3', 'msg_4']));
 
     await registry.update(endpoint.id, { description: 'renamed' }, admin);
@@ -205,8 +222,14 @@ describe('webhook delivery', () => {
 
   it('refuses bad registrations with a validation error', async () => {
     const { registry } = setUp();
-    await expectDomainError(registry.register({ url: 'https://10.0.0.1/', eventTypes: ['*'] }, admin), 'validation_failed');
-    await expectDomainError(registry.register({ url: 'https://hooks.example.com/', eventTypes: [] }, admin), 'validation_failed');
+    await expectDomainError(
+      registry.register({ url: 'https://10.0.0.1/', eventTypes: ['*'] }, admin),
+      'validation_failed',
+    );
+    await expectDomainError(
+      registry.register({ url: 'https://hooks.example.com/', eventTypes: [] }, admin),
+      'validation_failed',
+    );
     await expectDomainError(
       registry.register({ url: 'https://hooks.example.com/', eventTypes: ['Token Issued'] }, admin),
       'validation_failed',

@@ -51,7 +51,10 @@ export interface WebhookDelivery {
   createdAt: Date;
 }
 
-export type WebhookDeliveryInput = Pick<WebhookDelivery, 'endpointId' | 'sequenceId' | 'eventType' | 'replayOf'> & {
+export type WebhookDeliveryInput = Pick<
+  WebhookDelivery,
+  'endpointId' | 'sequenceId' | 'eventType' | 'replayOf'
+> & {
   nextAttemptAt: Date;
 };
 

@@ -23,7 +23,9 @@ export interface WebhookEndpointInput {
   enabled?: boolean;
 }
 
-export type WebhookEndpointChange = Partial<Pick<WebhookEndpointInput, 'url' | 'eventTypes' | 'description' | 'enabled'>>;
+export type WebhookEndpointChange = Partial<
+  Pick<WebhookEndpointInput, 'url' | 'eventTypes' | 'description' | 'enabled'>
+>;
 
 export interface WebhookDeliveryLogEntry extends WebhookDelivery {
   log: WebhookAttempt[];
@@ -59,7 +61,13 @@ export class WebhookRegistry {
       const tenant = input.tenant ?? null;
       const eventTypes = [...new Set(input.eventTypes)];
       // Audited first, so the chain's head is past its own registration: it starts after that.
-      await this.audit(stores, actor, 'webhook.registered', { id, tenant }, { url, event_types: eventTypes.join(' ') });
+      await this.audit(
+        stores,
+        actor,
+        'webhook.registered',
+        { id, tenant },
+        { url, event_types: eventTypes.join(' ') },
+      );
       const endpoint: WebhookEndpoint = {
         id,
         url,
@@ -100,7 +108,11 @@ export class WebhookRegistry {
         eventTypes: change.eventTypes ? [...new Set(change.eventTypes)] : endpoint.eventTypes,
         description: change.description ?? endpoint.description,
         disabledAt:
-          change.enabled === undefined ? endpoint.disabledAt : change.enabled ? null : (endpoint.disabledAt ?? now),
+          change.enabled === undefined
+            ? endpoint.disabledAt
+            : change.enabled
+              ? null
+              : (endpoint.disabledAt ?? now),
         // What happened while it was disabled (this change's own record included) is not queued
         // for it: a replay sends that.
         startAfterSequence: enabling
@@ -119,7 +131,11 @@ export class WebhookRegistry {
     actor: AuditActor,
     overlapSeconds: number = DEFAULT_SECRET_OVERLAP_SECONDS,
   ): Promise<WebhookEndpoint> {
-    if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > MAX_SECRET_OVERLAP_SECONDS) {
+    if (
+      !Number.isInteger(overlapSeconds) ||
+      overlapSeconds < 0 ||
+      overlapSeconds > MAX_SECRET_OVERLAP_SECONDS
+    ) {
       throw validationFailed(`overlap_seconds must be an integer from 0 to ${MAX_SECRET_OVERLAP_SECONDS}`);
     }
     return this.changing(id, actor, 'webhook.secret_rotated', async (endpoint, now) => ({
@@ -133,7 +149,8 @@ export class WebhookRegistry {
   async delete(id: string, actor: AuditActor): Promise<void> {
     await this.transactor.inTransaction(async (stores) => {
       const endpoint = await stores.webhooks.findWebhookEndpoint(id);
-      if (!endpoint || !(await stores.webhooks.deleteWebhookEndpoint(id))) throw notFound(`webhook endpoint ${id}`);
+      if (!endpoint || !(await stores.webhooks.deleteWebhookEndpoint(id)))
+        throw notFound(`webhook endpoint ${id}`);
       await this.audit(stores, actor, 'webhook.deleted', endpoint, { url: endpoint.url });
     });
   }
@@ -143,7 +160,10 @@ export class WebhookRegistry {
     await this.get(query.endpointId);
     const deliveries = await this.webhooks.listWebhookDeliveries(query);
     const attempts = await this.webhooks.listWebhookAttempts(deliveries.map((d) => d.id));
-    return deliveries.map((delivery) => ({ ...delivery, log: attempts.filter((a) => a.deliveryId === delivery.id) }));
+    return deliveries.map((delivery) => ({
+      ...delivery,
+      log: attempts.filter((a) => a.deliveryId === delivery.id),
+    }));
   }
 
   /** Sends one delivery's record again, as a new delivery with a fresh schedule. */
@@ -156,10 +176,21 @@ export class WebhookRegistry {
       }
       const now = this.clock.now();
       const [replay] = await stores.webhooks.insertWebhookDeliveries(
-        [{ endpointId, sequenceId: original.sequenceId, eventType: original.eventType, replayOf: original.id, nextAttemptAt: now }],
+        [
+          {
+            endpointId,
+            sequenceId: original.sequenceId,
+            eventType: original.eventType,
+            replayOf: original.id,
+            nextAttemptAt: now,
+          },
+        ],
         now,
       );
-      await this.audit(stores, actor, 'webhook.replayed', endpoint, { deliveries: 1, delivery_id: deliveryId });
+      await this.audit(stores, actor, 'webhook.replayed', endpoint, {
+        deliveries: 1,
+        delivery_id: deliveryId,
+      });
       return replay;
     });
   }
@@ -176,7 +207,7 @@ export class WebhookRegistry {
       const subscription = { ...endpoint, startAfterSequence: 0, disabledAt: null };
       const now = this.clock.now();
       let queued = 0;
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const page = await stores.audit.listAuditRecords({
           since,
           until,
@@ -187,10 +218,18 @@ export class WebhookRegistry {
         const wanted = page.filter((record) => endpointReceives(subscription, record));
         queued += wanted.length;
         if (queued > MAX_REPLAY_DELIVERIES) {
-          throw validationFailed(`the range holds more than ${MAX_REPLAY_DELIVERIES} records for this endpoint: replay it in parts`);
+          throw validationFailed(
+            `the range holds more than ${MAX_REPLAY_DELIVERIES} records for this endpoint: replay it in parts`,
+          );
         }
         await stores.webhooks.insertWebhookDeliveries(
-          wanted.map((record) => ({ endpointId, sequenceId: record.sequenceId, eventType: record.action, replayOf: null, nextAttemptAt: now })),
+          wanted.map((record) => ({
+            endpointId,
+            sequenceId: record.sequenceId,
+            eventType: record.action,
+            replayOf: null,
+            nextAttemptAt: now,
+          })),
           now,
         );
         if (page.length < REPLAY_PAGE) break;
@@ -236,9 +275,12 @@ export class WebhookRegistry {
 }
 
 function checkEventTypes(eventTypes: readonly string[]): void {
-  if (eventTypes.length === 0 || eventTypes.length > 50) throw validationFailed('event_types must list 1 to 50 event types');
+  if (eventTypes.length === 0 || eventTypes.length > 50)
+    throw validationFailed('event_types must list 1 to 50 event types');
   const bad = eventTypes.find((type) => type.length > 128 || !EVENT_TYPE_PATTERN.test(type));
   if (bad !== undefined) {
-    throw validationFailed(`event type ${JSON.stringify(bad.slice(0, 128))} is not an action name, a prefix like token.* or *`);
+    throw validationFailed(
+      `event type ${JSON.stringify(bad.slice(0, 128))} is not an action name, a prefix like token.* or *`,
+    );
   }
 }

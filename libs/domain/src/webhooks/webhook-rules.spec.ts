@@ -56,17 +56,30 @@ describe('signatures', () => {
 });
 
 describe('webhook URL policy', () => {
-  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '224.0.0.1', 'not-an-ip'])(
-    '%s is not a public address',
-    (address) => expect(isPublicAddress(address)).toBe(false),
-  );
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    'fe80::1',
+    'fc00::1',
+    '::ffff:127.0.0.1',
+    '224.0.0.1',
+    'not-an-ip',
+  ])('%s is not a public address', (address) => expect(isPublicAddress(address)).toBe(false));
 
   it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('%s is public', (address) =>
     expect(isPublicAddress(address)).toBe(true),
   );
 
   it('accepts a public https URL, normalised', () => {
-    expect(checkWebhookUrl('https://Hooks.Example.com/in?x=1', strict).href).toBe('https://hooks.example.com/in?x=1');
+    expect(checkWebhookUrl('https://Hooks.Example.com/in?x=1', strict).href).toBe(
+      'https://hooks.example.com/in?x=1',
+    );
   });
 
   it.each([
@@ -94,7 +107,9 @@ describe('webhook URL policy', () => {
     [`https://hooks.example.com/${'a'.repeat(2048)}`, '2048'],
   ])('refuses %s everywhere (%s)', (url, reason) => {
     for (const policy of [strict, lenient]) {
-      expect(thrownBy(() => checkWebhookUrl(url, policy))).toMatchObject({ message: expect.stringContaining(reason) });
+      expect(thrownBy(() => checkWebhookUrl(url, policy))).toMatchObject({
+        message: expect.stringContaining(reason),
+      });
     }
   });
 
@@ -103,6 +118,9 @@ describe('webhook URL policy', () => {
   });
 
   it('is a domain error, never a crash', async () => {
-    await expectDomainError(Promise.resolve().then(() => checkWebhookUrl('https://127.0.0.1/', strict)), 'validation_failed');
+    await expectDomainError(
+      Promise.resolve().then(() => checkWebhookUrl('https://127.0.0.1/', strict)),
+      'validation_failed',
+    );
   });
 });
