@@ -1,5 +1,11 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { TokenRevoker, type Clock, type Stores, toRevocationEntry } from '@platform/domain';
+import {
+  MAX_ACCESS_TOKEN_LENGTH,
+  TokenRevoker,
+  type Clock,
+  type Stores,
+  toRevocationEntry,
+} from '@platform/domain';
 import { type PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'class-transformer';
@@ -10,7 +16,7 @@ import { InternalGuard } from './internal.guard';
 
 class TrustedRevocationDto {
   @IsString()
-  @MaxLength(8192)
+  @MaxLength(MAX_ACCESS_TOKEN_LENGTH)
   token: string;
 }
 

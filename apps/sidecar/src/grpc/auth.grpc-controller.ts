@@ -8,6 +8,7 @@ import type {
   TokenClaims,
 } from '@platform/grpc';
 import type { JWK } from 'jose';
+import { MAX_ACCESS_TOKEN_LENGTH } from '@platform/domain';
 import type { Observable } from 'rxjs';
 import { TokenAuthorizer } from '../authorization/token-authorizer';
 import { ControlPlaneApi } from '../control-plane/control-plane-api';
@@ -61,6 +62,8 @@ export class AuthGrpcController {
   @UseGuards(InternalTokenGuard)
   async revokeToken({ token = '' }: TokenRequest): Promise<Empty> {
     if (token === '') throw new SidecarError('token_missing', 'token is empty');
+    // Longer than any token the platform issues: nothing to revoke (RFC 7009 section 2.2).
+    if (token.length > MAX_ACCESS_TOKEN_LENGTH) return {};
     await this.controlPlane.revokeAccessToken(token);
     try {
       await this.revocations.syncNow();

@@ -9,15 +9,17 @@ import {
   type JWTVerifyOptions,
 } from 'jose';
 import { CLOCK } from '../clock';
-import { epochSeconds, REQUIRED_ACCESS_TOKEN_CLAIMS, type Clock } from '@platform/domain';
+import {
+  epochSeconds,
+  MAX_ACCESS_TOKEN_LENGTH,
+  REQUIRED_ACCESS_TOKEN_CLAIMS,
+  type Clock,
+} from '@platform/domain';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
 import { SidecarError } from '../errors';
 import { ALLOWED_ALGORITHMS, KeyCache } from '../keys/key-cache';
 import { DenyList } from '../revocation/deny-list';
 import { VerifiedTokenCache } from './verified-token-cache';
-
-/** An access token is a few hundred bytes; anything this large is not one of ours. */
-export const MAX_TOKEN_LENGTH = 16 * 1024;
 
 const reject = {
   unknownKey: () => new SidecarError('unknown_key', 'unknown key'),
@@ -57,7 +59,7 @@ export class TokenValidator {
 
   async validate(token: string): Promise<TokenClaims> {
     if (token === '') throw new SidecarError('token_missing', 'token is empty');
-    if (token.length > MAX_TOKEN_LENGTH) throw new SidecarError('token_malformed', 'token too large');
+    if (token.length > MAX_ACCESS_TOKEN_LENGTH) throw new SidecarError('token_malformed', 'token too large');
 
     const claims = this.verifiedBefore(token) ?? (await this.verify(token));
     if (this.denyList.revocationOf(claims) !== undefined) throw reject.revoked();

@@ -9,6 +9,9 @@ export const REQUIRED_ACCESS_TOKEN_CLAIMS = ['exp', 'iat', 'jti', 'sub', 'client
 
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 
+/** An access token is a few hundred bytes; anything this large is not one of ours. */
+export const MAX_ACCESS_TOKEN_LENGTH = 16 * 1024;
+
 /** RFC 9068 claims of our access tokens; user tokens add tenant, roles and grant_id. */
 export interface AccessTokenClaims {
   iss: string;
