@@ -106,7 +106,8 @@ describe('fuzzing every RPC of the sidecar', () => {
           const Client = grpc.makeGenericClientConstructor(serviceDefinition, service);
           clients.set(service, new Client(platform.sidecarAddress, grpc.credentials.createInsecure()));
           for (const [name, method] of Object.entries(serviceDefinition)) {
-            const type = (method.requestType as unknown as { type: { field: Field[] } }).type;
+            // proto-loader's definitions carry the request's descriptor.
+            const { type } = (method as unknown as { requestType: { type: { field: Field[] } } }).requestType;
             methods.push({ service, name, definition: method, fields: type.field });
           }
         }

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import * as client from 'openid-client';
-import { Client } from 'pg';
+import { DataSource } from 'typeorm';
 import { authorize, clientFor, createSession, signIn } from '../../support/internal-consent';
 import { adminToken, clientCredentialsToken, discover, registerApp } from '../../support/oauth';
 import { startPlatform, type TestPlatform } from '../../support/platform';
@@ -25,18 +25,17 @@ async function dumpSqlite(platform: TestPlatform): Promise<Dump> {
 }
 
 async function dumpPostgres(url: string): Promise<Dump> {
-  const db = new Client({ connectionString: url });
-  await db.connect();
+  const db = await new DataSource({ type: 'postgres', url }).initialize();
   try {
-    const { rows } = await db.query<{ tablename: string }>(
-      "SELECT tablename FROM pg_tables WHERE schemaname = 'public'",
-    );
+    const tables = (await db.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")) as Array<{
+      tablename: string;
+    }>;
     const dump: Dump = new Map();
-    for (const { tablename } of rows)
-      dump.set(tablename, JSON.stringify((await db.query(`SELECT * FROM "${tablename}"`)).rows));
+    for (const { tablename } of tables)
+      dump.set(tablename, JSON.stringify(await db.query(`SELECT * FROM "${tablename}"`)));
     return dump;
   } finally {
-    await db.end();
+    await db.destroy();
   }
 }
 
