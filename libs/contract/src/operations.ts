@@ -125,6 +125,30 @@ export const OAuthRefusal = (
   );
 
 /** A redirect (no body). */
+
+/** The 429 of the endpoints that check client secrets, which the backend rate-limits (docs/rate-limits.md). */
+export const RateLimited = () =>
+  OAuthRefusal(
+    429,
+    'Too many requests from this client or address, or too many failed client authentications (then refused even with the right secret until `Retry-After`).',
+    { failedAuth: ['temporarily_unavailable', 'too many requests (failed-auth-client): retry after 900 s'] },
+    {
+      'Retry-After': {
+        description: 'Seconds until the source may try again (RFC 9110).',
+        schema: { type: 'integer' },
+      },
+      'RateLimit-Policy': {
+        description:
+          'The policy that refused, as the IETF RateLimit fields write it: `"failed-auth-client";q=10;w=900`.',
+        schema: { type: 'string' },
+      },
+      RateLimit: {
+        description: 'What is left of it: `"failed-auth-client";r=0;t=900`.',
+        schema: { type: 'string' },
+      },
+    },
+  );
+
 export const Redirects = (status: 302 | 303, description: string) =>
   ApiResponse({ status, description, headers: { Location: { required: true, schema: { type: 'string' } } } });
 

@@ -61,6 +61,21 @@ describe('GET /auth/login', () => {
       expect(jar.get(platform.baseUrl, LOGIN_COOKIE)).toBeUndefined();
     });
 
+    it('gives every login a fresh session, whatever session cookie the browser came with (no fixation)', async () => {
+      // An attacker signs in and plants their own session cookie in the victim's browser.
+      const attacker = new CookieJar();
+      await signInWithFetch(attacker, platform, ALICE.email);
+      const planted = attacker.get(platform.baseUrl, SESSION_COOKIE)!;
+      const victim = new CookieJar();
+      victim.set(platform.baseUrl, SESSION_COOKIE, planted);
+
+      const callback = await signInWithFetch(victim, platform, ALICE.email);
+      expect(callback.status).toBe(302);
+      const issued = victim.get(platform.baseUrl, SESSION_COOKIE);
+      expect(issued).toEqual(expect.any(String));
+      expect(issued).not.toBe(planted);
+    });
+
     it('refuses the same callback twice: its transaction is gone after the first use', async () => {
       const jar = new CookieJar();
       const callback = await signInWithFetch(jar, platform, ALICE.email);

@@ -95,6 +95,19 @@ const FAILURES_ALLOWED = 3;
       }
     });
 
+    it('counts the login family’s token path against the same client', async () => {
+      const app = await anApp();
+      for (let i = 0; i < FAILURES_ALLOWED; i++) {
+        const response = await postForm(
+          `${platform.baseUrl}/api/v1/auth/token`,
+          { grant_type: 'client_credentials' },
+          { authorization: basic(app.client_id, 'wrong') },
+        );
+        expect(response.status).toBe(401);
+      }
+      expect((await token(platform.baseUrl, app)).status).toBe(429);
+    });
+
     it('counts form-posted client credentials the same way', async () => {
       const app = await anApp();
       const post = (secret: string) =>

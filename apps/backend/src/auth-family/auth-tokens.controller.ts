@@ -29,6 +29,7 @@ import {
   OAuthRefusal,
   ProblemDto,
   PublicOperation,
+  RateLimited,
   Refuses,
   ServerFailures,
   TokenResponseDto,
@@ -42,6 +43,7 @@ import { AppLoginClient } from '../clients/app-login.client';
 import type { UpstreamResponse } from '../clients/control-plane.client';
 import { SidecarClient } from '../clients/sidecar.client';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
+import { ClientRateLimits } from '../oauth/client-rate-limits';
 import { meFromClaims } from '../me/me.controller';
 import { noStore, TOKEN_REFUSALS } from '../oauth/oauth.controller';
 
@@ -84,6 +86,7 @@ export class AuthTokensController {
     private readonly sidecar: SidecarClient,
     private readonly localRevocation: LocalRevocation,
     private readonly relay: ControlPlaneRelay,
+    private readonly limits: ClientRateLimits,
   ) {}
 
   @Post('exchange')
@@ -185,8 +188,9 @@ export class AuthTokensController {
   )
   @Answers(200, TokenResponseDto, 'The token response.', { headers: NO_STORE_HEADERS })
   @OAuthRefusal(400, 'A refused request, by RFC 6749 error code.', TOKEN_REFUSALS)
+  @RateLimited()
   @Refuses(413, 'The body exceeds 64 KiB; refused before any route runs.')
-  token(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
+  async token(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     if (mediaType(request) === 'application/x-www-form-urlencoded') {
       const grantType = parseOAuthForm(request.rawBody ?? '').grant_type;
       if (!grantType) throw new OAuthError('invalid_request', 'grant_type is required');
@@ -197,10 +201,15 @@ export class AuthTokensController {
         );
       }
     }
+    // The same client secrets as /v1/oauth/token: the same limits and failure counts.
+    if (!(await this.limits.admit(request, reply))) return;
     return this.relay.forward(request, reply, {
       to: '/internal/v1/oauth/token',
       body: 'form',
-      then: noStore,
+      then: (response) => {
+        noStore(response);
+        return this.limits.settle(request, response);
+      },
     });
   }
 

@@ -10,6 +10,7 @@ import {
   OAuthOperation,
   OAuthRefusal,
   PublicOperation,
+  RateLimited,
   RevocationRequestDto,
   ServerFailures,
   TOKEN_REQUESTS,
@@ -56,29 +57,6 @@ export const TOKEN_REFUSALS: Record<string, [string, string]> = {
 };
 
 const JWKS_CACHE_CONTROL = 'public, max-age=60';
-
-/** The 429 of the three endpoints the backend rate-limits (docs/rate-limits.md). */
-const RateLimited = () =>
-  OAuthRefusal(
-    429,
-    'Too many requests from this client or address, or too many failed client authentications (then refused even with the right secret until `Retry-After`).',
-    { failedAuth: ['temporarily_unavailable', 'too many requests (failed-auth-client): retry after 900 s'] },
-    {
-      'Retry-After': {
-        description: 'Seconds until the source may try again (RFC 9110).',
-        schema: { type: 'integer' },
-      },
-      'RateLimit-Policy': {
-        description:
-          'The policy that refused, as the IETF RateLimit fields write it: `"failed-auth-client";q=10;w=900`.',
-        schema: { type: 'string' },
-      },
-      RateLimit: {
-        description: 'What is left of it: `"failed-auth-client";r=0;t=900`.',
-        schema: { type: 'string' },
-      },
-    },
-  );
 
 /**
  * RFC 6749 token, RFC 7662 introspection, RFC 7009 revocation, and the key set. The control
