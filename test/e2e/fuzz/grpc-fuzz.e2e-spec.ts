@@ -1,12 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
-import {
-  AUDIT_PROTO,
-  AUTH_PROTO,
-  INTERNAL_TOKEN_METADATA,
-  loadProto,
-  POLICY_PROTO,
-  TENANT_PROTO,
-} from '@platform/grpc';
+import { readdirSync } from 'node:fs';
+import { INTERNAL_TOKEN_METADATA, loadProto, PROTO_ROOT } from '@platform/grpc';
 import fc from 'fast-check';
 import { startPlatform, type TestPlatform } from '../../support/platform';
 
@@ -98,7 +92,11 @@ describe('fuzzing every RPC of the sidecar', () => {
 
   beforeAll(async () => {
     platform = await startPlatform();
-    for (const file of [AUTH_PROTO, POLICY_PROTO, TENANT_PROTO, AUDIT_PROTO]) {
+    // Every .proto of the platform: a service added later is fuzzed without touching this file.
+    const files = (readdirSync(PROTO_ROOT, { recursive: true }) as string[]).filter((f) =>
+      f.endsWith('.proto'),
+    );
+    for (const file of files) {
       const definition = loadProto(file);
       for (const [service, value] of Object.entries(definition)) {
         if (!('format' in value) && typeof value === 'object') {
