@@ -36,10 +36,11 @@ function freePort(host = '127.0.0.1') {
  */
 async function isolatedPlatformEnv(dataDir) {
   const { randomBytes } = require('node:crypto');
-  const [backendPort, controlPlanePort, sidecarPort, sidecarHealthPort] = await Promise.all([
+  const [backendPort, controlPlanePort, sidecarPort, sidecarHealthPort, metricsPort] = await Promise.all([
     freePort(),
     freePort(),
     freePort('::1'),
+    freePort(),
     freePort(),
   ]);
   const baseUrl = `http://127.0.0.1:${backendPort}`;
@@ -48,6 +49,7 @@ async function isolatedPlatformEnv(dataDir) {
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     BACKEND_PORT: String(backendPort),
+    BACKEND_METRICS_PORT: String(metricsPort),
     CONTROL_PLANE_PORT: String(controlPlanePort),
     CONTROL_PLANE_URL: `http://127.0.0.1:${controlPlanePort}`,
     SIDECAR_GRPC_ADDRESS: `[::1]:${sidecarPort}`,

@@ -134,8 +134,13 @@ export async function startBackendReplica(
   platform: TestPlatform,
 ): Promise<{ baseUrl: string; stop(): Promise<void> }> {
   const sidecar = await startExtraSidecar(platform);
-  const port = await launcher.freePort();
-  const env = { ...platform.env, BACKEND_PORT: String(port), SIDECAR_GRPC_ADDRESS: sidecar.address };
+  const [port, metricsPort] = await Promise.all([launcher.freePort(), launcher.freePort()]);
+  const env = {
+    ...platform.env,
+    BACKEND_PORT: String(port),
+    BACKEND_METRICS_PORT: String(metricsPort),
+    SIDECAR_GRPC_ADDRESS: sidecar.address,
+  };
   const log = openSync(join(platform.dataDir, `backend-${port}.log`), 'a');
   const backend = await launcher.launchBackend({ env, stdio: log });
   return {

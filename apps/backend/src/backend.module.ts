@@ -23,6 +23,7 @@ import { ApiDocsModule } from '@platform/http';
 import { PLATFORM_CONFIG } from './config';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
+import { MetricsServer } from './health/metrics-server';
 import { IdentityProviderClient } from './login/identity-provider.client';
 import { LoginController } from './login/login.controller';
 import { LoginService } from './login/login.service';
@@ -90,6 +91,7 @@ export class BackendModule {
         LocalRevocation,
         ControlPlaneRelay,
         ClientRateLimits,
+        MetricsServer,
         HealthService,
         BearerGuard,
         AdminGuard,

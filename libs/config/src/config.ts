@@ -13,6 +13,8 @@ export type NodeEnv = 'development' | 'production' | 'test';
 export interface PlatformConfig {
   nodeEnv: NodeEnv;
   backendPort: number;
+  /** The backend's admin port for `GET /metrics` (`BACKEND_METRICS_PORT`, on 127.0.0.1); 0: none. */
+  backendMetricsPort: number;
   controlPlanePort: number;
   controlPlaneUrl: string;
   sidecarGrpcAddress: string;
@@ -84,6 +86,7 @@ export const OIDC_CLAIM_DEFAULTS = {
 
 const NUMERIC_KEYS = [
   'BACKEND_PORT',
+  'BACKEND_METRICS_PORT',
   'CONTROL_PLANE_PORT',
   'SIDECAR_HEALTH_PORT',
   'REVOCATION_POLL_MS',
@@ -113,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role?: ProcessR
   const config: PlatformConfig = {
     nodeEnv,
     backendPort: vars.BACKEND_PORT ?? DEFAULTS.backendPort,
+    backendMetricsPort: vars.BACKEND_METRICS_PORT ?? DEFAULTS.backendMetricsPort,
     controlPlanePort,
     controlPlaneUrl: (vars.CONTROL_PLANE_URL ?? `http://127.0.0.1:${controlPlanePort}`).replace(/\/$/, ''),
     sidecarGrpcAddress: vars.SIDECAR_GRPC_ADDRESS ?? DEFAULTS.sidecarGrpcAddress,

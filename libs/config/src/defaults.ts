@@ -5,6 +5,8 @@
 export const DEFAULTS = {
   nodeEnv: 'development',
   backendPort: 3000,
+  /** Prometheus' conventional exporter port. */
+  backendMetricsPort: 9464,
   controlPlanePort: 8080,
   sidecarGrpcAddress: '[::1]:50051',
   sidecarHealthHost: '127.0.0.1',

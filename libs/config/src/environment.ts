@@ -27,6 +27,12 @@ export class EnvironmentVariables {
   @IsInt()
   @Min(0)
   @Max(65535)
+  BACKEND_METRICS_PORT?: number;
+
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   CONTROL_PLANE_PORT?: number;
 
   @IsOptional()

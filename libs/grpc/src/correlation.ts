@@ -3,6 +3,7 @@ import {
   acceptCorrelationId,
   CORRELATION_HEADER,
   correlationId,
+  metrics,
   withCorrelationId,
 } from '@platform/telemetry';
 
@@ -37,5 +38,36 @@ export function correlatedHandlers(
         return withCorrelationId(id, () => (handler as (...args: unknown[]) => unknown)(call, ...rest));
       },
     ]),
+  ) as grpc.UntypedServiceImplementation;
+}
+
+type UnaryCallback = (error: { code?: number } | null, ...rest: unknown[]) => void;
+
+/**
+ * Server side: times every unary handler of `service` and counts its outcome by status code
+ * name (`platform_grpc_call_duration_seconds`). Streams are left alone: their length says
+ * nothing about the server.
+ */
+export function measuredHandlers(
+  implementation: grpc.UntypedServiceImplementation,
+  service: string,
+): grpc.UntypedServiceImplementation {
+  return Object.fromEntries(
+    Object.entries(implementation).map(([method, handler]) => {
+      const invoke = handler as (...args: unknown[]) => unknown;
+      if (invoke.length < 2) return [method, handler];
+      const name = `${service}/${method}`;
+      return [
+        method,
+        (call: Call, callback: UnaryCallback) => {
+          const started = performance.now();
+          return invoke(call, (error: { code?: number } | null, ...rest: unknown[]) => {
+            const code = grpc.status[error?.code ?? grpc.status.OK] ?? 'UNKNOWN';
+            metrics.grpcCalls.labels(name, code).observe((performance.now() - started) / 1000);
+            callback(error, ...rest);
+          });
+        },
+      ];
+    }),
   ) as grpc.UntypedServiceImplementation;
 }

@@ -4,11 +4,11 @@ import { type DynamicModule, type LoggerService, type Type } from '@nestjs/commo
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 
-/** The options of the Fastify that Nest's adapter bundles (its own copy of the types). */
 import {
   acceptCorrelationId,
   CORRELATION_HEADER,
   CorrelatedLogger,
+  observeHttpRequest,
   withCorrelationId,
 } from '@platform/telemetry';
 import { HttpExceptionFilter, toErrorResponse, type RequestLike } from './http-exception.filter';
@@ -66,6 +66,16 @@ export async function createHttpApp(
   const fastify = adapter.getInstance();
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(CORRELATION_HEADER, request.id);
+    done();
+  });
+  // The route pattern, never the URL: label values stay bounded.
+  fastify.addHook('onResponse', (request, reply, done) => {
+    observeHttpRequest(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
     done();
   });
   // Callback style on purpose: `done` runs the handler (guards, pipes, controller, filters)

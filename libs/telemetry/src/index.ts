@@ -1,2 +1,3 @@
 export * from './correlation';
 export * from './logger';
+export * from './metrics';

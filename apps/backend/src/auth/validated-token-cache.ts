@@ -1,3 +1,4 @@
+import { metrics } from '@platform/telemetry';
 import { DEFAULTS } from '@platform/config';
 import { epochSeconds, revocationDenies } from '@platform/domain';
 import type { DenyListEntryMessage, TokenClaims } from '@platform/grpc';
@@ -12,6 +13,9 @@ import type { DenyListEntryMessage, TokenClaims } from '@platform/grpc';
  * any invalidation (or going live or dark) in between bumps it, and the answer is not kept.
  * Refusals are never kept. Bounded: the oldest entry goes first; size 0 disables it.
  */
+const HITS = metrics.validationCache.labels('hit');
+const MISSES = metrics.validationCache.labels('miss');
+
 export class ValidatedTokenCache {
   private readonly entries = new Map<string, TokenClaims>();
   private live = false;
@@ -41,12 +45,14 @@ export class ValidatedTokenCache {
 
   /** The claims of a token the sidecar accepted before, while live and unexpired. */
   get(token: string): TokenClaims | undefined {
-    if (!this.live) return undefined;
-    const claims = this.entries.get(token);
-    if (claims === undefined) return undefined;
+    const claims = this.live ? this.entries.get(token) : undefined;
     // Same rule as jose's: expired once exp <= now (whole seconds).
-    if (claims.exp > this.nowSeconds()) return claims;
-    this.entries.delete(token);
+    if (claims !== undefined && claims.exp > this.nowSeconds()) {
+      HITS.inc();
+      return claims;
+    }
+    if (claims !== undefined) this.entries.delete(token);
+    MISSES.inc();
     return undefined;
   }
 

@@ -7,6 +7,7 @@ import {
   type RateLimit,
   type RateLimitDecision,
 } from '@platform/ratelimit';
+import { metrics } from '@platform/telemetry';
 import type { FastifyReply } from 'fastify';
 import type { UpstreamResponse } from '../clients/control-plane.client';
 import { PLATFORM_CONFIG } from '../config';
@@ -78,6 +79,7 @@ export class ClientRateLimits implements OnModuleInit, OnApplicationShutdown {
       this.perAddress?.consume(address),
     ]);
     const refusal = refusalOf([failures, addressFailures, requests, addressRequests]);
+    if (refusal !== undefined) metrics.rateLimitDecisions.labels(refusal.policy.name).inc();
     if (refusal === undefined) {
       if (failures !== undefined && failures.remaining < failures.policy.quota)
         this.failing.set(request, source);
@@ -113,6 +115,7 @@ export class ClientRateLimits implements OnModuleInit, OnApplicationShutdown {
   }
 
   private storeFailed(error: Error): void {
+    metrics.rateLimitStoreErrors.inc();
     const now = Date.now();
     if (now - this.lastLoggedAt < STORE_ERROR_LOG_INTERVAL_MS) return;
     this.lastLoggedAt = now;

@@ -18,6 +18,7 @@ export const testConfig = (overrides: Partial<PlatformConfig> = {}): PlatformCon
   controlPlaneUrl: 'http://127.0.0.1:1',
   sidecarGrpcAddress: '127.0.0.1:1',
   sidecarHealthPort: 0,
+  backendMetricsPort: 0,
   dataDir: '/nonexistent',
   databaseUrl: 'sqlite::memory:',
   issuer: 'https://auth.example.test',

@@ -1,5 +1,6 @@
 import { Controller, Header, Headers, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import { OAuthError, parseOAuthForm, TokenEndpoint, TokenIntrospector, TokenRevoker } from '@platform/domain';
+import { metrics } from '@platform/telemetry';
 import { mediaType, type PlatformRequest } from '@platform/http';
 import { RevocationFeed } from '../platform/revocation-feed';
 import { InternalGuard } from './internal.guard';
@@ -27,9 +28,13 @@ export class InternalOAuthController {
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
   async token(@Req() request: PlatformRequest, @Headers('authorization') authorization?: string) {
+    const form = oauthForm(request);
     try {
-      return await this.tokenEndpoint.handle(oauthForm(request), authorization);
+      const issued = await this.tokenEndpoint.handle(form, authorization);
+      metrics.tokensIssued.labels(form.grant_type ?? '').inc();
+      return issued;
     } catch (error) {
+      if (error instanceof OAuthError) metrics.tokenRequestsRefused.labels(error.code).inc();
       // A replayed code or refresh token revokes its grant and answers invalid_grant: the
       // sidecars hear of it now rather than at the feed's next poll.
       if (error instanceof OAuthError && error.code === 'invalid_grant') this.feed.wake();
@@ -48,6 +53,7 @@ export class InternalOAuthController {
   @HttpCode(200)
   async revoke(@Req() request: PlatformRequest, @Headers('authorization') authorization?: string) {
     await this.revoker.revoke(oauthForm(request), authorization);
+    metrics.tokensRevoked.labels('rfc7009').inc();
     this.feed.wake();
     return {};
   }

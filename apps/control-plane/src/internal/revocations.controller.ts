@@ -13,6 +13,7 @@ import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validato
 import { CLOCK, STORES } from '../platform/tokens';
 import { RevocationFeed } from '../platform/revocation-feed';
 import { InternalGuard } from './internal.guard';
+import { metrics } from '@platform/telemetry';
 
 class TrustedRevocationDto {
   @IsString()
@@ -52,6 +53,7 @@ export class RevocationsController {
   @HttpCode(200)
   async revoke(@Body() body: TrustedRevocationDto) {
     const revoked = await this.revoker.revokeTrusted(body.token);
+    if (revoked) metrics.tokensRevoked.labels('trusted').inc();
     this.feed.wake();
     return { revoked };
   }

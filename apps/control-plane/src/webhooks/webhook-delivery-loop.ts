@@ -5,6 +5,7 @@ import {
   type WebhookAttemptResult,
   type WebhookDelivery,
 } from '@platform/domain';
+import { metrics } from '@platform/telemetry';
 
 /** How often the loop looks for new records and due retries. */
 export const WEBHOOK_POLL_MS = 250;
@@ -119,6 +120,7 @@ export class WebhookDeliveryLoop implements OnApplicationBootstrap, BeforeApplic
     this.finished = [];
     try {
       await this.worker.record(batch);
+      for (const { outcome } of batch) metrics.webhookAttempts.labels(outcome.state).inc();
     } catch (error) {
       this.finished.push(...batch); // tried again with the next batch; the leases still hold
       throw error;

@@ -18,6 +18,7 @@ import {
   AUTH_PROTO,
   AUTH_SERVICE_NAME,
   correlatedHandlers,
+  measuredHandlers,
   loadProto,
   POLICY_PROTO,
   POLICY_SERVICE_NAME,
@@ -129,7 +130,8 @@ export class SidecarGrpcServer extends ServerGrpc {
   }
 
   override async createService(grpcService: unknown, name: string): Promise<UntypedServiceImplementation> {
-    return correlatedHandlers((await super.createService(grpcService, name)) as UntypedServiceImplementation);
+    const handlers = (await super.createService(grpcService, name)) as UntypedServiceImplementation;
+    return correlatedHandlers(measuredHandlers(handlers, name));
   }
 
   override async close(): Promise<void> {

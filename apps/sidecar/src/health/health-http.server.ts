@@ -1,3 +1,4 @@
+import { scrape } from '@platform/telemetry';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -10,7 +11,10 @@ import {
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
 import { Readiness } from './readiness';
 
-/** `GET /health` on SIDECAR_HEALTH_PORT: 200 `{status:"ok"}` once ready, 503 `{status:"starting"}` before. */
+/**
+ * `GET /health` on SIDECAR_HEALTH_PORT: 200 `{status:"ok"}` once ready, 503 `{status:"starting"}`
+ * before; `GET /metrics`: the Prometheus text format.
+ */
 @Injectable()
 export class HealthHttpServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(HealthHttpServer.name);
@@ -28,6 +32,12 @@ export class HealthHttpServer implements OnApplicationBootstrap, BeforeApplicati
   async onApplicationBootstrap(): Promise<void> {
     const server = createServer((request, response) => {
       const path = (request.url ?? '/').split('?')[0];
+      if (path === '/metrics' && request.method === 'GET') {
+        void scrape().then(({ contentType, body }) =>
+          response.writeHead(200, { 'content-type': contentType }).end(body),
+        );
+        return;
+      }
       if (path !== '/health' || (request.method !== 'GET' && request.method !== 'HEAD')) {
         response.writeHead(404, { 'content-type': 'application/json' }).end('{"status":"not found"}');
         return;

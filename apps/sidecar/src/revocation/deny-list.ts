@@ -1,3 +1,4 @@
+import { gaugeOf } from '@platform/telemetry';
 import { Injectable } from '@nestjs/common';
 import {
   type RevocableClaims,
@@ -36,6 +37,19 @@ export class DenyList {
   /** The seq the watchers were last told. */
   private announcedSeq = 0;
   private readonly watchers = new Set<(change: DenyListChange) => void>();
+
+  constructor() {
+    gaugeOf(
+      'platform_deny_list_entries',
+      'Entries of the sidecar’s deny-list (jtis, clients and grants).',
+      () => this.size,
+    );
+    gaugeOf(
+      'platform_deny_list_last_seq',
+      'The highest revocation sequence id the sidecar applied.',
+      () => this.seq,
+    );
+  }
 
   /** Highest revocation seq applied. */
   get lastSeq(): number {
