@@ -57,6 +57,8 @@ export interface PlatformConfig {
     keyRefreshMs: number;
     unknownKidRefreshIntervalMs: number;
   };
+  /** Days after which the control plane rotates the signing key by itself; 0: only by hand. */
+  signingKeyRotationDays: number;
   /** The backend's own limits on its OAuth endpoints (docs/rate-limits.md); 0 turns one off. */
   rateLimits: {
     /** Counters shared by every backend through this Redis; in each process's memory when unset. */
@@ -146,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role?: ProcessR
       keyRefreshMs: DEFAULTS.keyRefreshMs,
       unknownKidRefreshIntervalMs: DEFAULTS.unknownKidRefreshIntervalMs,
     },
+    signingKeyRotationDays: count(vars.SIGNING_KEY_ROTATION_DAYS) ?? DEFAULTS.signingKeyRotationDays,
     rateLimits: {
       redisUrl: vars.RATE_LIMIT_REDIS_URL,
       clientPerMinute: count(vars.RATE_LIMIT_CLIENT_PER_MINUTE) ?? DEFAULTS.rateLimitClientPerMinute,

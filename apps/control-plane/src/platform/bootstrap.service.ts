@@ -19,13 +19,16 @@ import { CLOCK, PLATFORM_CONFIG, STORES } from './tokens';
 
 const KEY_RELOAD_MS = 30_000;
 const PRUNE_MS = 5 * 60_000;
+/** How often the signing key's age is checked against SIGNING_KEY_ROTATION_DAYS. */
+const KEY_AGE_CHECK_MS = 60 * 60_000;
 /** The audit log is checkpointed at start and this often when it has grown (docs/audit.md). */
 export const AUDIT_CHECKPOINT_MS = 60_000;
 
 /**
  * First-start work (signing key, admin app, an audit checkpoint) and the periodic chores:
  * re-reading keys that another replica may have rotated, pruning deny-list entries no token can
- * outlive, checkpointing the audit log. Every replica runs them; each is safe to run twice.
+ * outlive, checkpointing the audit log, rotating the signing key when it is older than
+ * SIGNING_KEY_ROTATION_DAYS. Every replica runs them; each is safe to run twice.
  */
 @Injectable()
 export class BootstrapService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -51,6 +54,10 @@ export class BootstrapService implements OnApplicationBootstrap, OnApplicationSh
     this.every(KEY_RELOAD_MS, () => this.keys.load());
     this.every(PRUNE_MS, () => this.stores.revocations.pruneRevocations(this.clock.now()));
     this.every(AUDIT_CHECKPOINT_MS, () => this.checkpoints.checkpoint(), { now: true });
+    const rotationDays = this.config.signingKeyRotationDays;
+    if (rotationDays > 0) {
+      this.every(KEY_AGE_CHECK_MS, () => this.keys.rotateIfOlderThan(rotationDays * 86_400), { now: true });
+    }
   }
 
   onApplicationShutdown(): void {

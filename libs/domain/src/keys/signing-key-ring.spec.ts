@@ -131,4 +131,43 @@ describe('SigningKeyRing', () => {
     await ring.load();
     expect(ring.verificationKey('unknown-kid')).toBeUndefined();
   });
+
+  describe('the scheduled rotation', () => {
+    const NINETY_DAYS = 90 * 86_400;
+
+    it('rotates once the signing key is older than the period, and audits it as the platform', async () => {
+      const { clock, ring, stores } = setUp();
+      await ring.load();
+      const first = ring.signingKey().kid;
+
+      clock.advanceSeconds(NINETY_DAYS - 1);
+      await expect(ring.rotateIfOlderThan(NINETY_DAYS)).resolves.toBe(false);
+      expect(ring.signingKey().kid).toBe(first);
+
+      clock.advanceSeconds(1);
+      await expect(ring.rotateIfOlderThan(NINETY_DAYS)).resolves.toBe(true);
+      expect(ring.signingKey().kid).not.toBe(first);
+      expect(stores.audit.all().at(-1)).toMatchObject({
+        action: 'signing_key.rotated',
+        actorKind: 'platform',
+        attributes: { retired: first },
+      });
+      // The new key starts a new period.
+      await expect(ring.rotateIfOlderThan(NINETY_DAYS)).resolves.toBe(false);
+    });
+
+    it('counts a rotation another replica made', async () => {
+      const { clock, stores } = setUp();
+      const transactor = new InMemoryTransactor(stores);
+      const [one, two] = [
+        signingKeyRingOn(stores, transactor, clock),
+        signingKeyRingOn(stores, transactor, clock),
+      ];
+      await one.load();
+      await two.load();
+      clock.advanceSeconds(NINETY_DAYS);
+      await expect(one.rotateIfOlderThan(NINETY_DAYS)).resolves.toBe(true);
+      await expect(two.rotateIfOlderThan(NINETY_DAYS)).resolves.toBe(false);
+    });
+  });
 });

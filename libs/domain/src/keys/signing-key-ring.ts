@@ -98,6 +98,18 @@ export class SigningKeyRing {
     return { kid: record.kid, createdAt: now };
   }
 
+  /**
+   * The scheduled rotation: rotates when the key that signs (as the store has it now, so a
+   * rotation by another replica counts) is older than `maxAgeSeconds`. Answers whether it did.
+   */
+  async rotateIfOlderThan(maxAgeSeconds: number): Promise<boolean> {
+    const signing = (await this.store.listSigningKeys()).filter((key) => !key.retiredAt);
+    const newest = Math.max(...signing.map((key) => key.createdAt.getTime()));
+    if (signing.length > 0 && this.clock.now().getTime() - newest < maxAgeSeconds * 1000) return false;
+    await this.rotate(PLATFORM_ACTOR);
+    return true;
+  }
+
   signingKey(): SigningKey {
     if (!this.signing) throw new Error('signing keys not loaded');
     return this.signing;
