@@ -19,7 +19,7 @@ import { AuthorizationClient } from './clients/authorization.client';
 import { ControlPlaneClient } from './clients/control-plane.client';
 import { SessionsClient } from './clients/sessions.client';
 import { SidecarClient } from './clients/sidecar.client';
-import { ApiDocsModule } from '@platform/http';
+import { ApiDocsModule, Drain } from '@platform/http';
 import { PLATFORM_CONFIG } from './config';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
@@ -92,6 +92,7 @@ export class BackendModule {
         ControlPlaneRelay,
         ClientRateLimits,
         MetricsServer,
+        { provide: Drain, useFactory: () => new Drain(config.shutdownDrainMs) },
         HealthService,
         BearerGuard,
         AdminGuard,

@@ -57,6 +57,8 @@ export interface PlatformConfig {
     keyRefreshMs: number;
     unknownKidRefreshIntervalMs: number;
   };
+  /** At SIGTERM, how long readiness answers 503 while requests are still served (SHUTDOWN_DRAIN_MS). */
+  shutdownDrainMs: number;
   /** Days after which the control plane rotates the signing key by itself; 0: only by hand. */
   signingKeyRotationDays: number;
   /** The backend's own limits on its OAuth endpoints (docs/rate-limits.md); 0 turns one off. */
@@ -148,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role?: ProcessR
       keyRefreshMs: DEFAULTS.keyRefreshMs,
       unknownKidRefreshIntervalMs: DEFAULTS.unknownKidRefreshIntervalMs,
     },
+    shutdownDrainMs: count(vars.SHUTDOWN_DRAIN_MS) ?? (production ? DEFAULTS.shutdownDrainMs : 0),
     signingKeyRotationDays: count(vars.SIGNING_KEY_ROTATION_DAYS) ?? DEFAULTS.signingKeyRotationDays,
     rateLimits: {
       redisUrl: vars.RATE_LIMIT_REDIS_URL,

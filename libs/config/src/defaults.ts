@@ -23,6 +23,11 @@ export const DEFAULTS = {
   backendTokenCacheSize: 10_000,
   /** Entries of the sidecar's verified-token cache (at ~1 KiB a token, about 10 MiB); 0 turns it off. */
   sidecarTokenCacheSize: 10_000,
+  /**
+   * At SIGTERM, how long a process keeps serving while its readiness says 503 (production; 0
+   * elsewhere, so development stops at once).
+   */
+  shutdownDrainMs: 5_000,
   /** The signing key is replaced after this many days (NIST SP 800-57's order for signing keys). */
   signingKeyRotationDays: 90,
   /** Background refresh of the key set by the sidecar (the specification's 30 s). */

@@ -131,6 +131,10 @@ export class EnvironmentVariables {
   SIDECAR_ALLOW_NON_LOOPBACK?: string;
 
   @IsOptional()
+  @Matches(/^\d{1,6}$/, { message: 'must be a whole number of milliseconds' })
+  SHUTDOWN_DRAIN_MS?: string;
+
+  @IsOptional()
   @Matches(/^\d{1,4}$/, { message: 'must be a whole number of days (0 turns the schedule off)' })
   SIGNING_KEY_ROTATION_DAYS?: string;
 

@@ -13,6 +13,12 @@ export class HealthDto {
   version: string;
 }
 
+@ApiSchema({ name: 'Probe', description: 'A liveness or readiness answer.' })
+export class ProbeDto {
+  @ApiProperty({ enum: ['ok', 'unavailable', 'draining'] })
+  status: 'ok' | 'unavailable' | 'draining';
+}
+
 @ApiSchema({
   name: 'Me',
   description: 'The caller as the sidecar sees its token; `tenant` and `roles` for user tokens only.',

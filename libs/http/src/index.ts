@@ -6,3 +6,4 @@ export * from './live-feed';
 export * from './problem';
 export * from './request';
 export * from './api-docs/api-docs.module';
+export * from './drain';

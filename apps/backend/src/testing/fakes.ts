@@ -36,6 +36,7 @@ export const testConfig = (overrides: Partial<PlatformConfig> = {}): PlatformCon
     keyRefreshMs: 30_000,
     unknownKidRefreshIntervalMs: 5_000,
   },
+  shutdownDrainMs: 0,
   signingKeyRotationDays: 90,
   rateLimits: {
     redisUrl: undefined,

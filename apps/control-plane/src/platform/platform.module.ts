@@ -38,6 +38,7 @@ import {
 } from '@platform/domain';
 import { loadConfig, OIDC_CLAIM_DEFAULTS, type PlatformConfig } from '@platform/config';
 import { openDataSource, TypeOrmStores, TypeOrmTransactor } from '@platform/persistence';
+import { Drain } from '@platform/http';
 import { correlationId } from '@platform/telemetry';
 import type { DataSource } from 'typeorm';
 import { RevocationFeed } from './revocation-feed';
@@ -53,6 +54,11 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     RevocationFeed,
     { provide: PLATFORM_CONFIG, useFactory: () => loadConfig() },
     { provide: CLOCK, useValue: systemClock },
+    {
+      provide: Drain,
+      useFactory: (config: PlatformConfig) => new Drain(config.shutdownDrainMs),
+      inject: [PLATFORM_CONFIG],
+    },
     {
       provide: DATA_SOURCE,
       useFactory: (config: PlatformConfig) => openDataSource(config.databaseUrl),
@@ -294,6 +300,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     },
   ],
   exports: [
+    Drain,
     AuditCheckpoints,
     AuditLog,
     AuditTrail,

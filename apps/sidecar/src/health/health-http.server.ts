@@ -13,7 +13,8 @@ import { Readiness } from './readiness';
 
 /**
  * `GET /health` on SIDECAR_HEALTH_PORT: 200 `{status:"ok"}` once ready, 503 `{status:"starting"}`
- * before; `GET /metrics`: the Prometheus text format.
+ * before (`/readyz` answers the same, for orchestrators); `GET /livez`: 200 while the process
+ * runs; `GET /metrics`: the Prometheus text format.
  */
 @Injectable()
 export class HealthHttpServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -38,7 +39,16 @@ export class HealthHttpServer implements OnApplicationBootstrap, BeforeApplicati
         );
         return;
       }
-      if (path !== '/health' || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      if (path === '/livez' && request.method === 'GET') {
+        response
+          .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+          .end('{"status":"ok"}');
+        return;
+      }
+      if (
+        (path !== '/health' && path !== '/readyz') ||
+        (request.method !== 'GET' && request.method !== 'HEAD')
+      ) {
         response.writeHead(404, { 'content-type': 'application/json' }).end('{"status":"not found"}');
         return;
       }
