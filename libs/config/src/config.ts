@@ -15,6 +15,8 @@ export interface PlatformConfig {
   backendPort: number;
   /** The backend's admin port for `GET /metrics` (`BACKEND_METRICS_PORT`, on 127.0.0.1); 0: none. */
   backendMetricsPort: number;
+  /** Where the metrics port listens (`BACKEND_METRICS_HOST`): 127.0.0.1, or 0.0.0.0 in a pod. */
+  backendMetricsHost: string;
   controlPlanePort: number;
   controlPlaneUrl: string;
   sidecarGrpcAddress: string;
@@ -121,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role?: ProcessR
     nodeEnv,
     backendPort: vars.BACKEND_PORT ?? DEFAULTS.backendPort,
     backendMetricsPort: vars.BACKEND_METRICS_PORT ?? DEFAULTS.backendMetricsPort,
+    backendMetricsHost: vars.BACKEND_METRICS_HOST ?? '127.0.0.1',
     controlPlanePort,
     controlPlaneUrl: (vars.CONTROL_PLANE_URL ?? `http://127.0.0.1:${controlPlanePort}`).replace(/\/$/, ''),
     sidecarGrpcAddress: vars.SIDECAR_GRPC_ADDRESS ?? DEFAULTS.sidecarGrpcAddress,

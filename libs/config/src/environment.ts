@@ -135,6 +135,10 @@ export class EnvironmentVariables {
   SHUTDOWN_DRAIN_MS?: string;
 
   @IsOptional()
+  @IsString()
+  BACKEND_METRICS_HOST?: string;
+
+  @IsOptional()
   @Matches(/^\d{1,4}$/, { message: 'must be a whole number of days (0 turns the schedule off)' })
   SIGNING_KEY_ROTATION_DAYS?: string;
 

@@ -9,7 +9,7 @@ import type { PlatformConfig } from '@platform/config';
 import { serveMetrics } from '@platform/telemetry';
 import { PLATFORM_CONFIG } from '../config';
 
-/** `GET /metrics` on the backend's admin port (127.0.0.1), never on the public one. */
+/** `GET /metrics` on the backend's admin port (127.0.0.1 unless told), never on the public one. */
 @Injectable()
 export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Metrics');
@@ -19,8 +19,9 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.backendMetricsPort === 0) return;
-    this.server = await serveMetrics(this.config.backendMetricsPort, '127.0.0.1');
-    this.logger.log(`metrics on http://127.0.0.1:${this.server.port}/metrics`);
+    const host = this.config.backendMetricsHost;
+    this.server = await serveMetrics(this.config.backendMetricsPort, host);
+    this.logger.log(`metrics on http://${host}:${this.server.port}/metrics`);
   }
 
   async onApplicationShutdown(): Promise<void> {

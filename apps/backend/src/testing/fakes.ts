@@ -19,6 +19,7 @@ export const testConfig = (overrides: Partial<PlatformConfig> = {}): PlatformCon
   sidecarGrpcAddress: '127.0.0.1:1',
   sidecarHealthPort: 0,
   backendMetricsPort: 0,
+  backendMetricsHost: '127.0.0.1',
   dataDir: '/nonexistent',
   databaseUrl: 'sqlite::memory:',
   issuer: 'https://auth.example.test',
