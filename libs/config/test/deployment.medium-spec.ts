@@ -34,7 +34,8 @@ const manifests = (): Manifest[] =>
 const named = (kind: string, name: string) =>
   manifests().find((m) => m.kind === kind && m.metadata.name === name);
 const containersOf = (deployment: Manifest | undefined): Container[] =>
-  (deployment as { spec: { template: { spec: { containers: Container[] } } } }).spec.template.spec.containers;
+  (deployment as unknown as { spec: { template: { spec: { containers: Container[] } } } }).spec.template.spec
+    .containers;
 
 /** The Kubernetes manifests, checked offline against the official schemas and our configuration. */
 describe('deploy/kubernetes/platform.yaml', () => {
@@ -50,7 +51,9 @@ describe('deploy/kubernetes/platform.yaml', () => {
   });
 
   it('would fail on a broken manifest', () => {
-    const broken = structuredClone(named('Deployment', 'backend')) as { spec: { replicas: unknown } };
+    const broken = structuredClone(named('Deployment', 'backend')) as unknown as {
+      spec: { replicas: unknown };
+    };
     broken.spec.replicas = 'three';
     expect(() => new Deployment(broken as never).validate()).toThrow();
   });
@@ -82,7 +85,7 @@ describe('deploy/kubernetes/platform.yaml', () => {
 
   it('sets only variables the platform reads, and no secret', () => {
     const known = readFileSync(join(__dirname, '..', 'src', 'environment.ts'), 'utf8');
-    const configMap = named('ConfigMap', 'oauth-platform') as { data: Record<string, string> };
+    const configMap = named('ConfigMap', 'oauth-platform') as unknown as { data: Record<string, string> };
     const names = [
       ...Object.keys(configMap.data),
       ...manifests()
@@ -99,7 +102,7 @@ describe('deploy/kubernetes/platform.yaml', () => {
   });
 
   it('keeps the control plane internal and the pods available through disruptions', () => {
-    const policy = named('NetworkPolicy', 'control-plane-internal') as {
+    const policy = named('NetworkPolicy', 'control-plane-internal') as unknown as {
       spec: { podSelector: unknown; ingress: Array<{ from: Array<{ podSelector?: unknown }> }> };
     };
     expect(policy.spec.podSelector).toEqual({ matchLabels: { app: 'control-plane' } });
