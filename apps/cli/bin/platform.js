@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+// The installed command; the code is the built dist/ (npm run build).
+require('../dist/main.js');
