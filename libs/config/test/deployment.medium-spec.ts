@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Service } from 'kubernetes-models/v1/Service';
@@ -109,5 +111,53 @@ describe('deploy/kubernetes/platform.yaml', () => {
     expect(policy.spec.ingress[0].from).toEqual([{ podSelector: { matchLabels: { app: 'backend' } } }]);
     expect(named('PodDisruptionBudget', 'backend')).toBeDefined();
     expect(named('PodDisruptionBudget', 'control-plane')).toBeDefined();
+  });
+});
+
+const COMPOSE = join(ROOT, 'docker-compose.yml');
+// The package exports no bin path: find it next to its package.json.
+const DCLINT = join(dirname(require.resolve('dclint/package.json')), 'bin', 'dclint.cjs');
+
+/** dclint: the Compose specification's schema and its rules; answers the exit code and output. */
+function dclint(file: string): { code: number; output: string } {
+  try {
+    return { code: 0, output: execFileSync(process.execPath, [DCLINT, file], { encoding: 'utf8' }) };
+  } catch (error) {
+    const { status, stdout, stderr } = error as { status: number; stdout: string; stderr: string };
+    return { code: status, output: `${stdout}${stderr}` };
+  }
+}
+
+describe('docker-compose.yml', () => {
+  it('passes the Compose schema and the linter', () => {
+    expect(dclint(COMPOSE)).toEqual({ code: 0, output: expect.not.stringMatching(/error/) });
+  });
+
+  it('would fail on a broken file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compose-'));
+    const broken = join(dir, 'docker-compose.yml');
+    writeFileSync(broken, readFileSync(COMPOSE, 'utf8').replace('interval: 2s', 'interval: [2s]'));
+    try {
+      expect(dclint(broken).code).not.toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('runs Postgres, Redis, the three services, and Dex in the development profile', () => {
+    const compose = parseAllDocuments(readFileSync(COMPOSE, 'utf8'))[0].toJS() as {
+      services: Record<string, { profiles?: string[]; network_mode?: string }>;
+    };
+    expect(Object.keys(compose.services).sort()).toEqual([
+      'backend',
+      'control-plane',
+      'dex',
+      'postgres',
+      'redis',
+      'sidecar',
+    ]);
+    expect(compose.services.dex.profiles).toEqual(['dev']);
+    // The sidecar shares the backend's network namespace, as in the pod.
+    expect(compose.services.sidecar.network_mode).toBe('service:backend');
   });
 });
