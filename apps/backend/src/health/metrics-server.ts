@@ -20,8 +20,15 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.backendMetricsPort === 0) return;
     const host = this.config.backendMetricsHost;
-    this.server = await serveMetrics(this.config.backendMetricsPort, host);
-    this.logger.log(`metrics on http://${host}:${this.server.port}/metrics`);
+    try {
+      this.server = await serveMetrics(this.config.backendMetricsPort, host);
+      this.logger.log(`metrics on http://${host}:${this.server.port}/metrics`);
+    } catch (error) {
+      // The platform serves without its metrics rather than not at all (a taken port, say).
+      this.logger.error(
+        `metrics not served on ${host}:${this.config.backendMetricsPort}: ${(error as Error).message}`,
+      );
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
