@@ -7,6 +7,7 @@ import {
   registerApp,
 } from '../../support/oauth';
 import { startPlatform, type TestPlatform } from '../../support/platform';
+import { createScratchDatabase, describeOnPostgres, type ScratchDatabase } from '../../support/postgres';
 
 /** The value of one sample of the Prometheus text format, 0 when absent. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number {
@@ -109,5 +110,25 @@ describe('Prometheus metrics of the three processes', () => {
 
   it('keeps metrics off the public port', async () => {
     expect((await fetch(`${platform.baseUrl}/metrics`)).status).toBe(404);
+  });
+});
+
+describeOnPostgres('Postgres pool metrics of the control plane', () => {
+  let platform: TestPlatform;
+  let database: ScratchDatabase;
+  beforeAll(async () => {
+    database = await createScratchDatabase();
+    platform = await startPlatform({ databaseUrl: database.url });
+  });
+  afterAll(async () => {
+    await platform?.stop();
+    await database?.drop();
+  });
+
+  it('shows the connections the pool holds, idle and waited for', async () => {
+    const text = await (await fetch(`${platform.controlPlaneUrl}/metrics`)).text();
+    expect(sample(text, 'platform_db_pool_connections')).toBeGreaterThanOrEqual(1);
+    expect(text).toMatch(/^platform_db_pool_idle_connections \d+$/m);
+    expect(text).toMatch(/^platform_db_pool_waiting_requests \d+$/m);
   });
 });

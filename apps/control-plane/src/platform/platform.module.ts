@@ -39,7 +39,7 @@ import {
 import { loadConfig, OIDC_CLAIM_DEFAULTS, type PlatformConfig } from '@platform/config';
 import { openDataSource, TypeOrmStores, TypeOrmTransactor } from '@platform/persistence';
 import { Drain } from '@platform/http';
-import { correlationId } from '@platform/telemetry';
+import { correlationId, gaugeOf } from '@platform/telemetry';
 import type { DataSource } from 'typeorm';
 import { RevocationFeed } from './revocation-feed';
 import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR } from './tokens';
@@ -61,7 +61,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     },
     {
       provide: DATA_SOURCE,
-      useFactory: (config: PlatformConfig) => openDataSource(config.databaseUrl),
+      useFactory: async (config: PlatformConfig) => watchPool(await openDataSource(config.databaseUrl)),
       inject: [PLATFORM_CONFIG],
     },
     {
@@ -332,4 +332,25 @@ export class PlatformModule implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
+}
+
+/** Postgres pool use as gauges (SQLite has one connection and no pool). */
+function watchPool(dataSource: DataSource): DataSource {
+  const pool = (
+    dataSource.driver as { master?: { totalCount: number; idleCount: number; waitingCount: number } }
+  ).master;
+  if (dataSource.options.type === 'postgres' && pool) {
+    gaugeOf('platform_db_pool_connections', 'Connections the Postgres pool holds.', () => pool.totalCount);
+    gaugeOf(
+      'platform_db_pool_idle_connections',
+      'Idle connections of the Postgres pool.',
+      () => pool.idleCount,
+    );
+    gaugeOf(
+      'platform_db_pool_waiting_requests',
+      'Queries waiting for a connection of the pool.',
+      () => pool.waitingCount,
+    );
+  }
+  return dataSource;
 }
