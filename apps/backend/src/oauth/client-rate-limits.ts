@@ -18,8 +18,9 @@ const MAX_CLIENT_ID = 64;
 const STORE_ERROR_LOG_INTERVAL_MS = 10_000;
 
 /**
- * The backend's limits on its own OAuth endpoints (token, introspection, revocation), counted
- * in memory or, shared by every backend, in Redis (docs/rate-limits.md):
+ * The backend's limits on its endpoints that check client secrets (token, introspection,
+ * revocation, the login family's token path), counted in memory or, shared by every backend, in
+ * Redis (docs/rate-limits.md):
  * - requests per client and per source address: a flood stop far above legitimate load;
  * - failed client authentications per client and address, and per address: a secret cannot be
  *   guessed, and a source that keeps failing is refused (429) before its guesses reach argon2.
@@ -65,8 +66,8 @@ export class ClientRateLimits implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Counts the request; when a limit refuses it, answers 429 itself and resolves false. A
-   * source over its failed-authentication limit is refused without being counted further.
+   * Counts the request; when a limit refuses it (its own count, or failures on record for its
+   * client and address), answers 429 itself and resolves false.
    */
   async admit(request: PlatformRequest, reply: FastifyReply): Promise<boolean> {
     const { client, address } = callerOf(request);
@@ -79,12 +80,12 @@ export class ClientRateLimits implements OnModuleInit, OnApplicationShutdown {
       this.perAddress?.consume(address),
     ]);
     const refusal = refusalOf([failures, addressFailures, requests, addressRequests]);
-    if (refusal !== undefined) metrics.rateLimitDecisions.labels(refusal.policy.name).inc();
     if (refusal === undefined) {
       if (failures !== undefined && failures.remaining < failures.policy.quota)
         this.failing.set(request, source);
       return true;
     }
+    metrics.rateLimitDecisions.labels(refusal.policy.name).inc();
     await reply
       .status(429)
       .headers({
