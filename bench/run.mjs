@@ -145,6 +145,7 @@ async function main() {
       warmup: options.warmup,
       connections: options.connections,
       revocations: options.revocations,
+      tokens: options.tokens,
       scenarios: options.scenarios,
       database: ctx.platform?.database ?? 'none',
       peerVersion: require('oidc-provider/package.json').version,

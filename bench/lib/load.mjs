@@ -5,12 +5,17 @@ import autocannon from 'autocannon';
  * One HTTP load of `seconds` with autocannon's Node API, in this process. Every response that
  * is not 2xx, every socket error and every timeout counts as an error.
  */
-export async function httpLoad({ url, method = 'GET', headers = {}, body, connections }, seconds) {
+export async function httpLoad(
+  { url, method = 'GET', headers = {}, body, connections, setupRequest },
+  seconds,
+) {
   const result = await run({
     url,
     method,
     headers,
     body,
+    // Per request (a different token each time, say): autocannon calls it before every send.
+    ...(setupRequest && { requests: [{ setupRequest }] }),
     connections,
     pipelining: 1,
     timeout: 10,

@@ -10,6 +10,7 @@ export const SCENARIOS = [
   'revocation',
   'audit',
   'webhooks',
+  'many-tokens',
 ];
 
 const USAGE = `usage: node bench/run.mjs [options]   (npm run bench -- [options])
@@ -20,6 +21,7 @@ const USAGE = `usage: node bench/run.mjs [options]   (npm run bench -- [options]
   --connections <n>     HTTP connections and in-flight gRPC calls of every load (default 64)
   --only <a,b,...>      run only these scenarios: ${SCENARIOS.join(', ')}
   --revocations <n>     revocations timed by the propagation scenario (default 100)
+  --tokens <n>          distinct tokens of the many-tokens scenario (default 100000; --quick 20000)
   --json-out <file>     write the JSON result there only (no bench/results/ files)
   --cpu-prof <dir>      profile the platform and the peer (V8 CPU profiles into <dir>;
                         summarize with node bench/profile-summary.mjs <dir>)
@@ -39,6 +41,7 @@ export function readOptions(argv = process.argv.slice(2)) {
         connections: { type: 'string' },
         only: { type: 'string' },
         revocations: { type: 'string' },
+        tokens: { type: 'string' },
         'json-out': { type: 'string' },
         'cpu-prof': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -63,6 +66,7 @@ export function readOptions(argv = process.argv.slice(2)) {
     connections: positive('connections', values.connections, 64),
     scenarios: SCENARIOS.filter((s) => only.includes(s)),
     revocations: positive('revocations', values.revocations, 100),
+    tokens: positive('tokens', values.tokens, values.quick ? 20_000 : 100_000),
     jsonOut: values['json-out'],
     cpuProfDir: values['cpu-prof'],
   };

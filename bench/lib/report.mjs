@@ -9,6 +9,8 @@ const BASELINES = {
   'rs256-sign': 'RS256 sign, 1 core',
   'rs256-verify': 'RS256 verify, 1 core',
   'webhook-append': 'records written',
+  'many-unprotected': 'unprotected route',
+  'many-jose': 'local jose, no revocation',
 };
 
 /** The bars of issue #5; `aim` is the stretch goal. A bar whose rows did not run is left out. */

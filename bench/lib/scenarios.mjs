@@ -1,3 +1,4 @@
+import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { grpc, grpcLoad, percentile, validateToken } from './load.mjs';
@@ -351,6 +352,122 @@ scenarios.webhooks = async function webhooks(ctx) {
     receiver.close();
   }
 };
+
+/**
+ * The protected request at scale (issue 15): `--tokens` distinct tokens, drawn uniformly and with
+ * a Zipf skew, against the unprotected route and against a resource server verifying the same
+ * tokens locally with jose (no revocation); and the first-sight latency of a token never seen.
+ */
+scenarios['many-tokens'] = async function manyTokens(ctx) {
+  const { platform, app } = ctx;
+  const tokenUrl = `${platform.baseUrl}/v1/oauth/token`;
+  ctx.progress(`  issuing ${ctx.options.tokens} tokens`);
+  const tokens = await issueMany(tokenUrl, app, ctx.options.tokens, ctx.options.connections);
+  const fresh = await issueMany(tokenUrl, app, 200, 16);
+  const jose = await startJoseServer(platform.baseUrl);
+  try {
+    const draw = { uniform: () => tokens[Math.floor(Math.random() * tokens.length)], zipf: zipfDraw(tokens) };
+    const withToken = (pick) => (request) => ({
+      ...request,
+      headers: { ...request.headers, authorization: `Bearer ${pick()}` },
+    });
+    const load = (name, url, pick) => ctx.load(name, { url, setupRequest: withToken(pick) });
+    const uniform = await load(
+      `many-tokens: GET /v1/me, ${tokens.length} tokens`,
+      `${platform.baseUrl}/v1/me`,
+      draw.uniform,
+    );
+    const zipf = await load('many-tokens: GET /v1/me, Zipf-skewed', `${platform.baseUrl}/v1/me`, draw.zipf);
+    const local = await load('many-tokens: local jose resource server', `${jose.url}/`, draw.uniform);
+    const unprotected = await ctx.load('many-tokens: unprotected GET /v1/ping', {
+      url: `${platform.baseUrl}/v1/ping`,
+    });
+    // First sight: one request at a time, each with a token the platform never validated.
+    const times = [];
+    for (const token of fresh) {
+      const started = performance.now();
+      const response = await fetch(`${platform.baseUrl}/v1/me`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`first-sight GET /v1/me answered ${response.status}`);
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    const label = `${tokens.length.toLocaleString('en-US')} tokens`;
+    return [
+      { key: 'many-unprotected', label: 'Unprotected GET /v1/ping (many-tokens run)', ...unprotected },
+      { key: 'many-jose', label: `Local jose resource server, ${label}, no revocation`, ...local },
+      {
+        key: 'many-tokens',
+        label: `Protected GET /v1/me, ${label} drawn uniformly`,
+        ...uniform,
+        ratios: [{ against: 'many-unprotected' }, { against: 'many-jose' }],
+      },
+      {
+        key: 'many-tokens-zipf',
+        label: `Protected GET /v1/me, ${label}, Zipf-skewed`,
+        ...zipf,
+        ratios: [{ against: 'many-unprotected' }, { against: 'many-jose' }],
+      },
+      {
+        key: 'first-sight',
+        label: 'First-sight GET /v1/me (a token never seen), one at a time',
+        rps: null,
+        p50: round(percentile(times, 50)),
+        p99: round(percentile(times, 99)),
+        errors: 0,
+        count: times.length,
+        unit: 'requests',
+      },
+    ];
+  } finally {
+    jose.stop();
+  }
+};
+
+const round = (ms) => Math.round(ms * 100) / 100;
+
+/** `count` client_credentials tokens, `concurrency` requests at a time. */
+async function issueMany(tokenUrl, client, count, concurrency) {
+  const tokens = [];
+  const worker = async () => {
+    while (tokens.length < count) tokens.push((await issueToken(tokenUrl, client)).access_token);
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return tokens.slice(0, count);
+}
+
+/** Draws by a Zipf law (s = 1.1): a few tokens carry most of the traffic, as real callers do. */
+function zipfDraw(tokens) {
+  const weights = tokens.map((_, rank) => 1 / (rank + 1) ** 1.1);
+  const total = weights.reduce((a, b) => a + b, 0);
+  const cumulative = [];
+  let sum = 0;
+  for (const weight of weights) cumulative.push((sum += weight / total));
+  return () => {
+    const u = Math.random();
+    let low = 0;
+    let high = cumulative.length - 1;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (cumulative[mid] < u) low = mid + 1;
+      else high = mid;
+    }
+    return tokens[low];
+  };
+}
+
+/** The jose resource server in a process of its own, like the backend. */
+function startJoseServer(issuer) {
+  const child = fork(new URL('./jose-resource-server.mjs', import.meta.url), [issuer], { stdio: 'ignore' });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('message', ({ port }) =>
+      resolve({ url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') }),
+    );
+  });
+}
 
 /** Asks the sidecar again and again; answers the hrtime of its first refusal, undefined on timeout. */
 async function pollUntilRefused(client, token, timeoutMs) {

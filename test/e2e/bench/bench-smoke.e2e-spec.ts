@@ -57,6 +57,8 @@ describe('npm run bench (quick scenarios, a second each)', () => {
       '1',
       '--revocations',
       '10',
+      '--tokens',
+      '500',
       '--json-out',
       jsonOut,
     ]);
@@ -84,6 +86,11 @@ describe('npm run bench (quick scenarios, a second each)', () => {
         'unprotected',
         'webhook-append',
         'webhook-deliveries',
+        'many-unprotected',
+        'many-jose',
+        'many-tokens',
+        'many-tokens-zipf',
+        'first-sight',
       ].sort(),
     );
   });
