@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -108,6 +108,13 @@ export async function scrape(): Promise<{ contentType: string; body: string }> {
   return { contentType: metricsRegistry.contentType, body: await metricsRegistry.metrics() };
 }
 
+/** Answers a plain Node HTTP request with the registry (servers that are not Nest's). */
+export function answerMetrics(response: ServerResponse): void {
+  void scrape().then(({ contentType, body }) =>
+    response.writeHead(200, { 'content-type': contentType }).end(body),
+  );
+}
+
 /**
  * `GET /metrics` on a port of its own (the backend's admin port, so the public one never shows
  * it); anything else is 404. Resolves once listening, with the way to stop it.
@@ -121,9 +128,7 @@ export async function serveMetrics(
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    void scrape().then(({ contentType, body }) =>
-      response.writeHead(200, { 'content-type': contentType }).end(body),
-    );
+    answerMetrics(response);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

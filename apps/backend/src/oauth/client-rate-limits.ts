@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { PlatformConfig } from '@platform/config';
+import { readClientCredentials } from '@platform/domain';
 import type { PlatformRequest } from '@platform/http';
 import {
   rateLimitHeaders,
@@ -128,29 +129,22 @@ export class ClientRateLimits implements OnModuleInit, OnApplicationShutdown {
 
 /** The client a request names (Basic or form `client_id`) and its source address. */
 function callerOf(request: PlatformRequest): { client: string | undefined; address: string } {
-  const client = basicClientId(request.headers.authorization) ?? formClientId(request.rawBody);
-  // Longer than any client_id can be: no counter of its own (the address still counts).
-  return {
-    client: client !== undefined && client.length <= MAX_CLIENT_ID ? client : undefined,
-    address: request.ip,
-  };
+  return { client: clientIdOf(request), address: request.ip };
 }
 
-function basicClientId(authorization: string | undefined): string | undefined {
-  if (authorization === undefined || !/^basic /i.test(authorization)) return undefined;
-  const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon <= 0) return undefined;
+/**
+ * The client_id as the control plane will read it (the domain's own parser). Credentials it
+ * would refuse as malformed, or longer than any client_id, name no client: the address still
+ * counts.
+ */
+function clientIdOf(request: PlatformRequest): string | undefined {
+  const form = Object.fromEntries(new URLSearchParams(request.rawBody ?? ''));
   try {
-    return decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+    const { clientId } = readClientCredentials(form, request.headers.authorization);
+    return clientId.length <= MAX_CLIENT_ID ? clientId : undefined;
   } catch {
     return undefined;
   }
-}
-
-function formClientId(body: string | undefined): string | undefined {
-  if (body === undefined || !body.includes('client_id=')) return undefined;
-  return new URLSearchParams(body).get('client_id') ?? undefined;
 }
 
 function refusalOf(decisions: Array<RateLimitDecision | undefined>): RateLimitDecision | undefined {

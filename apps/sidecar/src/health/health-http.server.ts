@@ -1,4 +1,4 @@
-import { scrape } from '@platform/telemetry';
+import { answerMetrics } from '@platform/telemetry';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -34,9 +34,7 @@ export class HealthHttpServer implements OnApplicationBootstrap, BeforeApplicati
     const server = createServer((request, response) => {
       const path = (request.url ?? '/').split('?')[0];
       if (path === '/metrics' && request.method === 'GET') {
-        void scrape().then(({ contentType, body }) =>
-          response.writeHead(200, { 'content-type': contentType }).end(body),
-        );
+        answerMetrics(response);
         return;
       }
       if (path === '/livez' && request.method === 'GET') {
