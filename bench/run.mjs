@@ -64,7 +64,7 @@ async function main() {
   const sampler = new ProcessSampler();
   sampler.add('harness', process.pid);
   const processes = [];
-  const ctx = { options, progress, sampler };
+  const ctx = { options, progress, sampler, processes };
 
   if (needsPlatform) {
     progress(`starting the platform (${process.env.DATABASE_URL ? 'DATABASE_URL' : 'SQLite'})`);

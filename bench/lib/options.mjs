@@ -11,6 +11,7 @@ export const SCENARIOS = [
   'audit',
   'webhooks',
   'many-tokens',
+  'tracing',
 ];
 
 const USAGE = `usage: node bench/run.mjs [options]   (npm run bench -- [options])

@@ -22,9 +22,10 @@ const HEALTH_TIMEOUT_MS = 60_000;
  * Starts control plane, sidecar and backend on free ports with a fresh data directory (SQLite),
  * or on `DATABASE_URL` when it is set, and times each from spawn to healthy. The output of the
  * processes goes to `<dataDir>/platform.log`. The harness's cleanup (processes.mjs) stops the
- * processes and then removes `dataDir`, unless it was asked to keep the logs.
+ * processes and then removes `dataDir`, unless it was asked to keep the logs. `env` adds to or
+ * overrides the processes' environment.
  */
-export async function startPlatform({ cpuProfDir } = {}) {
+export async function startPlatform({ cpuProfDir, env: extraEnv } = {}) {
   assertRunning();
   const dataDir = mkdtempSync(join(tmpdir(), 'oauth-platform-bench-'));
   // Registered first, so it runs last: after every process that writes there has stopped.
@@ -40,6 +41,7 @@ export async function startPlatform({ cpuProfDir } = {}) {
     // no measured route uses; nothing on the measured paths reads NODE_ENV.
     LOG_FORMAT: 'json',
     ...(cpuProfDir && profilingEnv(cpuProfDir)),
+    ...extraEnv,
   };
   const log = openSync(join(dataDir, 'platform.log'), 'a');
 

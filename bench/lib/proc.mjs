@@ -70,8 +70,9 @@ export class ProcessSampler {
     return Object.fromEntries(this.#pids);
   }
 
+  /** Records the idle RSS of each process not recorded yet (those added since the last call). */
   idle() {
-    for (const [name, pid] of this.#pids) this.#idle.set(name, readRss(pid));
+    for (const [name, pid] of this.#pids) if (!this.#idle.has(name)) this.#idle.set(name, readRss(pid));
   }
 
   /**

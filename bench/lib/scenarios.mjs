@@ -1,8 +1,9 @@
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { grpc, grpcLoad, percentile, validateToken } from './load.mjs';
+import { grpc, grpcLoad, httpLoad, percentile, validateToken } from './load.mjs';
 import { measureRs256 } from './limit.mjs';
+import { startPlatform } from './platform.mjs';
 import { FORM, form, issueToken, jwsHeader, postForm, registerServiceApp } from './oauth.mjs';
 
 const require = createRequire(import.meta.url);
@@ -39,25 +40,11 @@ export const scenarios = {
     const { platform, peer, app } = ctx;
     const ours = `${platform.baseUrl}/v1/oauth/token`;
     await expectSameKindOfToken(ours, app, peer.tokenUrl, peer.client);
-    const body = (client) =>
-      form({
-        grant_type: 'client_credentials',
-        client_id: client.clientId,
-        client_secret: client.clientSecret,
-        scope: 'jobs.read',
-      });
-    const platformRow = await ctx.load('issuance: POST /v1/oauth/token (platform)', {
-      url: ours,
-      method: 'POST',
-      headers: { 'content-type': FORM },
-      body: body(app),
-    });
-    const peerRow = await ctx.load('issuance: POST /token (node-oidc-provider)', {
-      url: peer.tokenUrl,
-      method: 'POST',
-      headers: { 'content-type': FORM },
-      body: body(peer.client),
-    });
+    const platformRow = await ctx.load('issuance: POST /v1/oauth/token (platform)', issuanceLoad(ours, app));
+    const peerRow = await ctx.load(
+      'issuance: POST /token (node-oidc-provider)',
+      issuanceLoad(peer.tokenUrl, peer.client),
+    );
     return [
       {
         key: 'issuance',
@@ -429,6 +416,83 @@ scenarios['many-tokens'] = async function manyTokens(ctx) {
 const round = (ms) => Math.round(ms * 100) / 100;
 
 /** `count` client_credentials tokens, `concurrency` requests at a time. */
+/** The issuance load: client_credentials with the secret in the body, one scope. */
+function issuanceLoad(tokenUrl, client) {
+  return {
+    url: tokenUrl,
+    method: 'POST',
+    headers: { 'content-type': FORM },
+    body: form({
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      scope: 'jobs.read',
+    }),
+  };
+}
+
+/**
+ * Issuance on a second platform with OpenTelemetry tracing on (every span batched and exported
+ * over OTLP/HTTP JSON to a sink in the harness, which reads and drops them) against the same load
+ * on the untraced platform, measured back to back so the two share the machine's conditions.
+ */
+scenarios.tracing = async function tracing(ctx) {
+  const { platform, app, sampler } = ctx;
+  let spans = 0;
+  const sink = createServer((request, response) => {
+    request.on('data', () => {});
+    request.on('end', () => {
+      spans += 1;
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise((resolve) => sink.listen(0, '127.0.0.1', resolve));
+  try {
+    ctx.progress('starting a second platform with tracing on');
+    const traced = await startPlatform({
+      cpuProfDir: ctx.options.cpuProfDir,
+      env: {
+        OTEL_TRACES_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://127.0.0.1:${sink.address().port}/v1/traces`,
+      },
+    });
+    for (const { process: name, healthyMs } of traced.startup) {
+      ctx.processes.push({ process: `${name} (traced)`, healthyMs });
+      sampler.add(`${name} (traced)`, traced.pids[name]);
+    }
+    sampler.idle();
+    const tracedApp = await registerServiceApp(traced, 'bench-traced');
+    const tracedLoad = issuanceLoad(`${traced.baseUrl}/v1/oauth/token`, tracedApp);
+    // The untraced platform is warm from the scenarios before; this one is new: it gets as many
+    // requests before either is measured, or the comparison would measure the JIT.
+    await httpLoad(
+      { ...tracedLoad, connections: ctx.options.connections },
+      ctx.options.warmup + ctx.options.duration,
+    );
+    const off = await ctx.load(
+      'issuance, tracing off',
+      issuanceLoad(`${platform.baseUrl}/v1/oauth/token`, app),
+    );
+    const on = await ctx.load(
+      'issuance, tracing on',
+      issuanceLoad(`${traced.baseUrl}/v1/oauth/token`, tracedApp),
+    );
+    ctx.progress(`  ${spans.toLocaleString('en-US')} span batches exported`);
+    return [
+      { key: 'issuance-untraced', label: 'Issuance, tracing off (same run)', ...off },
+      {
+        key: 'issuance-traced',
+        label: 'Issuance, tracing on (OTLP export of every span)',
+        ...on,
+        ratios: [{ against: 'issuance-untraced' }],
+      },
+    ];
+  } finally {
+    sink.close();
+  }
+};
+
 async function issueMany(tokenUrl, client, count, concurrency) {
   const tokens = [];
   const worker = async () => {

@@ -1,3 +1,4 @@
+import { TracingShutdown } from '@platform/telemetry';
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import type { PlatformConfig } from '@platform/config';
 import { AppsController } from './apps/apps.controller';
@@ -74,6 +75,7 @@ export class BackendModule {
         WebhooksController,
       ],
       providers: [
+        TracingShutdown,
         { provide: PLATFORM_CONFIG, useValue: config },
         {
           provide: ControlPlaneClient,

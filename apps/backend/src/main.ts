@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { loadConfig } from '@platform/config';
 import { createHttpApp, createLogger, publishOpenApi } from '@platform/http';
@@ -7,7 +8,7 @@ import { registerCookieParser } from './browser/cookies';
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig(process.env, 'backend');
-  const logger = createLogger(config.logFormat);
+  const logger = createLogger(config.logFormat, 'backend');
   const app = await createHttpApp(BackendModule.forRoot(config), { logger });
   publishOpenApi(app, openApiDocument(app, config.issuer));
   await registerCookieParser(app);

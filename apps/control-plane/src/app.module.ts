@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TracingShutdown } from '@platform/telemetry';
 import { AdminModule } from './admin/admin.module';
 import { AppLoginModule } from './app-login/app-login.module';
 import { AuditModule } from './audit/audit.module';
@@ -22,6 +23,6 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     AuditModule,
     WebhooksModule,
   ],
-  providers: [BootstrapService],
+  providers: [BootstrapService, TracingShutdown],
 })
 export class ControlPlaneModule {}

@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { ConfigError, loadConfig } from '@platform/config';
@@ -7,7 +8,9 @@ import { createValidationPipe } from './validation';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env, 'control-plane');
-  const app = await createHttpApp(ControlPlaneModule, { logger: createLogger(config.logFormat) });
+  const app = await createHttpApp(ControlPlaneModule, {
+    logger: createLogger(config.logFormat, 'control-plane'),
+  });
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();
   await app.listen(config.controlPlanePort, '0.0.0.0');

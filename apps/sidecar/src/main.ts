@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { CorrelatedLogger } from '@platform/telemetry';
@@ -6,7 +7,7 @@ import { startSidecar } from './start-sidecar';
 
 async function bootstrap(): Promise<void> {
   const config = loadSidecarConfig();
-  const logger = new CorrelatedLogger(config.logFormat);
+  const logger = new CorrelatedLogger(config.logFormat, 'sidecar');
   logger.setContext('Sidecar');
   const app = await startSidecar({ config }, { logger, abortOnError: false });
   app.enableShutdownHooks();

@@ -1,3 +1,4 @@
+import { TracingShutdown } from '@platform/telemetry';
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CLOCK } from './clock';
@@ -48,6 +49,7 @@ export class SidecarModule {
       module: SidecarModule,
       controllers: [AuthGrpcController, PolicyGrpcController, TenantGrpcController, AuditGrpcController],
       providers: [
+        TracingShutdown,
         { provide: SIDECAR_CONFIG, useValue: config },
         { provide: SidecarGrpcServer, useValue: server },
         { provide: APP_FILTER, useClass: GrpcStatusFilter },

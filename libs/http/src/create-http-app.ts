@@ -8,12 +8,19 @@ import {
   acceptCorrelationId,
   CORRELATION_HEADER,
   CorrelatedLogger,
+  endServerSpan,
+  inServerSpan,
+  type ServerSpan,
+  startServerSpan,
   observeHttpRequest,
   withCorrelationId,
 } from '@platform/telemetry';
 import { HttpExceptionFilter, toErrorResponse, type RequestLike } from './http-exception.filter';
 import { registerLiveRoutes } from './live-feed';
 import { headerValue } from './request';
+
+/** A request with the span it is served in, when tracing is on. */
+type TracedRequest = { span?: ServerSpan };
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
@@ -24,8 +31,8 @@ export interface HttpAppOptions {
 }
 
 /** Nest's console logger with the correlation id on every line; one JSON object per line in production. */
-export function createLogger(format: 'json' | 'text'): CorrelatedLogger {
-  return new CorrelatedLogger(format);
+export function createLogger(format: 'json' | 'text', service: string): CorrelatedLogger {
+  return new CorrelatedLogger(format, service);
 }
 
 /** The caller's `x-request-id` when it is a plain token, else a fresh UUID. */
@@ -66,6 +73,11 @@ export async function createHttpApp(
   const fastify = adapter.getInstance();
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(CORRELATION_HEADER, request.id);
+    (request as TracedRequest).span = startServerSpan(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      request.headers,
+    );
     done();
   });
   // The route pattern, never the URL: label values stay bounded.
@@ -76,11 +88,14 @@ export async function createHttpApp(
       reply.statusCode,
       reply.elapsedTime / 1000,
     );
+    endServerSpan((request as TracedRequest).span, reply.statusCode);
     done();
   });
   // Callback style on purpose: `done` runs the handler (guards, pipes, controller, filters)
-  // synchronously, so all of it and every call it makes inherit the correlation id.
-  fastify.addHook('preHandler', (request, _reply, done) => withCorrelationId(request.id, done));
+  // synchronously, so all of it and every call it makes inherit the correlation id and the span.
+  fastify.addHook('preHandler', (request, _reply, done) =>
+    withCorrelationId(request.id, () => inServerSpan((request as TracedRequest).span, done)),
+  );
   app.useGlobalFilters(new HttpExceptionFilter(options.logger));
   return app;
 }

@@ -1,4 +1,4 @@
-import { CORRELATION_HEADER, correlationId } from '@platform/telemetry';
+import { CORRELATION_HEADER, correlationId, endClientSpan, startClientSpan } from '@platform/telemetry';
 import { type Dispatcher, Pool } from 'undici';
 import { INTERNAL_TOKEN_HEADER } from './internal-token';
 
@@ -29,15 +29,18 @@ export class ControlPlaneConnection {
 
   request({ path, headers = {}, ...options }: ControlPlaneRequest): Promise<Dispatcher.ResponseData> {
     const id = correlationId();
-    return this.pool.request({
+    const traced = startClientSpan(options.method, path);
+    const answer = this.pool.request({
       ...options,
       path: this.basePath + path,
       headers: {
         ...headers,
         [INTERNAL_TOKEN_HEADER]: this.internalToken,
         ...(id !== undefined && { [CORRELATION_HEADER]: id }),
+        ...traced?.headers,
       },
     });
+    return traced === undefined ? answer : endWhenAnswered(answer, traced.span);
   }
 
   close(): Promise<void> {
@@ -46,5 +49,20 @@ export class ControlPlaneConnection {
 
   destroy(): Promise<void> {
     return this.pool.destroy();
+  }
+}
+
+/** Ends the span of a request to the control plane when its answer (or its failure) arrives. */
+async function endWhenAnswered(
+  answer: Promise<Dispatcher.ResponseData>,
+  span: Parameters<typeof endClientSpan>[0],
+): Promise<Dispatcher.ResponseData> {
+  try {
+    const response = await answer;
+    endClientSpan(span, response.statusCode);
+    return response;
+  } catch (error) {
+    endClientSpan(span, undefined, error);
+    throw error;
   }
 }

@@ -59,4 +59,27 @@ describe('CorrelatedLogger', () => {
     const line = JSON.parse(String(write.mock.calls[0][0]));
     expect(line).toMatchObject({ message: 'hello', context: 'Test', correlation_id: 'req-8' });
   });
+
+  it('names its service and masks secrets in JSON lines, stack traces included', () => {
+    const logger = new CorrelatedLogger('json', 'backend');
+    const write = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    logger.error(
+      'refused Bearer eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2ln',
+      'Error: client_secret=hunter2\n  at x',
+      'Test',
+    );
+    const line = JSON.parse(String(write.mock.calls[0][0]));
+    expect(line).toMatchObject({ service: 'backend', message: 'refused Bearer [masked]' });
+    expect(line.stack).toBe('Error: client_secret=[masked]\n  at x');
+  });
+
+  it('masks secrets in text lines and their stack traces', () => {
+    const logger = new CorrelatedLogger('text');
+    const write = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    logger.error('refresh plat_rt_c2VjcmV0', 'Error: password=hunter2', 'Test');
+    const text = write.mock.calls.map((call) => String(call[0])).join('');
+    expect(text).toContain('refresh plat_rt_[masked]');
+    expect(text).toContain('password=[masked]');
+    expect(text).not.toMatch(/hunter2|c2VjcmV0/);
+  });
 });

@@ -1,3 +1,5 @@
 export * from './correlation';
 export * from './logger';
 export * from './metrics';
+export * from './masking';
+export * from './tracing';

@@ -91,6 +91,8 @@ describe('npm run bench (quick scenarios, a second each)', () => {
         'many-tokens',
         'many-tokens-zipf',
         'first-sight',
+        'issuance-untraced',
+        'issuance-traced',
       ].sort(),
     );
   });
@@ -112,7 +114,16 @@ describe('npm run bench (quick scenarios, a second each)', () => {
 
   it('reports start-up time and memory of each process it started', () => {
     expect(report.processes.map((p) => p.process).sort()).toEqual(
-      ['backend', 'control-plane', 'node-oidc-provider', 'sidecar', 'sidecar-2'].sort(),
+      [
+        'backend',
+        'control-plane',
+        'node-oidc-provider',
+        'sidecar',
+        'sidecar-2',
+        'backend (traced)',
+        'control-plane (traced)',
+        'sidecar (traced)',
+      ].sort(),
     );
     for (const started of report.processes) {
       expect(started.healthyMs).toBeGreaterThan(0);
