@@ -9,6 +9,7 @@ import { BearerGuard } from './auth/bearer.guard';
 import { InvalidationWatcher } from './auth/invalidation-watcher';
 import { LocalRevocation } from './auth/local-revocation';
 import { ValidatedTokenCache } from './auth/validated-token-cache';
+import { LocalTokenVerifier } from './auth/local-token-verifier';
 import { AuthorizeController } from './authorize/authorize.controller';
 import { AuthorizeService } from './authorize/authorize.service';
 import { BrowserCookies, cookieSettings } from './browser/cookies';
@@ -89,6 +90,7 @@ export class BackendModule {
           provide: ValidatedTokenCache,
           useFactory: () => new ValidatedTokenCache(config.backendTokenCacheSize),
         },
+        { provide: LocalTokenVerifier, useFactory: () => new LocalTokenVerifier(config.issuer) },
         InvalidationWatcher,
         LocalRevocation,
         ControlPlaneRelay,

@@ -237,7 +237,17 @@ describe('sidecar gRPC (platform.auth.v1.AuthService)', () => {
 
       expect(error).toBeNull();
       expect(response.keys).toEqual([
-        { kty: 'RSA', use: 'sig', alg: 'RS256', kid: key.kid, n: key.publicJwk.n, e: key.publicJwk.e },
+        {
+          kty: 'RSA',
+          use: 'sig',
+          alg: 'RS256',
+          kid: key.kid,
+          n: key.publicJwk.n,
+          e: key.publicJwk.e,
+          crv: '',
+          x: '',
+          y: '',
+        },
       ]);
     });
 
@@ -304,11 +314,20 @@ describe('sidecar gRPC (platform.auth.v1.AuthService)', () => {
       expect(watched.messages).toEqual([]);
     });
 
-    it('says ready first, with the seq already applied', async () => {
+    it('says ready first, with the seq already applied, the trusted keys and the deny-list', async () => {
       const watched = watch();
 
       await eventually(() => expect(watched.messages).toHaveLength(1));
-      expect(watched.messages[0]).toMatchObject({ change: 'ready', seq: 1 });
+      expect(watched.messages[0]).toMatchObject({
+        change: 'ready',
+        seq: 1,
+        ready: {
+          keys: [expect.objectContaining({ kid: key.kid, n: key.publicJwk.n, e: key.publicJwk.e })],
+          deny_list: [
+            { kind: 'jti', value: 'before-the-watch', created_at: 0, expires_at: expect.any(Number) },
+          ],
+        },
+      });
       watched.stream.cancel();
     });
 
@@ -322,7 +341,12 @@ describe('sidecar gRPC (platform.auth.v1.AuthService)', () => {
       expect(watched.messages[1]).toEqual({
         seq: entry.seq,
         change: 'revocation',
-        revocation: { kind: 'grant', value: 'grant-7', created_at: entry.created_at },
+        revocation: {
+          kind: 'grant',
+          value: 'grant-7',
+          created_at: entry.created_at,
+          expires_at: entry.expires_at,
+        },
       });
       watched.stream.cancel();
     });
@@ -341,7 +365,12 @@ describe('sidecar gRPC (platform.auth.v1.AuthService)', () => {
       expect(watched.messages).toContainEqual({
         seq: deletion.seq,
         change: 'revocation',
-        revocation: { kind: 'client', value: 'deleted-app', created_at: deletion.created_at },
+        revocation: {
+          kind: 'client',
+          value: 'deleted-app',
+          created_at: deletion.created_at,
+          expires_at: deletion.expires_at,
+        },
       });
       watched.stream.cancel();
     });
@@ -358,7 +387,7 @@ describe('sidecar gRPC (platform.auth.v1.AuthService)', () => {
       watched.stream.cancel();
     });
 
-    it('names the keys a refresh dropped', async () => {
+    it('sends the whole new key set when a refresh changed it', async () => {
       const watched = watch();
       await eventually(() => expect(watched.messages).toHaveLength(1));
       const next = await createTestKey('RS256');
@@ -368,8 +397,8 @@ describe('sidecar gRPC (platform.auth.v1.AuthService)', () => {
 
       await eventually(() => expect(watched.messages).toHaveLength(2));
       expect(watched.messages[1]).toMatchObject({
-        change: 'keys_removed',
-        keys_removed: { kids: [key.kid] },
+        change: 'keys_changed',
+        keys_changed: { keys: [expect.objectContaining({ kid: next.kid, n: next.publicJwk.n })] },
       });
       watched.stream.cancel();
     });

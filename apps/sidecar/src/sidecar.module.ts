@@ -21,7 +21,8 @@ import { TokenClaimsReader } from './grpc/token-claims.reader';
 import { HealthHttpServer } from './health/health-http.server';
 import { Readiness } from './health/readiness';
 import { KeyCache } from './keys/key-cache';
-import { DenyList } from './revocation/deny-list';
+import { DenyList } from '@platform/domain';
+import { measuredDenyList } from './revocation/measured-deny-list';
 import { RevocationSync } from './revocation/revocation-sync';
 import { TokenValidator } from './validation/token-validator';
 
@@ -56,7 +57,7 @@ export class SidecarModule {
         { provide: CLOCK, useValue: clock },
         controlPlaneProvider,
         Readiness,
-        DenyList,
+        { provide: DenyList, useFactory: measuredDenyList },
         KeyCache,
         RevocationSync,
         TokenValidator,

@@ -44,8 +44,8 @@ describe('assertBackendConfig', () => {
 describe('BACKEND_TOKEN_CACHE_SIZE', () => {
   const load = (extra: Record<string, string> = {}) => loadConfig({ INTERNAL_TOKEN: TOKEN, ...extra });
 
-  it('defaults the validation cache to 10000 entries', () => {
-    expect(load().backendTokenCacheSize).toBe(10_000);
+  it('defaults the validation cache to 100000 entries', () => {
+    expect(load().backendTokenCacheSize).toBe(100_000);
   });
 
   it('reads BACKEND_TOKEN_CACHE_SIZE, 0 turning the cache off', () => {

@@ -20,7 +20,7 @@ export const DEFAULTS = {
   /** Full re-read of the active deny-list by every sidecar, behind its stream. */
   revocationPollMs: 30_000,
   /** Entries of the backend's validation cache; 0 turns it off. */
-  backendTokenCacheSize: 10_000,
+  backendTokenCacheSize: 100_000,
   /** Entries of the sidecar's verified-token cache (at ~1 KiB a token, about 10 MiB); 0 turns it off. */
   sidecarTokenCacheSize: 10_000,
   /**

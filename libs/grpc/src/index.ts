@@ -12,7 +12,7 @@ import type { AuthorizeResponse__Output } from './generated/platform/auth/v1/Aut
 import type { AuthServiceClient } from './generated/platform/auth/v1/AuthService';
 import type { DenyListEntry__Output } from './generated/platform/auth/v1/DenyListEntry';
 import type { JsonWebKey__Output } from './generated/platform/auth/v1/JsonWebKey';
-import type { KeysRemoved__Output } from './generated/platform/auth/v1/KeysRemoved';
+import type { KeysChanged__Output } from './generated/platform/auth/v1/KeysChanged';
 import type { SeqAdvanced__Output } from './generated/platform/auth/v1/SeqAdvanced';
 import type { StreamReady__Output } from './generated/platform/auth/v1/StreamReady';
 import type { TokenClaims__Output } from './generated/platform/auth/v1/TokenClaims';
@@ -85,7 +85,7 @@ export type InvalidationMessage = { seq: number } & (
   | { change: 'ready'; ready: StreamReady__Output }
   | { change: 'revocation'; revocation: DenyListEntry__Output }
   | { change: 'seq_advanced'; seq_advanced: SeqAdvanced__Output }
-  | { change: 'keys_removed'; keys_removed: KeysRemoved__Output }
+  | { change: 'keys_changed'; keys_changed: KeysChanged__Output }
 );
 
 /** The `change` field set in an InvalidationMessage. */
@@ -153,3 +153,4 @@ function createClient<T>(
     interceptors: [correlationInterceptor],
   }) as unknown as T;
 }
+export * from './token-claims';

@@ -59,11 +59,13 @@ describe('Prometheus metrics of the three processes', () => {
       { authorization: basic(app.client_id, 'wrong') },
     );
     expect(refused.status).toBe(401);
-    for (let i = 0; i < 2; i++) {
-      expect(
-        (await fetch(`${platform.baseUrl}/v1/me`, { headers: { authorization: `Bearer ${token}` } })).status,
-      ).toBe(200);
-    }
+    const me = async (bearer: string) =>
+      (await fetch(`${platform.baseUrl}/v1/me`, { headers: { authorization: `Bearer ${bearer}` } })).status;
+    // A new token (judged by the backend itself), the same again (its cache), and a forged one
+    // (left to the sidecar, which refuses it).
+    expect(await me(token)).toBe(200);
+    expect(await me(token)).toBe(200);
+    expect(await me(`${token.slice(0, token.lastIndexOf('.'))}.${'A'.repeat(342)}`)).toBe(401);
     const [cpAfter, backendAfter, sidecarAfter] = await Promise.all([controlPlane(), backend(), sidecar()]);
 
     const moved = (before: string, after: string, name: string, labels: Record<string, string> = {}) =>
@@ -83,16 +85,22 @@ describe('Prometheus metrics of the three processes', () => {
     ).toBe(1);
     expect(
       moved(backendBefore, backendAfter, 'platform_validation_cache_lookups_total', { result: 'miss' }),
-    ).toBe(1);
+    ).toBe(2);
     expect(
       moved(backendBefore, backendAfter, 'platform_validation_cache_lookups_total', { result: 'hit' }),
     ).toBe(1);
     expect(
       moved(sidecarBefore, sidecarAfter, 'platform_grpc_call_duration_seconds_count', {
         method: 'AuthService/ValidateToken',
-        code: 'OK',
+        code: 'UNAUTHENTICATED',
       }),
     ).toBe(1);
+    expect(
+      moved(sidecarBefore, sidecarAfter, 'platform_grpc_call_duration_seconds_count', {
+        method: 'AuthService/ValidateToken',
+        code: 'OK',
+      }),
+    ).toBe(0);
     expect(sample(sidecarAfter, 'platform_deny_list_entries')).toBeGreaterThanOrEqual(0);
     expect(sidecarAfter).toMatch(/^process_cpu_seconds_total /m);
   });

@@ -15,7 +15,10 @@ import {
 } from '../../support/oauth';
 import { startExtraSidecar, startPlatform, type TestPlatform } from '../../support/platform';
 
-/** The backend caches what its sidecar accepted; these specs check it never outlives a revocation. */
+/**
+ * The backend caches what its sidecar accepted and judges new tokens with the keys and deny-list
+ * its sidecar streams; these specs check neither ever outlives a revocation.
+ */
 
 const me = (platform: TestPlatform, token: string): Promise<number> =>
   fetch(`${platform.baseUrl}/v1/me`, { headers: { authorization: `Bearer ${token}` } }).then(
@@ -119,14 +122,11 @@ describe('GET /v1/me with the validation cache', () => {
     expect(await me(platform, token)).toBe(401);
   });
 
-  it('refuses within 1 s a cached token revoked through another sidecar', async () => {
+  /** Revokes `token` through a second sidecar; answers how long until this backend refuses it. */
+  async function msUntilRefusedAfterRevokingElsewhere(token: string): Promise<number> {
     const other = await startExtraSidecar(platform);
     const client = createAuthServiceClient(other.address);
     try {
-      const token = await issue();
-      expect(await me(platform, token)).toBe(200);
-      expect(await me(platform, token)).toBe(200);
-
       const metadata = new grpc.Metadata();
       metadata.set(INTERNAL_TOKEN_METADATA, platform.internalToken);
       await new Promise<void>((resolve, reject) =>
@@ -139,13 +139,60 @@ describe('GET /v1/me with the validation cache', () => {
         if (Date.now() - revokedAt > 5_000) throw new Error('still accepted 5 s after the revocation');
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-
-      expect(Date.now() - revokedAt).toBeLessThan(1_000);
+      const elapsed = Date.now() - revokedAt;
       expect(await me(platform, token)).toBe(401);
+      return elapsed;
     } finally {
       client.close();
       await other.stop();
     }
+  }
+
+  it('refuses within 1 s a cached token revoked through another sidecar', async () => {
+    const token = await issue();
+    expect(await me(platform, token)).toBe(200);
+    expect(await me(platform, token)).toBe(200);
+
+    expect(await msUntilRefusedAfterRevokingElsewhere(token)).toBeLessThan(1_000);
+  });
+
+  it('refuses within 1 s a token it never saw, revoked through another sidecar', async () => {
+    expect(await msUntilRefusedAfterRevokingElsewhere(await issue())).toBeLessThan(1_000);
+  });
+
+  it('accepts a token it never saw by its signature, without asking the sidecar', async () => {
+    /** ValidateToken calls the sidecar answered, whatever their outcome. */
+    const validations = async () => {
+      const text = await (await fetch(`http://127.0.0.1:${platform.env.SIDECAR_HEALTH_PORT}/metrics`)).text();
+      return text
+        .split('\n')
+        .filter(
+          (l) => l.startsWith('platform_grpc_call_duration_seconds_count') && l.includes('/ValidateToken"'),
+        )
+        .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+    };
+    const tokens = await Promise.all([issue(), issue(), issue()]);
+    const before = await validations();
+
+    for (const token of tokens) expect(await me(platform, token)).toBe(200);
+
+    expect(await validations()).toBe(before);
+    // What it cannot judge (here a forged signature) still goes to the sidecar, and is counted.
+    const [header, payload] = tokens[0].split('.');
+    expect(await me(platform, `${header}.${payload}.${'A'.repeat(342)}`)).toBe(401);
+    expect(await validations()).toBe(before + 1);
+  });
+
+  it('refuses a token it never saw of an app deleted through it, at once', async () => {
+    const doomed = await registerApp(platform, admin, { client_id: 'never-seen-doomed-app' });
+    const token = await issue(doomed);
+    const deleted = await fetch(`${platform.baseUrl}/v1/oauth/apps/${doomed.client_id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(deleted.status).toBe(204);
+
+    expect(await me(platform, token)).toBe(401);
   });
 });
 

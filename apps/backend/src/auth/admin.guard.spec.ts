@@ -5,6 +5,7 @@ import type { SidecarClient } from '../clients/sidecar.client';
 import { claimsFactory, fakeSidecar, type FakeSidecar } from '../testing/fakes';
 import { AdminGuard } from './admin.guard';
 import { type AuthenticatedRequest, BearerGuard } from './bearer.guard';
+import { LocalTokenVerifier } from './local-token-verifier';
 import { ValidatedTokenCache } from './validated-token-cache';
 
 const contextFor = (request: Partial<AuthenticatedRequest>): ExecutionContext =>
@@ -16,13 +17,16 @@ const requestWith = (authorization?: string): Partial<AuthenticatedRequest> =>
     headers: authorization === undefined ? {} : { authorization },
   }) as Partial<AuthenticatedRequest>;
 
+/** A verifier whose stream never went live: it judges nothing, every new token asks the sidecar. */
+const darkVerifier = () => new LocalTokenVerifier('http://127.0.0.1:3000');
+
 describe(BearerGuard.name, () => {
   let sidecar: FakeSidecar;
   let guard: BearerGuard;
 
   beforeEach(() => {
     sidecar = fakeSidecar();
-    guard = new BearerGuard(sidecar as unknown as SidecarClient, new ValidatedTokenCache());
+    guard = new BearerGuard(sidecar as unknown as SidecarClient, new ValidatedTokenCache(), darkVerifier());
   });
 
   it('attaches the claims of a token the sidecar accepts', async () => {
@@ -73,7 +77,7 @@ describe(BearerGuard.name, () => {
     beforeEach(() => {
       cache = new ValidatedTokenCache(10);
       cache.goLive();
-      guard = new BearerGuard(sidecar as unknown as SidecarClient, cache);
+      guard = new BearerGuard(sidecar as unknown as SidecarClient, cache, darkVerifier());
     });
 
     it('accepts a token seen before without asking the sidecar again', async () => {
@@ -132,7 +136,7 @@ describe(AdminGuard.name, () => {
 
   beforeEach(() => {
     sidecar = fakeSidecar();
-    guard = new AdminGuard(sidecar as unknown as SidecarClient, new ValidatedTokenCache());
+    guard = new AdminGuard(sidecar as unknown as SidecarClient, new ValidatedTokenCache(), darkVerifier());
   });
 
   it('admits a token carrying admin.*', async () => {

@@ -3,6 +3,7 @@ import type { TokenClaims } from '@platform/grpc';
 import { readBearerToken } from '@platform/http';
 import type { FastifyRequest } from 'fastify';
 import { SidecarClient } from '../clients/sidecar.client';
+import { LocalTokenVerifier } from './local-token-verifier';
 import { ValidatedTokenCache } from './validated-token-cache';
 
 export type AuthenticatedRequest = FastifyRequest & { claims?: TokenClaims };
@@ -10,21 +11,30 @@ export type AuthenticatedRequest = FastifyRequest & { claims?: TokenClaims };
 /**
  * Any valid access token, as the local sidecar judges it (signature, exp, deny-list, app
  * still registered). Missing: 401 bare challenge; refused: 401 invalid_token; sidecar down: 503.
- * A token the sidecar accepted before is answered from ValidatedTokenCache while its
- * invalidation stream is live. The claims are attached to the request (`@Claims()`).
+ * While the sidecar's invalidation stream is live, a token accepted before is answered from
+ * ValidatedTokenCache and a new one is accepted by LocalTokenVerifier (one signature check);
+ * anything else asks the sidecar. The claims are attached to the request (`@Claims()`).
  */
 @Injectable()
 export class BearerGuard implements CanActivate {
   constructor(
     private readonly sidecar: SidecarClient,
     private readonly cache: ValidatedTokenCache,
+    private readonly verifier: LocalTokenVerifier,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const token = readBearerToken(request.headers.authorization);
-    request.claims = this.cache.get(token) ?? (await this.validate(token));
+    request.claims = this.cache.get(token) ?? this.verifyHere(token) ?? (await this.validate(token));
     return true;
+  }
+
+  /** Judged with the streamed keys and deny-list, synchronously: nothing can change meanwhile. */
+  private verifyHere(token: string): TokenClaims | undefined {
+    const claims = this.verifier.verify(token);
+    if (claims !== undefined) this.cache.remember(token, claims, this.cache.generation);
+    return claims;
   }
 
   /** Asks the sidecar; keeps an acceptance unless an invalidation arrived while it was asked. */

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { SidecarClient } from '../clients/sidecar.client';
 import { claimsFactory, fakeSidecar, type FakeInvalidationStream, type FakeSidecar } from '../testing/fakes';
 import { InvalidationWatcher } from './invalidation-watcher';
+import { LocalTokenVerifier } from './local-token-verifier';
 import { ValidatedTokenCache } from './validated-token-cache';
 
 beforeAll(() => Logger.overrideLogger(false));
@@ -14,7 +15,20 @@ describe(InvalidationWatcher.name, () => {
   const streams: FakeInvalidationStream[] = [];
   const stream = (): FakeInvalidationStream => streams[streams.length - 1];
 
-  const ready = (seq = 0) => stream().push({ seq, change: 'ready', ready: {} });
+  let verifier: LocalTokenVerifier;
+  const KEY = {
+    kty: 'RSA',
+    use: 'sig',
+    alg: 'RS256',
+    kid: 'k1',
+    n: 'AQAB',
+    e: 'AQAB',
+    crv: '',
+    x: '',
+    y: '',
+  };
+  const ready = (seq = 0, keys = [KEY]) =>
+    stream().push({ seq, change: 'ready', ready: { keys, deny_list: [] } });
   const remember = (token: string, jti = token) =>
     cache.remember(token, claimsFactory({ jti }), cache.generation);
 
@@ -29,7 +43,8 @@ describe(InvalidationWatcher.name, () => {
       return opened as never;
     });
     cache = new ValidatedTokenCache(100);
-    watcher = new InvalidationWatcher(sidecar as unknown as SidecarClient, cache);
+    verifier = new LocalTokenVerifier('http://issuer');
+    watcher = new InvalidationWatcher(sidecar as unknown as SidecarClient, cache, verifier);
     watcher.onApplicationBootstrap();
   });
 
@@ -38,13 +53,29 @@ describe(InvalidationWatcher.name, () => {
     jest.useRealTimers();
   });
 
-  it('turns the cache on only once the stream says ready', () => {
+  it('turns the cache and the local verifier on only once the stream says ready', () => {
     expect(sidecar.watchInvalidations).toHaveBeenCalledTimes(1);
     expect(cache.isLive).toBe(false);
+    expect(verifier.isLive).toBe(false);
 
     ready();
 
     expect(cache.isLive).toBe(true);
+    expect(verifier.isLive).toBe(true);
+  });
+
+  it('hands the verifier the ready state, every revocation and every new key set', () => {
+    const goLive = jest.spyOn(verifier, 'goLive');
+    const revoke = jest.spyOn(verifier, 'revoke');
+    const replaceKeys = jest.spyOn(verifier, 'replaceKeys');
+    const entry = { kind: 'jti', value: 'a', created_at: 0, expires_at: 2_000_000_000 };
+    stream().push({ seq: 3, change: 'ready', ready: { keys: [KEY], deny_list: [entry] } });
+    stream().push({ seq: 4, change: 'revocation', revocation: { ...entry, value: 'b' } });
+    stream().push({ seq: 4, change: 'keys_changed', keys_changed: { keys: [] } });
+
+    expect(goLive).toHaveBeenCalledWith([KEY], [entry]);
+    expect(revoke).toHaveBeenCalledWith({ ...entry, value: 'b' });
+    expect(replaceKeys).toHaveBeenCalledWith([]);
   });
 
   it('drops the tokens a revocation denies', () => {
@@ -52,17 +83,21 @@ describe(InvalidationWatcher.name, () => {
     remember('a');
     remember('b');
 
-    stream().push({ seq: 1, change: 'revocation', revocation: { kind: 'jti', value: 'a', created_at: 1 } });
+    stream().push({
+      seq: 1,
+      change: 'revocation',
+      revocation: { kind: 'jti', value: 'a', created_at: 1, expires_at: 2_000_000_000 },
+    });
 
     expect(cache.get('a')).toBeUndefined();
     expect(cache.get('b')).toBeDefined();
   });
 
-  it('drops everything when a key is removed', () => {
+  it('drops everything when the key set changes', () => {
     ready();
     remember('a');
 
-    stream().push({ seq: 0, change: 'keys_removed', keys_removed: { kids: ['k1'] } });
+    stream().push({ seq: 0, change: 'keys_changed', keys_changed: { keys: [] } });
 
     expect(cache.size).toBe(0);
     expect(cache.isLive).toBe(true);
@@ -75,6 +110,7 @@ describe(InvalidationWatcher.name, () => {
     stream().fail();
 
     expect(cache.isLive).toBe(false);
+    expect(verifier.isLive).toBe(false);
     expect(cache.get('a')).toBeUndefined();
     jest.advanceTimersByTime(100);
     expect(sidecar.watchInvalidations).toHaveBeenCalledTimes(2);
@@ -94,7 +130,11 @@ describe(InvalidationWatcher.name, () => {
   });
 
   it('does not watch at all when the cache is disabled', () => {
-    const disabled = new InvalidationWatcher(sidecar as unknown as SidecarClient, new ValidatedTokenCache(0));
+    const disabled = new InvalidationWatcher(
+      sidecar as unknown as SidecarClient,
+      new ValidatedTokenCache(0),
+      new LocalTokenVerifier('http://issuer'),
+    );
     sidecar.watchInvalidations.mockClear();
 
     disabled.onApplicationBootstrap();
@@ -116,7 +156,11 @@ describe(InvalidationWatcher.name, () => {
     it('confirms once the stream has delivered up to the seq', async () => {
       ready(4);
       const settled = watcher.settled(6, 1_000);
-      stream().push({ seq: 5, change: 'revocation', revocation: { kind: 'jti', value: 'x', created_at: 1 } });
+      stream().push({
+        seq: 5,
+        change: 'revocation',
+        revocation: { kind: 'jti', value: 'x', created_at: 1, expires_at: 2_000_000_000 },
+      });
       stream().push({ seq: 6, change: 'seq_advanced', seq_advanced: {} });
 
       await expect(settled).resolves.toBe(true);

@@ -3,6 +3,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy }
 import { Backoff } from '@platform/domain';
 import type { InvalidationMessage } from '@platform/grpc';
 import { SidecarClient } from '../clients/sidecar.client';
+import { LocalTokenVerifier } from './local-token-verifier';
 import { ValidatedTokenCache } from './validated-token-cache';
 
 const RECONNECT_MIN_MS = 100;
@@ -14,11 +15,13 @@ interface Waiter {
 }
 
 /**
- * Owns the sidecar's WatchInvalidations stream and keeps ValidatedTokenCache exact with it:
- * live after `ready`, every revocation drops the tokens it denies, a removed key drops
- * everything. Fails closed: when the stream errors or ends the cache goes dark (cleared, not
- * consulted) and the watcher reconnects with a doubling, jittered delay (Backoff); until the next `ready` every
- * request asks the sidecar.
+ * Owns the sidecar's WatchInvalidations stream and keeps ValidatedTokenCache and
+ * LocalTokenVerifier exact with it: both live after `ready` (which brings the keys and the
+ * deny-list), every revocation drops the cached tokens it denies and joins the verifier's
+ * deny-list, a changed key set empties the cache and replaces the verifier's keys. Fails
+ * closed: when the stream errors or ends both go dark (cleared, not consulted) and the watcher
+ * reconnects with a doubling, jittered delay (Backoff); until the next `ready` every request asks
+ * the sidecar.
  */
 @Injectable()
 export class InvalidationWatcher implements OnApplicationBootstrap, OnModuleDestroy {
@@ -34,6 +37,7 @@ export class InvalidationWatcher implements OnApplicationBootstrap, OnModuleDest
   constructor(
     private readonly sidecar: SidecarClient,
     private readonly cache: ValidatedTokenCache,
+    private readonly verifier: LocalTokenVerifier,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -95,20 +99,24 @@ export class InvalidationWatcher implements OnApplicationBootstrap, OnModuleDest
     switch (message.change) {
       case 'ready':
         this.cache.goLive();
+        this.verifier.goLive(message.ready.keys, message.ready.deny_list);
         this.reconnectDelay.reset();
         this.logger.log('invalidation stream live; validation cache on');
         break;
       case 'revocation':
         this.cache.revoke(message.revocation);
+        this.verifier.revoke(message.revocation);
         break;
-      case 'keys_removed':
+      case 'keys_changed':
         this.cache.clear();
+        this.verifier.replaceKeys(message.keys_changed.keys);
         break;
       case 'seq_advanced':
         break;
       default:
-        // A change this backend does not know: it may invalidate anything.
+        // A change this backend does not know: it may invalidate anything, until the next ready.
         this.cache.clear();
+        this.verifier.goDark();
     }
     this.seq = message.seq;
     for (const waiter of this.waiters) if (waiter.seq <= this.seq) waiter.settle(true);
@@ -117,6 +125,7 @@ export class InvalidationWatcher implements OnApplicationBootstrap, OnModuleDest
   /** The stream is gone: nothing cached can be trusted, and nothing is cached any more. */
   private lost(): void {
     this.cache.goDark();
+    this.verifier.goDark();
     this.seq = 0;
     for (const waiter of this.waiters) waiter.settle(true);
   }

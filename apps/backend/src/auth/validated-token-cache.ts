@@ -1,11 +1,13 @@
+import { createHash } from 'node:crypto';
 import { metrics } from '@platform/telemetry';
 import { DEFAULTS } from '@platform/config';
 import { epochSeconds, revocationDenies } from '@platform/domain';
 import type { DenyListEntryMessage, TokenClaims } from '@platform/grpc';
 
 /**
- * The local sidecar's positive ValidateToken answers, keyed by the exact token string, so a
- * token seen before is accepted without a gRPC call. It is exact only while the sidecar's
+ * The tokens accepted before (by the local sidecar's ValidateToken or by LocalTokenVerifier),
+ * keyed by the token's SHA-256, so a token seen before is accepted with no signature check and
+ * no gRPC call. It is exact only while the sidecar's
  * invalidation stream is live (InvalidationWatcher): it answers nothing before `goLive()` and
  * after `goDark()`, and every change the stream reports drops what it denies.
  *
@@ -45,13 +47,18 @@ export class ValidatedTokenCache {
 
   /** The claims of a token the sidecar accepted before, while live and unexpired. */
   get(token: string): TokenClaims | undefined {
-    const claims = this.live ? this.entries.get(token) : undefined;
+    if (!this.live) {
+      MISSES.inc();
+      return undefined;
+    }
+    const key = keyOf(token);
+    const claims = this.entries.get(key);
     // Same rule as jose's: expired once exp <= now (whole seconds).
     if (claims !== undefined && claims.exp > this.nowSeconds()) {
       HITS.inc();
       return claims;
     }
-    if (claims !== undefined) this.entries.delete(token);
+    if (claims !== undefined) this.entries.delete(key);
     MISSES.inc();
     return undefined;
   }
@@ -59,10 +66,11 @@ export class ValidatedTokenCache {
   /** Keeps an accepted token, unless anything was invalidated since `generation` was read. */
   remember(token: string, claims: TokenClaims, generation: number): void {
     if (!this.live || !this.enabled || generation !== this.changes) return;
-    if (this.entries.size >= this.maxEntries && !this.entries.has(token)) {
+    const key = keyOf(token);
+    if (this.entries.size >= this.maxEntries && !this.entries.has(key)) {
       this.entries.delete(this.entries.keys().next().value as string);
     }
-    this.entries.set(token, freeze(claims));
+    this.entries.set(key, freeze(claims));
   }
 
   /** The stream is live: from now on every change reaches us. */
@@ -78,21 +86,29 @@ export class ValidatedTokenCache {
   }
 
   /** Drops every token the deny-list entry refuses. */
-  revoke(entry: DenyListEntryMessage): void {
+  revoke(entry: Pick<DenyListEntryMessage, 'kind' | 'value' | 'created_at'>): void {
     this.changes++;
-    for (const [token, claims] of this.entries)
-      if (revocationDenies(entry, claims)) this.entries.delete(token);
+    for (const [key, claims] of this.entries) if (revocationDenies(entry, claims)) this.entries.delete(key);
   }
 
   forget(token: string): void {
     this.changes++;
-    this.entries.delete(token);
+    this.entries.delete(keyOf(token));
   }
 
   clear(): void {
     this.changes++;
     this.entries.clear();
   }
+}
+
+/**
+ * The SHA-256 of a token (43 characters) rather than the token (700 and more, and a slice that
+ * keeps the whole header alive): an entry costs about 0.5 KB, so a cache of 100,000 tokens fits
+ * in 50 MB. About 1 µs per lookup.
+ */
+function keyOf(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
 }
 
 /** The cached claims are shared by every later request: nobody may change them. */

@@ -7,7 +7,7 @@ import type {
   JsonWebKeyMessage,
   TokenClaims,
 } from '@platform/grpc';
-import type { JWK } from 'jose';
+import { toJsonWebKeyMessage } from '../keys/json-web-key-message';
 import { MAX_ACCESS_TOKEN_LENGTH } from '@platform/domain';
 import type { Observable } from 'rxjs';
 import { TokenAuthorizer } from '../authorization/token-authorizer';
@@ -90,15 +90,4 @@ export class AuthGrpcController {
   watchInvalidations(): Observable<InvalidationMessage> {
     return this.invalidations.watch();
   }
-}
-
-function toJsonWebKeyMessage(jwk: JWK): JsonWebKeyMessage {
-  return {
-    kty: jwk.kty ?? '',
-    use: jwk.use ?? '',
-    alg: jwk.alg ?? '',
-    kid: jwk.kid ?? '',
-    n: jwk.n ?? '',
-    e: jwk.e ?? '',
-  };
 }

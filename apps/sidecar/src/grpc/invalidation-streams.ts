@@ -1,13 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { InvalidationMessage } from '@platform/grpc';
+import type { DenyListEntryMessage, InvalidationMessage, JsonWebKeyMessage } from '@platform/grpc';
 import { Observable, type Subscriber } from 'rxjs';
 import { KeyCache } from '../keys/key-cache';
-import { DenyList, type DenyListChange } from '../revocation/deny-list';
+import { DenyList, type DenyListChange, type RevocationEntry } from '@platform/domain';
+import { toJsonWebKeyMessage } from '../keys/json-web-key-message';
 import { SidecarGrpcServer } from './sidecar-grpc.server';
 
 /**
- * `WatchInvalidations`: tells each watcher (a backend caching ValidateToken answers) every
- * deny-list change and every dropped or replaced key, in the order they are applied. Messages
+ * `WatchInvalidations`: gives each watcher (a backend judging tokens itself) the trusted keys
+ * and the deny-list, then every deny-list change and every change of the key set, in the order
+ * they are applied. Messages
  * are emitted synchronously from the change itself, so a SyncRevocations answer that follows a
  * change is always sent after the stream message that carries it. Every watch ends when the
  * server drains, so each watcher drops its cache now rather than at the kill.
@@ -28,11 +30,19 @@ export class InvalidationStreams {
   watch(): Observable<InvalidationMessage> {
     return new Observable((watcher) => {
       const unwatchDenyList = this.denyList.watch((change) => watcher.next(fromDenyListChange(change)));
-      const unwatchKeys = this.keys.watchRemovals((kids) =>
-        watcher.next({ seq: this.denyList.lastSeq, change: 'keys_removed', keys_removed: { kids } }),
+      const unwatchKeys = this.keys.watchChanges(() =>
+        watcher.next({
+          seq: this.denyList.lastSeq,
+          change: 'keys_changed',
+          keys_changed: { keys: this.trustedKeys() },
+        }),
       );
       this.open.add(watcher);
-      watcher.next({ seq: this.denyList.lastSeq, change: 'ready', ready: {} });
+      const ready = {
+        keys: this.trustedKeys(),
+        deny_list: this.denyList.entries().map(toDenyListEntryMessage),
+      };
+      watcher.next({ seq: this.denyList.lastSeq, change: 'ready', ready });
       this.logger.log(`invalidation watcher connected`);
       return () => {
         unwatchDenyList();
@@ -42,6 +52,10 @@ export class InvalidationStreams {
     });
   }
 
+  private trustedKeys(): JsonWebKeyMessage[] {
+    return this.keys.publicKeys().map(toJsonWebKeyMessage);
+  }
+
   private endAll(): void {
     for (const watcher of [...this.open]) watcher.complete();
   }
@@ -49,9 +63,9 @@ export class InvalidationStreams {
 
 function fromDenyListChange({ seq, entry }: DenyListChange): InvalidationMessage {
   if (entry === undefined) return { seq, change: 'seq_advanced', seq_advanced: {} };
-  return {
-    seq,
-    change: 'revocation',
-    revocation: { kind: entry.kind, value: entry.value, created_at: entry.created_at },
-  };
+  return { seq, change: 'revocation', revocation: toDenyListEntryMessage(entry) };
+}
+
+function toDenyListEntryMessage(entry: RevocationEntry): DenyListEntryMessage {
+  return { kind: entry.kind, value: entry.value, created_at: entry.created_at, expires_at: entry.expires_at };
 }

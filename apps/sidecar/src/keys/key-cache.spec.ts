@@ -30,19 +30,28 @@ describe(KeyCache.name, () => {
 
   const publishes = (...keys: JWK[]) => fetchJwks.mockResolvedValue({ keys: structuredClone(keys) });
 
-  it('tells removal watchers the kids a refresh dropped or replaced, and nothing for an unchanged set', async () => {
-    const removed = jest.fn();
-    cache.watchRemovals(removed);
+  it('tells change watchers of a key added, replaced or dropped, and nothing for an unchanged set', async () => {
+    const changed = jest.fn();
+    cache.watchChanges(changed);
     const replacement = await createTestKey('RS256');
+    publishes(rsa.publicJwk);
+    await cache.refresh();
+    expect(changed).toHaveBeenCalledTimes(1);
+    await cache.refresh();
+    expect(changed).toHaveBeenCalledTimes(1);
+
     publishes(rsa.publicJwk, ec.publicJwk);
     await cache.refresh();
-    await cache.refresh();
-    expect(removed).not.toHaveBeenCalled();
+    expect(changed).toHaveBeenCalledTimes(2);
 
-    publishes({ ...replacement.publicJwk, kid: rsa.kid });
+    publishes({ ...replacement.publicJwk, kid: rsa.kid }, ec.publicJwk);
     await cache.refresh();
+    expect(changed).toHaveBeenCalledTimes(3);
 
-    expect(removed).toHaveBeenCalledWith(expect.arrayContaining([rsa.kid, ec.kid]));
+    publishes(ec.publicJwk);
+    await cache.refresh();
+    expect(changed).toHaveBeenCalledTimes(4);
+    expect(cache.publicKeys().map((key) => key.kid)).toEqual([ec.kid]);
   });
 
   it('imports every published key for its algorithm', async () => {

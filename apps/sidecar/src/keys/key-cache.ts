@@ -41,7 +41,7 @@ export class KeyCache implements OnApplicationBootstrap, OnApplicationShutdown {
   private loaded = false;
   private readonly stopped = new AbortController();
   private loop: Promise<void> | undefined;
-  private readonly removalWatchers = new Set<(kids: string[]) => void>();
+  private readonly changeWatchers = new Set<() => void>();
 
   constructor(
     private readonly controlPlane: ControlPlaneApi,
@@ -69,12 +69,12 @@ export class KeyCache implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   /**
-   * Tells `watcher` the kids of trusted keys a refresh dropped or replaced (their tokens are
-   * refused from then on). Answers the unsubscribe.
+   * Tells `watcher` whenever a refresh changed the trusted set (a key added, dropped or
+   * replaced; tokens of a dropped key are refused from then on). Answers the unsubscribe.
    */
-  watchRemovals(watcher: (kids: string[]) => void): () => void {
-    this.removalWatchers.add(watcher);
-    return () => this.removalWatchers.delete(watcher);
+  watchChanges(watcher: () => void): () => void {
+    this.changeWatchers.add(watcher);
+    return () => this.changeWatchers.delete(watcher);
   }
 
   /** The public JWKs currently trusted (public members, `kid`, `use`, `alg` only). */
@@ -114,9 +114,10 @@ export class KeyCache implements OnApplicationBootstrap, OnApplicationShutdown {
     const next = new Map<string, TrustedKey>();
     for (const key of imported)
       if (key && !next.has(key.jwk.kid as string)) next.set(key.jwk.kid as string, key);
-    const removed = [...this.keys].filter(([kid, key]) => next.get(kid) !== key).map(([kid]) => kid);
+    const changed =
+      next.size !== this.keys.size || [...this.keys].some(([kid, key]) => next.get(kid) !== key);
     this.keys = next;
-    if (removed.length > 0) for (const watcher of this.removalWatchers) watcher(removed);
+    if (changed) for (const watcher of this.changeWatchers) watcher();
     if (!this.loaded) {
       this.loaded = true;
       this.logger.log(`key set loaded (${next.size} key${next.size === 1 ? '' : 's'})`);

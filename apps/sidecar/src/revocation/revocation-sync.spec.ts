@@ -4,7 +4,7 @@ import { eventually } from '../testing/eventually';
 import { FakeControlPlane } from '../testing/fake-control-plane';
 import { ManualClock } from '@platform/domain';
 import { testConfig } from '../testing/test-config';
-import { DenyList } from './deny-list';
+import { DenyList } from '@platform/domain';
 import { RevocationSync, SYNC_PAGE_SIZE } from './revocation-sync';
 
 describe(RevocationSync.name, () => {

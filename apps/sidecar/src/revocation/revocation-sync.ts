@@ -12,7 +12,7 @@ import { epochSeconds, type Clock } from '@platform/domain';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
 import { ControlPlaneApi } from '../control-plane/control-plane-api';
 import { Readiness } from '../health/readiness';
-import { DenyList } from './deny-list';
+import { DenyList } from '@platform/domain';
 
 /** Page size of `GET /internal/v1/revocations?after=`. */
 export const SYNC_PAGE_SIZE = 1000;

@@ -4,7 +4,7 @@ import { systemClock } from '@platform/domain';
 import { SidecarError, type SidecarErrorCode } from '../errors';
 import { Readiness } from '../health/readiness';
 import { KeyCache } from '../keys/key-cache';
-import { DenyList } from '../revocation/deny-list';
+import { DenyList } from '@platform/domain';
 import { FakeControlPlane } from '../testing/fake-control-plane';
 import { TEST_ISSUER, testConfig } from '../testing/test-config';
 import { ManualClock } from '@platform/domain';

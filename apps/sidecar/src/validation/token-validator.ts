@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { TokenClaims } from '@platform/grpc';
+import { InvalidClaimError, tokenClaimsOf, type TokenClaims } from '@platform/grpc';
 import {
   errors,
   jwtVerify,
@@ -18,7 +18,7 @@ import {
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
 import { SidecarError } from '../errors';
 import { ALLOWED_ALGORITHMS, KeyCache } from '../keys/key-cache';
-import { DenyList } from '../revocation/deny-list';
+import { DenyList } from '@platform/domain';
 import { VerifiedTokenCache } from './verified-token-cache';
 
 const reject = {
@@ -95,7 +95,7 @@ export class TokenValidator {
     } catch (error) {
       throw asSidecarError(error);
     }
-    const claims = freeze(toTokenClaims(payload));
+    const claims = claimsOf(payload);
     this.verified.set(token, { claims, kid: header.kid as string, alg: header.alg, key: key as CryptoKey });
     return claims;
   }
@@ -117,38 +117,13 @@ export class TokenValidator {
   };
 }
 
-/** The verified payload as the proto's TokenClaims; a claim of the wrong type is refused. */
-function toTokenClaims(payload: JWTPayload): TokenClaims {
-  const { iss, sub, aud, exp, iat, jti, client_id, scope, tenant, roles, grant_id } = payload;
-  if (typeof sub !== 'string' || sub === '') throw reject.claim('invalid claim sub');
-  if (typeof jti !== 'string' || jti === '') throw reject.claim('invalid claim jti');
-  if (typeof client_id !== 'string' || client_id === '') throw reject.claim('invalid claim client_id');
-  if (scope !== undefined && typeof scope !== 'string') throw reject.claim('invalid claim scope');
-  if (tenant !== undefined && typeof tenant !== 'string') throw reject.claim('invalid claim tenant');
-  if (grant_id !== undefined && typeof grant_id !== 'string') throw reject.claim('invalid claim grant_id');
-  if (roles !== undefined && !(Array.isArray(roles) && roles.every((role) => typeof role === 'string'))) {
-    throw reject.claim('invalid claim roles');
+/** The verified payload as TokenClaims; a claim of the wrong type is refused. */
+function claimsOf(payload: JWTPayload): TokenClaims {
+  try {
+    return tokenClaimsOf(payload);
+  } catch (error) {
+    throw error instanceof InvalidClaimError ? reject.claim(error.message) : error;
   }
-  // jose has checked iss and aud against the issuer, and that exp and iat are numbers.
-  return {
-    iss: iss as string,
-    sub,
-    aud: typeof aud === 'string' ? aud : (iss as string),
-    exp: exp as number,
-    iat: iat as number,
-    jti,
-    client_id,
-    scope: scope ?? '',
-    tenant: tenant ?? '',
-    roles: (roles as string[] | undefined) ?? [],
-    grant_id: grant_id ?? '',
-  };
-}
-
-/** The cached claims are shared by every later call: nobody may change them. */
-function freeze(claims: TokenClaims): TokenClaims {
-  Object.freeze(claims.roles);
-  return Object.freeze(claims);
 }
 
 /** jose's failures as our codes, with short reasons for the UNAUTHENTICATED message. */

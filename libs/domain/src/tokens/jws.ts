@@ -1,4 +1,4 @@
-import { createPrivateKey, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { constants, createPrivateKey, sign, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
 
 export interface Rs256Header {
   alg: 'RS256';
@@ -30,6 +30,38 @@ export function signRs256(header: Rs256Header, payload: object, key: KeyObject):
       else resolve(`${input}.${signature.toString('base64url')}`);
     });
   });
+}
+
+/** The JWS algorithms `verifyJwsSignature` knows, as node:crypto's verify options. */
+const VERIFY_OPTIONS = {
+  RS256: (key: KeyObject) => key,
+  PS256: (key: KeyObject) => ({
+    key,
+    padding: constants.RSA_PKCS1_PSS_PADDING,
+    saltLength: constants.RSA_PSS_SALTLEN_DIGEST,
+  }),
+  ES256: (key: KeyObject) => ({ key, dsaEncoding: 'ieee-p1363' as const }),
+} as const;
+
+/**
+ * Whether `signature` (base64url) is `key`'s `alg` signature of `signingInput` (the first two
+ * parts of a compact JWS), checked synchronously with node:crypto: 20-30 µs for RS256, where
+ * jose's WebCrypto verification costs several times that in job plumbing. False for an
+ * algorithm outside RS256/PS256/ES256 and for a key of the wrong type.
+ */
+export function verifyJwsSignature(
+  alg: string,
+  signingInput: string,
+  signature: string,
+  key: KeyObject,
+): boolean {
+  const options = VERIFY_OPTIONS[alg as keyof typeof VERIFY_OPTIONS];
+  if (options === undefined) return false;
+  try {
+    return verify('sha256', Buffer.from(signingInput), options(key), Buffer.from(signature, 'base64url'));
+  } catch {
+    return false;
+  }
 }
 
 function base64url(text: string): string {

@@ -9,7 +9,7 @@ import type { GetJwksRequest as _platform_auth_v1_GetJwksRequest, GetJwksRequest
 import type { GetJwksResponse as _platform_auth_v1_GetJwksResponse, GetJwksResponse__Output as _platform_auth_v1_GetJwksResponse__Output } from './platform/auth/v1/GetJwksResponse';
 import type { Invalidation as _platform_auth_v1_Invalidation, Invalidation__Output as _platform_auth_v1_Invalidation__Output } from './platform/auth/v1/Invalidation';
 import type { JsonWebKey as _platform_auth_v1_JsonWebKey, JsonWebKey__Output as _platform_auth_v1_JsonWebKey__Output } from './platform/auth/v1/JsonWebKey';
-import type { KeysRemoved as _platform_auth_v1_KeysRemoved, KeysRemoved__Output as _platform_auth_v1_KeysRemoved__Output } from './platform/auth/v1/KeysRemoved';
+import type { KeysChanged as _platform_auth_v1_KeysChanged, KeysChanged__Output as _platform_auth_v1_KeysChanged__Output } from './platform/auth/v1/KeysChanged';
 import type { RevokeTokenRequest as _platform_auth_v1_RevokeTokenRequest, RevokeTokenRequest__Output as _platform_auth_v1_RevokeTokenRequest__Output } from './platform/auth/v1/RevokeTokenRequest';
 import type { RevokeTokenResponse as _platform_auth_v1_RevokeTokenResponse, RevokeTokenResponse__Output as _platform_auth_v1_RevokeTokenResponse__Output } from './platform/auth/v1/RevokeTokenResponse';
 import type { SeqAdvanced as _platform_auth_v1_SeqAdvanced, SeqAdvanced__Output as _platform_auth_v1_SeqAdvanced__Output } from './platform/auth/v1/SeqAdvanced';
@@ -37,7 +37,7 @@ export interface ProtoGrpcType {
         GetJwksResponse: MessageTypeDefinition<_platform_auth_v1_GetJwksResponse, _platform_auth_v1_GetJwksResponse__Output>
         Invalidation: MessageTypeDefinition<_platform_auth_v1_Invalidation, _platform_auth_v1_Invalidation__Output>
         JsonWebKey: MessageTypeDefinition<_platform_auth_v1_JsonWebKey, _platform_auth_v1_JsonWebKey__Output>
-        KeysRemoved: MessageTypeDefinition<_platform_auth_v1_KeysRemoved, _platform_auth_v1_KeysRemoved__Output>
+        KeysChanged: MessageTypeDefinition<_platform_auth_v1_KeysChanged, _platform_auth_v1_KeysChanged__Output>
         RevokeTokenRequest: MessageTypeDefinition<_platform_auth_v1_RevokeTokenRequest, _platform_auth_v1_RevokeTokenRequest__Output>
         RevokeTokenResponse: MessageTypeDefinition<_platform_auth_v1_RevokeTokenResponse, _platform_auth_v1_RevokeTokenResponse__Output>
         SeqAdvanced: MessageTypeDefinition<_platform_auth_v1_SeqAdvanced, _platform_auth_v1_SeqAdvanced__Output>

@@ -10,9 +10,13 @@ export interface DenyListEntry {
   'kind'?: (string);
   'value'?: (string);
   /**
-   * Unix seconds.
+   * Unix seconds; what `client` entries are judged by (0 in `ready` for the other kinds).
    */
   'created_at'?: (number | string | Long);
+  /**
+   * Unix seconds after which no token the entry denies is valid any more: it can be dropped.
+   */
+  'expires_at'?: (number | string | Long);
 }
 
 export interface DenyListEntry__Output {
@@ -23,7 +27,11 @@ export interface DenyListEntry__Output {
   'kind': (string);
   'value': (string);
   /**
-   * Unix seconds.
+   * Unix seconds; what `client` entries are judged by (0 in `ready` for the other kinds).
    */
   'created_at': (number);
+  /**
+   * Unix seconds after which no token the entry denies is valid any more: it can be dropped.
+   */
+  'expires_at': (number);
 }

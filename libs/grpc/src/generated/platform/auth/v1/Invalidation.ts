@@ -3,7 +3,7 @@
 import type { StreamReady as _platform_auth_v1_StreamReady, StreamReady__Output as _platform_auth_v1_StreamReady__Output } from '../../../platform/auth/v1/StreamReady';
 import type { DenyListEntry as _platform_auth_v1_DenyListEntry, DenyListEntry__Output as _platform_auth_v1_DenyListEntry__Output } from '../../../platform/auth/v1/DenyListEntry';
 import type { SeqAdvanced as _platform_auth_v1_SeqAdvanced, SeqAdvanced__Output as _platform_auth_v1_SeqAdvanced__Output } from '../../../platform/auth/v1/SeqAdvanced';
-import type { KeysRemoved as _platform_auth_v1_KeysRemoved, KeysRemoved__Output as _platform_auth_v1_KeysRemoved__Output } from '../../../platform/auth/v1/KeysRemoved';
+import type { KeysChanged as _platform_auth_v1_KeysChanged, KeysChanged__Output as _platform_auth_v1_KeysChanged__Output } from '../../../platform/auth/v1/KeysChanged';
 import type { Long } from '@grpc/proto-loader';
 
 export interface Invalidation {
@@ -24,10 +24,11 @@ export interface Invalidation {
    */
   'seq_advanced'?: (_platform_auth_v1_SeqAdvanced | null);
   /**
-   * Trusted keys dropped or replaced: tokens signed by them are refused from now on.
+   * The trusted key set changed (a key added, dropped or replaced): the whole new set.
+   * Tokens signed by a key no longer in it are refused from now on.
    */
-  'keys_removed'?: (_platform_auth_v1_KeysRemoved | null);
-  'change'?: "ready"|"revocation"|"seq_advanced"|"keys_removed";
+  'keys_changed'?: (_platform_auth_v1_KeysChanged | null);
+  'change'?: "ready"|"revocation"|"seq_advanced"|"keys_changed";
 }
 
 export interface Invalidation__Output {
@@ -48,8 +49,9 @@ export interface Invalidation__Output {
    */
   'seq_advanced'?: (_platform_auth_v1_SeqAdvanced__Output | null);
   /**
-   * Trusted keys dropped or replaced: tokens signed by them are refused from now on.
+   * The trusted key set changed (a key added, dropped or replaced): the whole new set.
+   * Tokens signed by a key no longer in it are refused from now on.
    */
-  'keys_removed'?: (_platform_auth_v1_KeysRemoved__Output | null);
-  'change'?: "ready"|"revocation"|"seq_advanced"|"keys_removed";
+  'keys_changed'?: (_platform_auth_v1_KeysChanged__Output | null);
+  'change'?: "ready"|"revocation"|"seq_advanced"|"keys_changed";
 }

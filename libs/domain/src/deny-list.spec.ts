@@ -1,4 +1,4 @@
-import type { RevocationEntry } from '@platform/domain';
+import type { RevocationEntry } from './revocation-entry';
 import { DenyList } from './deny-list';
 
 const NOW = 1_800_000_000;

@@ -1,11 +1,5 @@
-import { gaugeOf } from '@platform/telemetry';
-import { Injectable } from '@nestjs/common';
-import {
-  type RevocableClaims,
-  type RevocationEntry,
-  type RevocationKind,
-  revocationDenies,
-} from '@platform/domain';
+import { type RevocableClaims, type RevocationEntry, revocationDenies } from './revocation-entry';
+import type { RevocationKind } from './storage';
 
 /**
  * What a watcher of the deny-list is told: an entry that changed it (a token that passed before
@@ -20,12 +14,12 @@ interface ClientRevocation {
 }
 
 /**
- * The in-memory deny-list. Entries only ever get added (a revocation is never undone), so
- * applying the same entry twice, out of order, or from both the stream and a full re-read is
- * harmless; an entry is dropped once its `expires_at` has passed, as no token it could deny is
- * still valid by then.
+ * The in-memory deny-list: the sidecar's, fed by the control plane's revocation feed, and the
+ * backend's copy of it, fed by the sidecar's invalidation stream. Entries only ever get added (a
+ * revocation is never undone), so applying the same entry twice, out of order, or from both the
+ * stream and a full re-read is harmless; an entry is dropped once its `expires_at` has passed, as
+ * no token it could deny is still valid by then.
  */
-@Injectable()
 export class DenyList {
   /** jti -> expires_at. */
   private readonly jtis = new Map<string, number>();
@@ -37,19 +31,6 @@ export class DenyList {
   /** The seq the watchers were last told. */
   private announcedSeq = 0;
   private readonly watchers = new Set<(change: DenyListChange) => void>();
-
-  constructor() {
-    gaugeOf(
-      'platform_deny_list_entries',
-      'Entries of the sidecar’s deny-list (jtis, clients and grants).',
-      () => this.size,
-    );
-    gaugeOf(
-      'platform_deny_list_last_seq',
-      'The highest revocation sequence id the sidecar applied.',
-      () => this.seq,
-    );
-  }
 
   /** Highest revocation seq applied. */
   get lastSeq(): number {
@@ -104,6 +85,37 @@ export class DenyList {
     }
     if (claims.grant_id && this.grants.has(claims.grant_id)) return 'grant';
     return undefined;
+  }
+
+  /**
+   * Every entry held, as the feed would carry it (`seq` is the applied seq; `created_at` is kept
+   * for client entries only, the one kind whose rule reads it), to copy the list elsewhere.
+   */
+  entries(): RevocationEntry[] {
+    const seq = this.seq;
+    return [
+      ...[...this.jtis].map(([value, expires]) => ({
+        seq,
+        kind: 'jti' as const,
+        value,
+        created_at: 0,
+        expires_at: expires,
+      })),
+      ...[...this.grants].map(([value, expires]) => ({
+        seq,
+        kind: 'grant' as const,
+        value,
+        created_at: 0,
+        expires_at: expires,
+      })),
+      ...[...this.clients].map(([value, { revokedAt, expiresAt }]) => ({
+        seq,
+        kind: 'client' as const,
+        value,
+        created_at: revokedAt,
+        expires_at: expiresAt,
+      })),
+    ];
   }
 
   private record(entry: RevocationEntry): void {
