@@ -1,8 +1,10 @@
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { grpc, grpcLoad, httpLoad, percentile, validateToken } from './load.mjs';
 import { measureRs256 } from './limit.mjs';
+import { onCleanup, track } from './processes.mjs';
 import { startPlatform } from './platform.mjs';
 import { FORM, form, issueToken, jwsHeader, postForm, registerServiceApp } from './oauth.mjs';
 
@@ -45,12 +47,32 @@ export const scenarios = {
       'issuance: POST /token (node-oidc-provider)',
       issuanceLoad(peer.tokenUrl, peer.client),
     );
+    const floor = await startTwoHopFloor(ctx);
+    const floorRow = await ctx.load(
+      'issuance: two-hop floor (no framework, no database)',
+      issuanceLoad(floor.tokenUrl, app),
+    );
+    const cpuRatio =
+      cpuPerRequest(platformRow, PLATFORM_PROCESSES) / cpuPerRequest(floorRow, FLOOR_PROCESSES);
     return [
       {
         key: 'issuance',
         label: 'Issuance, client_credentials (platform)',
         ...platformRow,
-        ratios: [{ against: 'issuance-peer' }, { against: 'rs256-sign' }],
+        ratios: [
+          { against: 'issuance-peer' },
+          { against: 'rs256-sign' },
+          {
+            against: 'issuance-floor',
+            label: 'the floor’s CPU per token (lower is better)',
+            value: cpuRatio,
+          },
+        ],
+      },
+      {
+        key: 'issuance-floor',
+        label: 'Issuance floor: two Node HTTP hops and an RS256 signature',
+        ...floorRow,
       },
       {
         key: 'issuance-peer',
@@ -416,6 +438,43 @@ scenarios['many-tokens'] = async function manyTokens(ctx) {
 const round = (ms) => Math.round(ms * 100) / 100;
 
 /** `count` client_credentials tokens, `concurrency` requests at a time. */
+const PLATFORM_PROCESSES = ['backend', 'control-plane', 'sidecar'];
+const FLOOR_PROCESSES = ['floor backend', 'floor control plane'];
+
+/** CPU microseconds per request the named processes used together during a measured load. */
+function cpuPerRequest(row, processes) {
+  const percent = processes.reduce((sum, name) => sum + (row.cpu[name] ?? 0), 0);
+  return (percent / 100) * (1e6 / row.rps);
+}
+
+/**
+ * The floor of issuance in the platform's layout (bench/experiments/two-hop-floor.mjs): a
+ * "backend" relaying the form with undici to a "control plane" that signs with crypto.sign, no
+ * framework, no database, no client check. Both processes are watched by the sampler.
+ */
+async function startTwoHopFloor(ctx) {
+  const script = fileURLToPath(new URL('../experiments/two-hop-floor.mjs', import.meta.url));
+  const start = (name, args) =>
+    new Promise((resolve, reject) => {
+      const child = track(fork(script, args, { stdio: 'ignore' }));
+      onCleanup(() => child.kill());
+      child.once('error', reject);
+      child.once('message', (port) => {
+        ctx.sampler.add(name, child.pid);
+        resolve(port);
+      });
+    });
+  const controlPlanePort = await start('floor control plane', ['--role', 'control-plane']);
+  const backendPort = await start('floor backend', [
+    '--role',
+    'backend',
+    '--upstream',
+    String(controlPlanePort),
+  ]);
+  ctx.sampler.idle();
+  return { tokenUrl: `http://127.0.0.1:${backendPort}/token` };
+}
+
 /** The issuance load: client_credentials with the secret in the body, one scope. */
 function issuanceLoad(tokenUrl, client) {
   return {

@@ -79,6 +79,7 @@ describe('npm run bench (quick scenarios, a second each)', () => {
         'introspection-peer',
         'issuance',
         'issuance-peer',
+        'issuance-floor',
         'protected',
         'revocation',
         'rs256-sign',
