@@ -15,7 +15,7 @@ import { httpLoad } from './lib/load.mjs';
 import { describeMachine } from './lib/machine.mjs';
 import { readOptions } from './lib/options.mjs';
 import { startPeer } from './lib/peer.mjs';
-import { freePort, startExtraSidecar, startPlatform } from './lib/platform.mjs';
+import { freePort, startExtraBackend, startExtraSidecar, startPlatform } from './lib/platform.mjs';
 import { assertRunning, cleanup, installSignalHandlers, interrupted, keepLogs } from './lib/processes.mjs';
 import {
   buildReport,
@@ -81,6 +81,10 @@ async function main() {
       ctx.secondSidecar = await startExtraSidecar(platform);
       processes.push({ process: 'sidecar-2', healthyMs: ctx.secondSidecar.healthyMs });
       sampler.add('sidecar-2', ctx.secondSidecar.pid);
+      progress('starting a second backend beside it');
+      ctx.secondBackend = await startExtraBackend(platform, ctx.secondSidecar);
+      processes.push({ process: 'backend-2', healthyMs: ctx.secondBackend.healthyMs });
+      sampler.add('backend-2', ctx.secondBackend.pid);
     }
   }
   if (needsPeer) {

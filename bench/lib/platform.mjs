@@ -11,6 +11,7 @@ const require = createRequire(import.meta.url);
 const {
   launchPlatform,
   launchSidecar,
+  launchBackend,
   freePort,
   isolatedPlatformEnv,
   waitForHealth,
@@ -114,6 +115,30 @@ export async function startExtraSidecar(platform) {
     pid: sidecar.child.pid,
     // The launcher polls every 100 ms: up to that much late.
     healthyMs: Math.round(processAgeMs(sidecar.child.pid) - (performance.now() - healthyAt)),
+  };
+}
+
+/** A second backend on its own port, beside `sidecar` (from startExtraSidecar): another replica. */
+export async function startExtraBackend(platform, sidecar) {
+  assertRunning();
+  const [port, metricsPort] = await Promise.all([freePort(), freePort()]);
+  const env = {
+    ...platform.env,
+    BACKEND_PORT: String(port),
+    BACKEND_METRICS_PORT: String(metricsPort),
+    SIDECAR_GRPC_ADDRESS: sidecar.address,
+  };
+  const log = openSync(join(platform.dataDir, `backend-${port}.log`), 'a');
+  const launching = launchBackend({ env, stdio: log, timeoutMs: HEALTH_TIMEOUT_MS });
+  onCleanup(async () => (await launching.catch(() => undefined))?.stop());
+  const backend = await launching;
+  const healthyAt = performance.now();
+  track(backend.child);
+  assertRunning();
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    pid: backend.child.pid,
+    healthyMs: Math.round(processAgeMs(backend.child.pid) - (performance.now() - healthyAt)),
   };
 }
 

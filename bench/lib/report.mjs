@@ -31,6 +31,7 @@ const BARS = [
     aim: 0.85,
   },
   { name: 'Revocation at a second sidecar, p99', row: 'revocation', maxP99Ms: 1000 },
+  { name: "Revocation at a second backend's route, p99", row: 'revocation-backend', maxP99Ms: 1000 },
   {
     name: 'Issuance CPU per token vs the two-hop floor',
     row: 'issuance',

@@ -222,6 +222,7 @@ export const scenarios = {
         else times.push(Number(refusedAt - sent) / 1e6);
       }
       times.sort((a, b) => a - b);
+      const atBackend = await revocationAtSecondBackend(ctx);
       return [
         {
           key: 'revocation',
@@ -233,6 +234,7 @@ export const scenarios = {
           errors,
           unit: 'revocations',
         },
+        atBackend,
       ];
     } finally {
       remote.close();
@@ -593,6 +595,59 @@ function startJoseServer(issuer) {
 }
 
 /** Asks the sidecar again and again; answers the hrtime of its first refusal, undefined on timeout. */
+/**
+ * Each of `--revocations` tokens is accepted by the second backend (GET /v1/me, so it is in that
+ * backend's cache), revoked through the first, and timed until the second backend's route
+ * answers 401: what a user of another replica sees.
+ */
+async function revocationAtSecondBackend(ctx) {
+  const { platform, app, secondBackend } = ctx;
+  const count = ctx.options.revocations;
+  const me = async (token) => {
+    const response = await fetch(`${secondBackend.baseUrl}/v1/me`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    await response.arrayBuffer();
+    return response.status;
+  };
+  ctx.progress(`revocation: ${count} revocations, each until the second backend's route refuses the token`);
+  const tokens = [];
+  for (let i = 0; i < count; i++)
+    tokens.push((await issueToken(`${platform.baseUrl}/v1/oauth/token`, app)).access_token);
+  const times = [];
+  let errors = 0;
+  for (const token of tokens) {
+    if ((await me(token)) !== 200) {
+      errors++;
+      continue;
+    }
+    const sent = process.hrtime.bigint();
+    const revoked = postForm(`${platform.baseUrl}/v1/oauth/revoke`, {
+      token,
+      client_id: app.clientId,
+      client_secret: app.clientSecret,
+    });
+    let refusedAt;
+    const deadline = Date.now() + PROPAGATION_TIMEOUT_MS;
+    while (refusedAt === undefined && Date.now() < deadline) {
+      if ((await me(token)) === 401) refusedAt = process.hrtime.bigint();
+    }
+    if ((await revoked).status !== 200 || refusedAt === undefined) errors++;
+    else times.push(Number(refusedAt - sent) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return {
+    key: 'revocation-backend',
+    label: "Revocation reaches a second backend's HTTP route",
+    rps: null,
+    count,
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    errors,
+    unit: 'revocations',
+  };
+}
+
 async function pollUntilRefused(client, token, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
