@@ -114,7 +114,7 @@ async function main() {
     assertRunning();
     progress(`${name}: ${options.warmup} s warm-up + ${options.duration} s`);
     await load(options.warmup);
-    const { result, cpu } = await sampler.during(load(options.duration));
+    const { result, cpu, rss } = await sampler.during(load(options.duration));
     const busy = Object.entries(cpu)
       .filter(([, percent]) => percent >= 5)
       .map(([process, percent]) => `${process} ${percent}%`)
@@ -123,7 +123,7 @@ async function main() {
       `  ${Math.round(result.rps).toLocaleString('en-US')} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ` +
         `${result.errors} errors; CPU ${busy}`,
     );
-    return { ...result, cpu };
+    return { ...result, cpu, rss };
   };
   ctx.load = async (name, request) => ({
     connections: options.connections,

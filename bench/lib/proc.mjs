@@ -76,14 +76,17 @@ export class ProcessSampler {
   }
 
   /**
-   * Runs until `promise` settles; answers `{ result, cpu: { name: percent of one core } }`, with
-   * `other`: what processes this sampler does not watch used meanwhile (other work on the machine).
+   * Runs until `promise` settles; answers `{ result, cpu: { name: percent of one core }, rss:
+   * { name: peak MiB meanwhile } }`, with `cpu.other`: what processes this sampler does not watch
+   * used meanwhile (other work on the machine).
    */
   async during(promise) {
+    const peaks = new Map();
     const sample = () => {
       for (const [name, pid] of this.#pids) {
         const rss = readRss(pid);
         if (rss > (this.#peak.get(name) ?? 0)) this.#peak.set(name, rss);
+        if (rss > (peaks.get(name) ?? 0)) peaks.set(name, rss);
       }
     };
     const cpuBefore = new Map([...this.#pids].map(([name, pid]) => [name, cpuSeconds(pid)]));
@@ -102,7 +105,8 @@ export class ProcessSampler {
         cpu[name] = Math.round((100 * used) / elapsed);
       }
       cpu.other = Math.max(0, Math.round((100 * (machineBusySeconds() - machineBefore - watched)) / elapsed));
-      return { result, cpu };
+      sample();
+      return { result, cpu, rss: Object.fromEntries([...peaks].map(([name, bytes]) => [name, mib(bytes)])) };
     } finally {
       clearInterval(timer);
       sample();

@@ -154,9 +154,10 @@ export function resultsTable(report) {
 }
 
 /**
- * CPU of each process during each load: percent of one core, and CPU microseconds per request
- * (the cost of one request in that process, which other work on the machine distorts less
- * than throughput). `other` is what processes the harness did not start used meanwhile.
+ * CPU of each process during each load: percent of one core, CPU microseconds per request (the
+ * cost of one request in that process, which other work on the machine distorts less than
+ * throughput) and its peak RSS meanwhile. `other` is what processes the harness did not start
+ * used meanwhile.
  */
 export function cpuTable(report) {
   const loads = report.results.filter((row) => row.cpu);
@@ -172,7 +173,8 @@ export function cpuTable(report) {
         if (percent === undefined || Number.isNaN(percent) || percent < 1) return '-';
         if (name === 'other') return `${percent}%`;
         const micros = row.rps > 0 ? Math.round((percent / 100) * (1e6 / row.rps)) : NaN;
-        return `${percent}% (${Number.isNaN(micros) ? '-' : micros} µs)`;
+        const memory = row.rss?.[name] === undefined ? '' : `, ${row.rss[name]} MiB`;
+        return `${percent}% (${Number.isNaN(micros) ? '-' : micros} µs${memory})`;
       }),
     ]),
   );
@@ -206,7 +208,7 @@ Machine: ${machineLine(report)}. Load average (1 min) when the run began: ${repo
 ${resultsTable(report)}
 
 CPU per process during each measured load, in percent of one core and (in brackets) CPU
-microseconds per request; \`other\` is CPU used meanwhile by processes the benchmark did not start
+microseconds per request and the process's peak RSS during that load; \`other\` is CPU used meanwhile by processes the benchmark did not start
 (and hypervisor steal), which the figures suffer from:
 
 ${cpuTable(report)}
