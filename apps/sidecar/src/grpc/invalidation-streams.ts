@@ -9,10 +9,10 @@ import { SidecarGrpcServer } from './sidecar-grpc.server';
 /**
  * `WatchInvalidations`: gives each watcher (a backend judging tokens itself) the trusted keys
  * and the deny-list, then every deny-list change and every change of the key set, in the order
- * they are applied. Messages
- * are emitted synchronously from the change itself, so a SyncRevocations answer that follows a
- * change is always sent after the stream message that carries it. Every watch ends when the
- * server drains, so each watcher drops its cache now rather than at the kill.
+ * they are applied. Messages are emitted synchronously from the change itself, so a
+ * SyncRevocations answer that follows a change is always sent after the stream message that
+ * carries it. Every watch ends when the server drains, so each watcher drops its copies now
+ * rather than at the kill.
  */
 @Injectable()
 export class InvalidationStreams {
