@@ -77,6 +77,20 @@ describe('GET /v1/me with the validation cache', () => {
     }
   });
 
+  it('refuses a token it never saw on the very next request after it is revoked through this backend', async () => {
+    for (let round = 0; round < 3; round++) {
+      const token = await issue();
+      const revoked = await postForm(`${platform.baseUrl}/v1/oauth/revoke`, {
+        token,
+        client_id: app.client_id,
+        client_secret: app.client_secret!,
+      });
+      expect(revoked.status).toBe(200);
+
+      expect(await me(platform, token)).toBe(401);
+    }
+  });
+
   it('refuses a cached token on the very next request after it revokes itself at /api/v1/auth/revoke', async () => {
     const token = await issue();
     expect(await me(platform, token)).toBe(200);
