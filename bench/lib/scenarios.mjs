@@ -191,50 +191,35 @@ export const scenarios = {
    * the token as soon as the revocation has answered.
    */
   async revocation(ctx) {
-    const { platform, app, secondSidecar } = ctx;
-    const count = ctx.options.revocations;
+    const { platform, secondSidecar, secondBackend } = ctx;
     const remote = createAuthServiceClient(secondSidecar.address);
     const local = createAuthServiceClient(platform.sidecarAddress);
+    const me = async (token) => {
+      const response = await fetch(`${secondBackend.baseUrl}/v1/me`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      await response.arrayBuffer();
+      return response.status;
+    };
     try {
-      ctx.progress(`revocation: issuing ${count} tokens`);
-      const tokens = [];
-      for (let i = 0; i < count; i++)
-        tokens.push((await issueToken(`${platform.baseUrl}/v1/oauth/token`, app)).access_token);
-      ctx.progress(`revocation: ${count} revocations, each until the second sidecar refuses the token`);
-      const times = [];
-      let errors = 0;
-      for (const token of tokens) {
-        if ((await validateToken(remote, token)) !== grpc.status.OK) {
-          errors++;
-          continue;
-        }
-        const sent = process.hrtime.bigint();
-        const revoked = postForm(`${platform.baseUrl}/v1/oauth/revoke`, {
-          token,
-          client_id: app.clientId,
-          client_secret: app.clientSecret,
-        });
-        const refused = pollUntilRefused(remote, token, PROPAGATION_TIMEOUT_MS);
-        const { status } = await revoked;
-        if (status !== 200 || (await validateToken(local, token)) !== grpc.status.UNAUTHENTICATED) errors++;
-        const refusedAt = await refused;
-        if (refusedAt === undefined) errors++;
-        else times.push(Number(refusedAt - sent) / 1e6);
-      }
-      times.sort((a, b) => a - b);
-      const atBackend = await revocationAtSecondBackend(ctx);
+      const atSidecar = await timeRevocations(ctx, 'the second sidecar', {
+        accepts: async (token) => (await validateToken(remote, token)) === grpc.status.OK,
+        refuses: async (token) => (await validateToken(remote, token)) === grpc.status.UNAUTHENTICATED,
+        // The backend's own sidecar refuses it as soon as the revocation has answered.
+        refusedHere: async (token) => (await validateToken(local, token)) === grpc.status.UNAUTHENTICATED,
+      });
+      // Accepted by the second backend first, so the token is in that backend's cache.
+      const atBackend = await timeRevocations(ctx, "the second backend's route", {
+        accepts: async (token) => (await me(token)) === 200,
+        refuses: async (token) => (await me(token)) === 401,
+      });
       return [
+        { key: 'revocation', label: 'Revocation reaches a second sidecar', ...atSidecar },
         {
-          key: 'revocation',
-          label: 'Revocation reaches a second sidecar',
-          rps: null,
-          count,
-          p50: percentile(times, 50),
-          p99: percentile(times, 99),
-          errors,
-          unit: 'revocations',
+          key: 'revocation-backend',
+          label: "Revocation reaches a second backend's HTTP route",
+          ...atBackend,
         },
-        atBackend,
       ];
     } finally {
       remote.close();
@@ -596,28 +581,23 @@ function startJoseServer(issuer) {
 
 /** Asks the sidecar again and again; answers the hrtime of its first refusal, undefined on timeout. */
 /**
- * Each of `--revocations` tokens is accepted by the second backend (GET /v1/me, so it is in that
- * backend's cache), revoked through the first, and timed until the second backend's route
- * answers 401: what a user of another replica sees.
+ * Issues `--revocations` tokens; each must be accepted where it is watched (`accepts`), is
+ * revoked through the first backend, and is timed from sending the revocation until `refuses`
+ * says it is refused there; `refusedHere`, when given, must hold as soon as the revocation has
+ * answered. A token that breaks any of that counts as an error.
  */
-async function revocationAtSecondBackend(ctx) {
-  const { platform, app, secondBackend } = ctx;
+async function timeRevocations(ctx, where, { accepts, refuses, refusedHere = async () => true }) {
+  const { platform, app } = ctx;
   const count = ctx.options.revocations;
-  const me = async (token) => {
-    const response = await fetch(`${secondBackend.baseUrl}/v1/me`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    await response.arrayBuffer();
-    return response.status;
-  };
-  ctx.progress(`revocation: ${count} revocations, each until the second backend's route refuses the token`);
+  ctx.progress(`revocation: issuing ${count} tokens`);
   const tokens = [];
   for (let i = 0; i < count; i++)
     tokens.push((await issueToken(`${platform.baseUrl}/v1/oauth/token`, app)).access_token);
+  ctx.progress(`revocation: ${count} revocations, each until ${where} refuses the token`);
   const times = [];
   let errors = 0;
   for (const token of tokens) {
-    if ((await me(token)) !== 200) {
+    if (!(await accepts(token))) {
       errors++;
       continue;
     }
@@ -627,18 +607,14 @@ async function revocationAtSecondBackend(ctx) {
       client_id: app.clientId,
       client_secret: app.clientSecret,
     });
-    let refusedAt;
-    const deadline = Date.now() + PROPAGATION_TIMEOUT_MS;
-    while (refusedAt === undefined && Date.now() < deadline) {
-      if ((await me(token)) === 401) refusedAt = process.hrtime.bigint();
-    }
-    if ((await revoked).status !== 200 || refusedAt === undefined) errors++;
+    const refused = pollUntil(() => refuses(token), PROPAGATION_TIMEOUT_MS);
+    if ((await revoked).status !== 200 || !(await refusedHere(token))) errors++;
+    const refusedAt = await refused;
+    if (refusedAt === undefined) errors++;
     else times.push(Number(refusedAt - sent) / 1e6);
   }
   times.sort((a, b) => a - b);
   return {
-    key: 'revocation-backend',
-    label: "Revocation reaches a second backend's HTTP route",
     rps: null,
     count,
     p50: percentile(times, 50),
@@ -648,11 +624,10 @@ async function revocationAtSecondBackend(ctx) {
   };
 }
 
-async function pollUntilRefused(client, token, timeoutMs) {
+/** The moment `check` first answers true, or undefined when it has not within `timeoutMs`. */
+async function pollUntil(check, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if ((await validateToken(client, token)) === grpc.status.UNAUTHENTICATED) return process.hrtime.bigint();
-  }
+  while (Date.now() < deadline) if (await check()) return process.hrtime.bigint();
   return undefined;
 }
 
