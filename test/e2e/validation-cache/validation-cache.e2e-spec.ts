@@ -60,6 +60,17 @@ describe('GET /v1/me with the validation cache', () => {
       })
     ).access_token;
 
+  /** ValidateToken calls the sidecar answered, whatever their outcome. */
+  const validations = async () => {
+    const text = await (await fetch(`http://127.0.0.1:${platform.env.SIDECAR_HEALTH_PORT}/metrics`)).text();
+    return text
+      .split('\n')
+      .filter(
+        (l) => l.startsWith('platform_grpc_call_duration_seconds_count') && l.includes('/ValidateToken"'),
+      )
+      .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+  };
+
   it('refuses a cached token on the very next request after it is revoked through this backend', async () => {
     for (let round = 0; round < 3; round++) {
       const token = await issue();
@@ -175,16 +186,6 @@ describe('GET /v1/me with the validation cache', () => {
   });
 
   it('accepts a token it never saw by its signature, without asking the sidecar', async () => {
-    /** ValidateToken calls the sidecar answered, whatever their outcome. */
-    const validations = async () => {
-      const text = await (await fetch(`http://127.0.0.1:${platform.env.SIDECAR_HEALTH_PORT}/metrics`)).text();
-      return text
-        .split('\n')
-        .filter(
-          (l) => l.startsWith('platform_grpc_call_duration_seconds_count') && l.includes('/ValidateToken"'),
-        )
-        .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
-    };
     const tokens = await Promise.all([issue(), issue(), issue()]);
     const before = await validations();
 
@@ -195,6 +196,29 @@ describe('GET /v1/me with the validation cache', () => {
     const [header, payload] = tokens[0].split('.');
     expect(await me(platform, `${header}.${payload}.${'A'.repeat(342)}`)).toBe(401);
     expect(await validations()).toBe(before + 1);
+  });
+
+  it("after a key rotation, judges the new key's tokens itself once its sidecar streamed the new key set", async () => {
+    const before = await issue();
+    expect(await me(platform, before)).toBe(200);
+    const rotated = await fetch(`${platform.baseUrl}/api/v1/keys/rotate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(rotated.status).toBe(201);
+
+    // The first token of the new key: unknown to the backend, so its sidecar judges it and
+    // fetches the key, which streams the new set back (unless the sidecar's 30 s refresh got
+    // there first: either way it is accepted).
+    expect(await me(platform, await issue())).toBe(200);
+
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const next = await issue();
+    const settled = await validations();
+    expect(await me(platform, next)).toBe(200);
+    expect(await validations()).toBe(settled);
+    // The old key stays trusted for its overlap.
+    expect(await me(platform, before)).toBe(200);
   });
 
   it('refuses a token it never saw of an app deleted through it, at once', async () => {
