@@ -9,7 +9,7 @@ export type SidecarErrorCode =
   | 'token_malformed'
   | 'token_expired'
   | 'token_not_yet_valid'
-  /** On the deny-list: by jti, by client deletion or by grant. */
+  /** On the deny-list: by jti, by client deletion, by user deprovisioning or by grant. */
   | 'token_revoked'
   | 'signature_invalid'
   /** `alg` outside RS256/ES256/PS256 (`none`, HS256, ...). */

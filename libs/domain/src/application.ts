@@ -14,6 +14,11 @@ export interface Application {
   secretHash: string | null;
   createdAt: Date;
   rotatedAt: Date | null;
+  /**
+   * The tenant a service app acts in where an API is per tenant (SCIM provisioning: its
+   * provisioning connection); null: none, the platform-wide default applies.
+   */
+  tenant: string | null;
 }
 
 /** The spec's app_type table: which grants each kind of app may use. */
@@ -37,5 +42,8 @@ export function appHasSecret(appType: AppType): boolean {
 export function appNeedsRedirectUris(appType: AppType): boolean {
   return appType !== 'service';
 }
+
+/** Tenant names as tokens and routes carry them. */
+export const TENANT_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
 export const CLIENT_ID_PATTERN = /^[A-Za-z0-9._-]{3,64}$/;

@@ -16,7 +16,7 @@ const entry = (
   expires_at: expiresAt,
 });
 const claims = (
-  overrides: Partial<{ jti: string; client_id: string; iat: number; grant_id: string }> = {},
+  overrides: Partial<{ jti: string; client_id: string; sub: string; iat: number; grant_id: string }> = {},
 ) => ({
   jti: 'jti-1',
   client_id: 'reports',
@@ -49,6 +49,30 @@ describe(DenyList.name, () => {
     expect(denyList.revocationOf(claims({ jti: 'b', grant_id: 'grant-7' }))).toBe('grant');
     expect(denyList.revocationOf(claims({ grant_id: 'grant-8' }))).toBeUndefined();
     expect(denyList.revocationOf(claims())).toBeUndefined();
+  });
+
+  describe('subject revocation (user deprovisioned)', () => {
+    beforeEach(() => denyList.apply(entry('subject', 'user-9', NOW)));
+
+    it('denies every token of the user issued at or before the entry, from any client', () => {
+      expect(denyList.revocationOf(claims({ sub: 'user-9', iat: NOW }))).toBe('subject');
+      expect(denyList.revocationOf(claims({ sub: 'user-9', client_id: 'other', iat: NOW - 60 }))).toBe(
+        'subject',
+      );
+    });
+
+    it('accepts a token issued after the entry (the user was provisioned again) and other users', () => {
+      expect(denyList.revocationOf(claims({ sub: 'user-9', iat: NOW + 1 }))).toBeUndefined();
+      expect(denyList.revocationOf(claims({ sub: 'user-8', iat: NOW - 1 }))).toBeUndefined();
+    });
+
+    it('is copied with its instant and pruned after its expiry', () => {
+      expect(denyList.entries()).toContainEqual(
+        expect.objectContaining({ kind: 'subject', value: 'user-9', created_at: NOW }),
+      );
+      expect(denyList.prune(NOW + 3601)).toBe(1);
+      expect(denyList.revocationOf(claims({ sub: 'user-9', iat: NOW }))).toBeUndefined();
+    });
   });
 
   describe('client revocation (app deleted)', () => {

@@ -7,8 +7,11 @@ import type { RevocationKind } from './storage';
  */
 export type DenyListChange = { seq: number; entry?: RevocationEntry };
 
-interface ClientRevocation {
-  /** Every token of the client with `iat <= revokedAt` is revoked (the app was deleted). */
+/** The kinds that deny every token of a client or of a user issued at or before the entry. */
+type IssuedBeforeKind = 'client' | 'subject';
+
+interface IssuedBeforeRevocation {
+  /** Every token of the client (the app was deleted) or user (deprovisioned) with `iat <= revokedAt`. */
   revokedAt: number;
   expiresAt: number;
 }
@@ -24,7 +27,9 @@ export class DenyList {
   /** jti -> expires_at. */
   private readonly jtis = new Map<string, number>();
   /** client_id -> revocation. */
-  private readonly clients = new Map<string, ClientRevocation>();
+  private readonly clients = new Map<string, IssuedBeforeRevocation>();
+  /** sub (user id) -> revocation. */
+  private readonly subjects = new Map<string, IssuedBeforeRevocation>();
   /** grant_id -> expires_at. */
   private readonly grants = new Map<string, number>();
   private seq = 0;
@@ -38,7 +43,7 @@ export class DenyList {
   }
 
   get size(): number {
-    return this.jtis.size + this.clients.size + this.grants.size;
+    return this.jtis.size + this.clients.size + this.subjects.size + this.grants.size;
   }
 
   /**
@@ -74,22 +79,29 @@ export class DenyList {
   /**
    * Why these claims are denied, or undefined when they are not. The entries are indexed by key
    * (this runs on every ValidateToken); what a client entry covers is the one rule,
-   * `revocationDenies`.
+   * and a subject entry covers are the one rule, `revocationDenies`.
    */
   revocationOf(claims: RevocableClaims): RevocationKind | undefined {
     if (this.jtis.has(claims.jti)) return 'jti';
-    const client = this.clients.get(claims.client_id);
-    if (client !== undefined) {
-      const entry = { kind: 'client' as const, value: claims.client_id, created_at: client.revokedAt };
-      if (revocationDenies(entry, claims)) return 'client';
-    }
+    if (this.deniesIssuedBefore('client', this.clients, claims.client_id, claims)) return 'client';
+    if (claims.sub && this.deniesIssuedBefore('subject', this.subjects, claims.sub, claims)) return 'subject';
     if (claims.grant_id && this.grants.has(claims.grant_id)) return 'grant';
     return undefined;
   }
 
+  private deniesIssuedBefore(
+    kind: IssuedBeforeKind,
+    entries: Map<string, IssuedBeforeRevocation>,
+    value: string,
+    claims: RevocableClaims,
+  ): boolean {
+    const held = entries.get(value);
+    return held !== undefined && revocationDenies({ kind, value, created_at: held.revokedAt }, claims);
+  }
+
   /**
    * Every entry held, as the feed would carry it (`seq` is the applied seq; `created_at` is kept
-   * for client entries only, the one kind whose rule reads it), to copy the list elsewhere.
+   * for client and subject entries only, the kinds whose rule reads it), to copy the list elsewhere.
    */
   entries(): RevocationEntry[] {
     const seq = this.seq;
@@ -108,13 +120,8 @@ export class DenyList {
         created_at: 0,
         expires_at: expires,
       })),
-      ...[...this.clients].map(([value, { revokedAt, expiresAt }]) => ({
-        seq,
-        kind: 'client' as const,
-        value,
-        created_at: revokedAt,
-        expires_at: expiresAt,
-      })),
+      ...issuedBeforeEntries(seq, 'client', this.clients),
+      ...issuedBeforeEntries(seq, 'subject', this.subjects),
     ];
   }
 
@@ -131,14 +138,10 @@ export class DenyList {
         return extend(this.jtis, entry.value, entry.expires_at);
       case 'grant':
         return extend(this.grants, entry.value, entry.expires_at);
-      case 'client': {
-        const known = this.clients.get(entry.value);
-        this.clients.set(entry.value, {
-          revokedAt: Math.max(known?.revokedAt ?? 0, entry.created_at),
-          expiresAt: Math.max(known?.expiresAt ?? 0, entry.expires_at),
-        });
-        return known === undefined || entry.created_at > known.revokedAt;
-      }
+      case 'client':
+        return extendIssuedBefore(this.clients, entry);
+      case 'subject':
+        return extendIssuedBefore(this.subjects, entry);
       default: {
         const unknownKind: never = entry.kind;
         throw new Error(`unknown revocation kind ${String(unknownKind)}`);
@@ -161,8 +164,9 @@ export class DenyList {
     for (const [jti, expiresAt] of this.jtis) if (expiresAt < nowSeconds && this.jtis.delete(jti)) removed++;
     for (const [grant, expiresAt] of this.grants)
       if (expiresAt < nowSeconds && this.grants.delete(grant)) removed++;
-    for (const [client, entry] of this.clients)
-      if (entry.expiresAt < nowSeconds && this.clients.delete(client)) removed++;
+    for (const issuedBefore of [this.clients, this.subjects])
+      for (const [value, entry] of issuedBefore)
+        if (entry.expiresAt < nowSeconds && issuedBefore.delete(value)) removed++;
     return removed;
   }
 }
@@ -172,4 +176,28 @@ function extend(entries: Map<string, number>, key: string, expiresAt: number): b
   const known = entries.get(key);
   entries.set(key, Math.max(known ?? 0, expiresAt));
   return known === undefined;
+}
+
+/** Keeps the later revocation and expiry of the entry's value; answers whether it denies more now. */
+function extendIssuedBefore(entries: Map<string, IssuedBeforeRevocation>, entry: RevocationEntry): boolean {
+  const known = entries.get(entry.value);
+  entries.set(entry.value, {
+    revokedAt: Math.max(known?.revokedAt ?? 0, entry.created_at),
+    expiresAt: Math.max(known?.expiresAt ?? 0, entry.expires_at),
+  });
+  return known === undefined || entry.created_at > known.revokedAt;
+}
+
+function issuedBeforeEntries(
+  seq: number,
+  kind: IssuedBeforeKind,
+  entries: Map<string, IssuedBeforeRevocation>,
+): RevocationEntry[] {
+  return [...entries].map(([value, { revokedAt, expiresAt }]) => ({
+    seq,
+    kind,
+    value,
+    created_at: revokedAt,
+    expires_at: expiresAt,
+  }));
 }

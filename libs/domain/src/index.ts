@@ -44,6 +44,7 @@ export * from './sessions/session.service';
 export * from './grants/login-code.grant';
 export * from './app-login/app-login.service';
 export * from './users/user-administration';
+export * from './scim';
 export * from './policy';
 export * from './webhooks/webhook-endpoint';
 export * from './webhooks/webhook-retry';

@@ -1,6 +1,6 @@
 import { revocationDenies, type RevocableClaims } from './revocation-entry';
 
-const claims: RevocableClaims = { jti: 'j-1', client_id: 'billing', iat: 1_000, grant_id: 'g-1' };
+const claims: RevocableClaims = { jti: 'j-1', client_id: 'billing', sub: 'u-1', iat: 1_000, grant_id: 'g-1' };
 const entry = (kind: string, value: string, created_at = 0) => ({ kind, value, created_at });
 
 describe(revocationDenies.name, () => {
@@ -13,6 +13,13 @@ describe(revocationDenies.name, () => {
     expect(revocationDenies(entry('client', 'billing', 1_000), claims)).toBe(true);
     expect(revocationDenies(entry('client', 'billing', 999), claims)).toBe(false);
     expect(revocationDenies(entry('client', 'other', 5_000), claims)).toBe(false);
+  });
+
+  it('denies the tokens of a user issued at or before the deprovisioning, not those issued after', () => {
+    expect(revocationDenies(entry('subject', 'u-1', 1_000), claims)).toBe(true);
+    expect(revocationDenies(entry('subject', 'u-1', 999), claims)).toBe(false);
+    expect(revocationDenies(entry('subject', 'u-2', 5_000), claims)).toBe(false);
+    expect(revocationDenies(entry('subject', 'u-1', 5_000), { ...claims, sub: undefined })).toBe(false);
   });
 
   it('denies the tokens of a revoked grant, never a token without a grant', () => {

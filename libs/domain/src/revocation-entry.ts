@@ -23,6 +23,8 @@ export function toRevocationEntry(revocation: Revocation): RevocationEntry {
 export interface RevocableClaims {
   jti: string;
   client_id: string;
+  /** The user (absent or the client for service tokens: no user entry names a client). */
+  sub?: string;
   /** Unix seconds. */
   iat: number;
   /** Empty or absent for service tokens, which belong to no grant. */
@@ -30,8 +32,8 @@ export interface RevocableClaims {
 }
 
 /**
- * Whether `entry` denies the token: its own jti, its grant, or its client revoked (deleted or
- * secret rotated) at or after the token was issued. A kind this code does not know denies, so a
+ * Whether `entry` denies the token: its own jti, its grant, its client revoked (deleted or
+ * secret rotated) or its user deprovisioned at or after the token was issued. A kind this code does not know denies, so a
  * newer control plane can never make an older reader accept a revoked token.
  */
 export function revocationDenies(
@@ -43,6 +45,8 @@ export function revocationDenies(
       return claims.jti === entry.value;
     case 'client':
       return claims.client_id === entry.value && claims.iat <= entry.created_at;
+    case 'subject':
+      return claims.sub === entry.value && claims.iat <= entry.created_at;
     case 'grant':
       return claims.grant_id !== undefined && claims.grant_id !== '' && claims.grant_id === entry.value;
     default:

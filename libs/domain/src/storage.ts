@@ -59,9 +59,10 @@ export interface SigningKeyStore {
 
 /**
  * What the deny-list holds: a token id, every token of a client issued before the entry
- * (app deletion), or every token of one authorization grant (refresh family revocation).
+ * (app deletion), every token of a user issued before the entry (`subject`: the user was
+ * deprovisioned), or every token of one authorization grant (refresh family revocation).
  */
-export type RevocationKind = 'jti' | 'client' | 'grant';
+export type RevocationKind = 'jti' | 'client' | 'subject' | 'grant';
 
 export interface RevocationInput {
   kind: RevocationKind;
@@ -123,27 +124,64 @@ export interface TokenEventStore {
   listTokenEvents(query: { after?: number; limit: number; clientId?: string }): Promise<TokenEvent[]>;
 }
 
-/** A user known through the external identity provider. */
+/**
+ * A user of a tenant: known through the external identity provider (issuer and subject, set at
+ * the first login), provisioned through SCIM (userName, externalId, the SCIM profile), or both
+ * once a provisioned user logs in (docs/scim.md, "One user").
+ */
 export interface User {
   id: string;
+  /** null for a user provisioned through SCIM who has not logged in yet. */
+  issuer: string | null;
+  subject: string | null;
+  email: string | null;
+  name: string | null;
+  tenant: string;
+  /** Roles bound to the user itself (by the provider, or by an admin). */
+  roles: string[];
+  /** Roles the user holds through the groups it is a member of (read only here). */
+  groupRoles: string[];
+  /** SCIM `userName`; null for a user only the login flow knows. */
+  userName: string | null;
+  /** SCIM `externalId`: the provisioning client's own id of the user. */
+  externalId: string | null;
+  /** false: deprovisioned; no login, no token. */
+  active: boolean;
+  /** The SCIM attributes the platform keeps as given (name, emails, enterprise extension...). */
+  profile: Record<string, unknown> | null;
+  /** Incremented by every change made through SCIM: the resource's ETag. */
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A user as the identity provider describes them at login. */
+export interface ExternalUserInput {
   issuer: string;
   subject: string;
   email: string | null;
   name: string | null;
   tenant: string;
   roles: string[];
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/** A user as the identity provider describes them at login. */
-export interface ExternalUserInput extends Omit<User, 'id' | 'createdAt' | 'updatedAt'> {
   /**
    * The provider said nothing about roles: `roles` applies to a new user only, and an existing
    * user keeps the roles an admin bound through the API.
    */
   keepStoredRoles: boolean;
 }
+
+/** What SCIM provisioning writes of a user: everything but the identity of its login. */
+export interface ProvisionedUserInput {
+  tenant: string;
+  userName: string;
+  externalId: string | null;
+  active: boolean;
+  email: string | null;
+  name: string | null;
+  profile: Record<string, unknown>;
+}
+
+export type ConditionalUpdateResult = 'updated' | 'not_found' | 'version_mismatch' | 'duplicate';
 
 export interface UserStore {
   findUser(id: string): Promise<User | null>;
@@ -152,6 +190,72 @@ export interface UserStore {
   setUserRoles(id: string, roles: string[], now: Date): Promise<boolean>;
   /** The users of one tenant, ordered by id. */
   listUsersOfTenant(tenant: string): Promise<User[]>;
+  /** 'duplicate' when the tenant has a user of that userName (compared case-insensitively). */
+  insertProvisionedUser(
+    user: ProvisionedUserInput & { id: string; roles: string[] },
+    now: Date,
+  ): Promise<InsertResult>;
+  /** Replaces the provisioned attributes if the stored version is `expectedVersion`, adding one to it. */
+  updateProvisionedUser(
+    id: string,
+    expectedVersion: number,
+    user: ProvisionedUserInput,
+    now: Date,
+  ): Promise<ConditionalUpdateResult>;
+  /** The user of that userName in the tenant, compared case-insensitively. */
+  findUserByUserName(tenant: string, userName: string): Promise<User | null>;
+  /**
+   * When no user has the identity (issuer, subject) yet: a provisioned user of the tenant no
+   * login has claimed (issuer null) whose externalId is `subject` or, failing that, whose
+   * userName is `userName` (case-insensitively). Else null.
+   */
+  findUnlinkedUser(
+    tenant: string,
+    match: { issuer: string; subject: string; userName: string | null },
+  ): Promise<User | null>;
+  /** Gives a provisioned user the identity of its login; false when it already has one. */
+  linkUserIdentity(id: string, identity: { issuer: string; subject: string }, now: Date): Promise<boolean>;
+  /** Deletes the user and its group memberships; false when there was no such user. */
+  deleteUser(id: string): Promise<boolean>;
+}
+
+/** A SCIM group of a tenant; its members hold its roles. */
+export interface Group {
+  id: string;
+  tenant: string;
+  displayName: string;
+  externalId: string | null;
+  /** Platform roles every member holds through the group (names of the role bundle). */
+  roles: string[];
+  /** User ids, ordered. */
+  members: string[];
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface GroupInput {
+  displayName: string;
+  externalId: string | null;
+  roles: string[];
+  members: string[];
+}
+
+export interface GroupStore {
+  insertGroup(group: GroupInput & { id: string; tenant: string }, now: Date): Promise<void>;
+  findGroup(id: string): Promise<Group | null>;
+  /** Ordered by id. */
+  listGroupsOfTenant(tenant: string): Promise<Group[]>;
+  /** The groups `userId` is a member of, ordered by id. */
+  listGroupsOfMember(userId: string): Promise<Group[]>;
+  /** Replaces the group if the stored version is `expectedVersion`, adding one to it. */
+  updateGroup(
+    id: string,
+    expectedVersion: number,
+    group: GroupInput,
+    now: Date,
+  ): Promise<Exclude<ConditionalUpdateResult, 'duplicate'>>;
+  deleteGroup(id: string): Promise<boolean>;
 }
 
 export interface AuthorizationCodeRecord {
@@ -207,6 +311,7 @@ export interface RefreshTokenStore {
   /** Revokes every refresh token of the grant; returns how many were still live. */
   revokeRefreshTokenFamily(grantId: string, now: Date): Promise<number>;
   revokeRefreshTokensOfClient(clientId: string, now: Date): Promise<number>;
+  revokeRefreshTokensOfUser(userId: string, now: Date): Promise<number>;
 }
 
 /** A browser session at the platform, opened after the identity provider vouched for the user. */
@@ -225,6 +330,8 @@ export interface SessionStore {
   findSession(sessionHash: string): Promise<SessionRecord | null>;
   /** Ends the session if it has not ended (the first end time stays); false when it was not live. */
   endSession(sessionHash: string, now: Date): Promise<boolean>;
+  /** Ends every live session of the user; answers how many were live. */
+  endSessionsOfUser(userId: string, now: Date): Promise<number>;
 }
 
 /** Everything one transaction can touch. */
@@ -235,6 +342,7 @@ export interface Stores {
   revocations: RevocationStore;
   tokenEvents: TokenEventStore;
   users: UserStore;
+  groups: GroupStore;
   authorizationCodes: AuthorizationCodeStore;
   refreshTokens: RefreshTokenStore;
   sessions: SessionStore;

@@ -19,3 +19,8 @@ export const jsonStringArray: ValueTransformer = {
   to: (value: string[] | undefined) => (value === undefined ? value : JSON.stringify(value)),
   from: (value: string) => JSON.parse(value) as string[],
 };
+
+export const jsonObject: ValueTransformer = {
+  to: (value: Record<string, unknown> | null | undefined) => (value == null ? value : JSON.stringify(value)),
+  from: (value: string | null) => (value == null ? null : (JSON.parse(value) as Record<string, unknown>)),
+};

@@ -71,13 +71,39 @@ describe(openDataSource.name, () => {
       ...dataSourceOptions(url),
       migrations: [MIGRATIONS[0]],
     }).initialize();
-    await TypeOrmStores.forDataSource(firstRelease).applications.insertApplication(app);
+    // As the first release wrote them: only the columns it had.
+    await firstRelease.query(
+      `INSERT INTO applications (client_id, name, app_type, declared_scopes, redirect_uris, secret_hash, created_at, rotated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, NULL)`,
+      [
+        app.clientId,
+        app.name,
+        app.appType,
+        JSON.stringify(app.declaredScopes),
+        JSON.stringify(app.redirectUris),
+        app.secretHash,
+        app.createdAt.getTime(),
+      ],
+    );
+    await firstRelease.query(
+      `INSERT INTO users (id, issuer, subject, email, name, tenant, roles, created_at, updated_at)
+       VALUES ('user-1', 'https://idp.example', 'sub-1', 'ada@example.com', 'Ada', 'acme', '["user"]', 1, 2)`,
+    );
     await firstRelease.destroy();
 
     const upgraded = await open(url);
 
     const stores = TypeOrmStores.forDataSource(upgraded);
     await expect(stores.applications.findApplication(app.clientId)).resolves.toEqual(app);
+    await expect(stores.users.findUser('user-1')).resolves.toMatchObject({
+      issuer: 'https://idp.example',
+      subject: 'sub-1',
+      email: 'ada@example.com',
+      roles: ['user'],
+      active: true,
+      userName: null,
+      version: 1,
+    });
     const session = aSession();
     await stores.sessions.insertSession(session);
     await expect(stores.sessions.findSession(session.sessionHash)).resolves.toEqual(session);

@@ -4,6 +4,7 @@ import {
   epochSeconds,
   isCompactJws,
   MAX_ACCESS_TOKEN_LENGTH,
+  type RevocationKind,
   REQUIRED_ACCESS_TOKEN_CLAIMS,
   verifyJwsSignature,
 } from '@platform/domain';
@@ -59,7 +60,7 @@ export class LocalTokenVerifier {
   }
 
   revoke(entry: DenyListEntryMessage): void {
-    this.denyList.apply({ seq: 0, ...entry, kind: entry.kind as 'jti' | 'client' | 'grant' });
+    this.denyList.apply({ seq: 0, ...entry, kind: entry.kind as RevocationKind });
     const now = this.nowSeconds();
     if (now - this.lastPrune >= PRUNE_INTERVAL_SECONDS) {
       this.lastPrune = now;

@@ -11,7 +11,7 @@ export interface JsonWebKeySet {
   keys: JWK[];
 }
 
-const KINDS: ReadonlySet<string> = new Set<RevocationKind>(['jti', 'client', 'grant']);
+const KINDS: ReadonlySet<string> = new Set<RevocationKind>(['jti', 'client', 'subject', 'grant']);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

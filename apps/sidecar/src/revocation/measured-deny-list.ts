@@ -6,7 +6,7 @@ export function measuredDenyList(): DenyList {
   const denyList = new DenyList();
   gaugeOf(
     'platform_deny_list_entries',
-    'Entries of the sidecar’s deny-list (jtis, clients and grants).',
+    'Entries of the sidecar’s deny-list (jtis, clients, users and grants).',
     () => denyList.size,
   );
   gaugeOf(

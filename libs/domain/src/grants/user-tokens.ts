@@ -1,4 +1,5 @@
 import type { Clock } from '../clock';
+import { invalidGrant, type OAuthError } from '../errors';
 import { formatScope } from '../scopes';
 import type { Stores, TokenEventInput, User } from '../storage';
 import type { JwtAccessTokenStrategy } from '../tokens/access-token';
@@ -19,9 +20,15 @@ export interface UserGrantStep {
   grantedScopes: string[];
 }
 
+/** What a user holds: the roles bound to it and those its groups grant. */
+export function effectiveRoles(user: Pick<User, 'roles' | 'groupRoles'>): string[] {
+  return [...new Set([...user.roles, ...user.groupRoles])];
+}
+
 /**
- * Issues the tokens of a user grant: an access token carrying the user's tenant, roles and the
- * grant id, and a new refresh token of the same grant (its family), stored as a hash only.
+ * Issues the tokens of a user grant: an access token carrying the user's tenant, effective roles
+ * and the grant id, and a new refresh token of the same grant (its family), stored as a hash
+ * only. A deactivated user (SCIM `active: false`) gets none: invalid_grant.
  */
 export class UserTokenIssuer {
   constructor(
@@ -34,13 +41,14 @@ export class UserTokenIssuer {
   async issue(
     stores: Pick<Stores, 'refreshTokens' | 'tokenEvents'>,
     step: UserGrantStep,
-  ): Promise<TokenResponse> {
+  ): Promise<TokenResponse | OAuthError> {
+    if (!step.user.active) return invalidGrant('the user is deactivated');
     const now = this.clock.now();
     const { token, claims } = await this.accessTokens.issue({
       clientId: step.clientId,
       subject: step.user.id,
       scopes: step.scopes,
-      user: { tenant: step.user.tenant, roles: step.user.roles, grantId: step.grantId },
+      user: { tenant: step.user.tenant, roles: effectiveRoles(step.user), grantId: step.grantId },
     });
     const refresh = refreshTokens.generate();
     await stores.refreshTokens.insertRefreshToken({

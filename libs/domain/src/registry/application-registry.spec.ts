@@ -61,6 +61,7 @@ describe(ApplicationRegistry.name, () => {
         secretHash: expect.any(String),
         createdAt: TEST_START,
         rotatedAt: null,
+        tenant: null,
       });
       expect(clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
       await expect(engine.stores.applications.findApplication('reports-worker')).resolves.toEqual(app);

@@ -4,6 +4,7 @@ import {
   appHasSecret,
   appNeedsRedirectUris,
   CLIENT_ID_PATTERN,
+  TENANT_PATTERN,
   type Application,
   type AppType,
 } from '../application';
@@ -21,6 +22,8 @@ export interface RegistrationInput {
   appType: string;
   declaredScopes: string[];
   redirectUris?: string[];
+  /** A service app only: the tenant it acts in (SCIM provisioning). */
+  tenant?: string;
 }
 
 /** A service account (`POST /api/v1/apps/register`): the platform names it. */
@@ -28,6 +31,7 @@ export interface ServiceAccountInput {
   name: string;
   /** Omitted: none. A service account gets only what it is explicitly given. */
   declaredScopes?: string[];
+  tenant?: string;
 }
 
 export interface RegisteredApplication {
@@ -80,6 +84,7 @@ export class ApplicationRegistry {
       name: input.name,
       appType: 'service',
       declaredScopes: input.declaredScopes ?? [],
+      tenant: input.tenant,
     };
     const app = await this.newApplication(template, 'service', { allowNoScopes: true });
     return this.insert(app, { retryOnDuplicate: true });
@@ -136,6 +141,7 @@ export class ApplicationRegistry {
     }
     const redirectUris = this.validateRedirectUris(appType, input.redirectUris ?? []);
     return {
+      tenant: this.validateTenant(appType, input.tenant),
       clientId: input.clientId,
       name,
       appType,
@@ -217,12 +223,20 @@ export class ApplicationRegistry {
       secretHash: await this.hasher.hash(secret),
       createdAt: this.clock.now(),
       rotatedAt: null,
+      tenant: null,
     };
     if ((await this.applications.insertApplication(app)) === 'duplicate') {
       // Another replica created it first: its secret is the stored one, not ours.
       return this.ensureAdminApp(clientId, configuredSecret);
     }
     return configuredSecret === undefined ? secret : undefined;
+  }
+
+  private validateTenant(appType: AppType, tenant: string | undefined): string | null {
+    if (tenant === undefined) return null;
+    if (appType !== 'service') throw validationFailed('only a service app is bound to a tenant');
+    if (!TENANT_PATTERN.test(tenant)) throw validationFailed('tenant must be 1 to 64 of A-Z a-z 0-9 . _ -');
+    return tenant;
   }
 
   private validateAppType(appType: string): AppType {

@@ -1,9 +1,14 @@
 import type { Clock } from '../clock';
 import { DomainError } from '../errors';
 import type { AuditTrail } from '../audit/audit-trail';
-import type { SessionStore, Transactor, User, UserStore } from '../storage';
+import type { SessionStore, Stores, Transactor, User, UserStore } from '../storage';
 import { sessionTokens } from '../tokens/opaque-token';
-import { userFromIdentity, type ExternalIdentity, type IdentityClaimNames } from './identity-claims';
+import {
+  userFromIdentity,
+  type ExternalIdentity,
+  type ExternalUser,
+  type IdentityClaimNames,
+} from './identity-claims';
 
 export const SESSION_LIFETIME_SECONDS = 8 * 3600;
 
@@ -39,10 +44,10 @@ export class SessionService {
     const { value, hash } = sessionTokens.generate();
     const expiresAt = new Date(now.getTime() + this.settings.lifetimeSeconds * 1000);
     const user = await this.transactor.inTransaction(async (stores) => {
-      const stored = await stores.users.upsertUserByExternalId(
-        userFromIdentity(identity, this.settings.claims),
-        now,
-      );
+      const external = userFromIdentity(identity, this.settings.claims);
+      await this.claimProvisionedUser(stores, external, now);
+      const stored = await stores.users.upsertUserByExternalId(external, now);
+      if (!stored.active) throw new DomainError('forbidden', 'the account is deactivated');
       await stores.sessions.insertSession({
         sessionHash: hash,
         userId: stored.id,
@@ -65,6 +70,36 @@ export class SessionService {
     return { session: value, expiresAt, user };
   }
 
+  /**
+   * The first login of a user provisioned through SCIM gives that user its identity, so it stays
+   * one user (docs/scim.md, "One user"): in the tenant the provider names, the provisioned user
+   * not yet linked whose externalId is the provider's `sub`, else whose userName is the
+   * provider's email (case-insensitively).
+   */
+  private async claimProvisionedUser(stores: Stores, external: ExternalUser, now: Date): Promise<void> {
+    const { issuer, subject } = external;
+    const provisioned = await stores.users.findUnlinkedUser(external.tenant, {
+      issuer,
+      subject,
+      userName: external.email,
+    });
+    if (
+      provisioned === null ||
+      !(await stores.users.linkUserIdentity(provisioned.id, { issuer, subject }, now))
+    )
+      return;
+    await stores.audit.appendAuditRecords([
+      this.trail.record({
+        actor: { kind: 'user', id: provisioned.id },
+        action: 'user.linked',
+        target: provisioned.id,
+        tenant: provisioned.tenant,
+        attributes: { issuer },
+        occurredAt: now,
+      }),
+    ]);
+  }
+
   /** The user of a live session; unknown, expired and ended sessions are `unauthenticated`. */
   async resolve(session: string): Promise<User> {
     const record = sessionTokens.accepts(session)
@@ -72,7 +107,7 @@ export class SessionService {
       : null;
     const live = record !== null && record.endedAt === null && record.expiresAt > this.clock.now();
     const user = live ? await this.users.findUser(record.userId) : null;
-    if (!user) throw new DomainError('unauthenticated', 'the session is unknown, expired or ended');
+    if (!user?.active) throw new DomainError('unauthenticated', 'the session is unknown, expired or ended');
     return user;
   }
 

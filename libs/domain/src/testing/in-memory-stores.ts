@@ -44,7 +44,12 @@ import type {
   ApplicationStore,
   AuthorizationCodeRecord,
   AuthorizationCodeStore,
+  ConditionalUpdateResult,
+  Group,
+  GroupInput,
+  GroupStore,
   InsertResult,
+  ProvisionedUserInput,
   RefreshTokenRecord,
   RefreshTokenStore,
   ExternalUserInput,
@@ -277,13 +282,82 @@ export class InMemoryTokenEventStore implements TokenEventStore, Snapshotting {
   }
 }
 
+export class InMemoryGroupStore implements GroupStore, Snapshotting {
+  private rows: Group[] = [];
+
+  async insertGroup(group: GroupInput & { id: string; tenant: string }, now: Date): Promise<void> {
+    if (this.rows.some((g) => g.id === group.id)) throw new Error(`duplicate group ${group.id}`);
+    this.rows.push({
+      ...copy(group),
+      members: sortedUnique(group.members),
+      version: 1,
+      createdAt: new Date(now),
+      updatedAt: new Date(now),
+    });
+  }
+
+  async findGroup(id: string): Promise<Group | null> {
+    const row = this.rows.find((g) => g.id === id);
+    return row ? copy(row) : null;
+  }
+
+  async listGroupsOfTenant(tenant: string): Promise<Group[]> {
+    return byId(this.rows.filter((g) => g.tenant === tenant)).map(copy);
+  }
+
+  async listGroupsOfMember(userId: string): Promise<Group[]> {
+    return byId(this.rows.filter((g) => g.members.includes(userId))).map(copy);
+  }
+
+  async updateGroup(
+    id: string,
+    expectedVersion: number,
+    group: GroupInput,
+    now: Date,
+  ): Promise<Exclude<ConditionalUpdateResult, 'duplicate'>> {
+    const row = this.rows.find((g) => g.id === id);
+    if (!row) return 'not_found';
+    if (row.version !== expectedVersion) return 'version_mismatch';
+    Object.assign(row, copy(group), {
+      members: sortedUnique(group.members),
+      version: row.version + 1,
+      updatedAt: new Date(now),
+    });
+    return 'updated';
+  }
+
+  async deleteGroup(id: string): Promise<boolean> {
+    const before = this.rows.length;
+    this.rows = this.rows.filter((g) => g.id !== id);
+    return this.rows.length < before;
+  }
+
+  /** What the user store reads and changes of the memberships. */
+  rolesOfMember(userId: string): string[] {
+    return sortedUnique(this.rows.filter((g) => g.members.includes(userId)).flatMap((g) => g.roles));
+  }
+
+  removeMember(userId: string): void {
+    for (const row of this.rows) row.members = row.members.filter((m) => m !== userId);
+  }
+
+  snapshot(): unknown {
+    return copy(this.rows);
+  }
+
+  restore(state: unknown): void {
+    this.rows = state as Group[];
+  }
+}
+
 export class InMemoryUserStore implements UserStore, Snapshotting {
-  private rows: User[] = [];
+  private rows: Omit<User, 'groupRoles'>[] = [];
   private lastId = 0;
 
+  constructor(private readonly groups: InMemoryGroupStore = new InMemoryGroupStore()) {}
+
   async findUser(id: string): Promise<User | null> {
-    const row = this.rows.find((u) => u.id === id);
-    return row ? copy(row) : null;
+    return this.read(this.rows.find((u) => u.id === id));
   }
 
   async upsertUserByExternalId(input: ExternalUserInput, now: Date): Promise<User> {
@@ -292,16 +366,21 @@ export class InMemoryUserStore implements UserStore, Snapshotting {
     if (existing) {
       const roles = keepStoredRoles ? existing.roles : user.roles;
       Object.assign(existing, copy({ ...user, roles }), { updatedAt: new Date(now) });
-      return copy(existing);
+      return this.read(existing) as User;
     }
-    const created: User = {
+    const created = {
       ...copy(user),
+      userName: null,
+      externalId: null,
+      active: true,
+      profile: null,
+      version: 1,
       id: `user-${++this.lastId}`,
       createdAt: new Date(now),
       updatedAt: new Date(now),
     };
     this.rows.push(created);
-    return copy(created);
+    return this.read(created) as User;
   }
 
   async setUserRoles(id: string, roles: string[], now: Date): Promise<boolean> {
@@ -313,10 +392,85 @@ export class InMemoryUserStore implements UserStore, Snapshotting {
   }
 
   async listUsersOfTenant(tenant: string): Promise<User[]> {
-    return this.rows
-      .filter((u) => u.tenant === tenant)
-      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-      .map(copy);
+    return byId(this.rows.filter((u) => u.tenant === tenant)).map((u) => this.read(u) as User);
+  }
+
+  async insertProvisionedUser(
+    user: ProvisionedUserInput & { id: string; roles: string[] },
+    now: Date,
+  ): Promise<InsertResult> {
+    if (this.rows.some((u) => u.id === user.id)) throw new Error(`duplicate user ${user.id}`);
+    if (this.userNameTaken(user.tenant, user.userName, user.id)) return 'duplicate';
+    this.rows.push({
+      ...copy(user),
+      issuer: null,
+      subject: null,
+      version: 1,
+      createdAt: new Date(now),
+      updatedAt: new Date(now),
+    });
+    return 'created';
+  }
+
+  async updateProvisionedUser(
+    id: string,
+    expectedVersion: number,
+    user: ProvisionedUserInput,
+    now: Date,
+  ): Promise<ConditionalUpdateResult> {
+    const row = this.rows.find((u) => u.id === id);
+    if (!row) return 'not_found';
+    if (row.version !== expectedVersion) return 'version_mismatch';
+    if (this.userNameTaken(user.tenant, user.userName, id)) return 'duplicate';
+    Object.assign(row, copy(user), { version: row.version + 1, updatedAt: new Date(now) });
+    return 'updated';
+  }
+
+  async findUserByUserName(tenant: string, userName: string): Promise<User | null> {
+    const key = userName.toLowerCase();
+    return this.read(this.rows.find((u) => u.tenant === tenant && u.userName?.toLowerCase() === key));
+  }
+
+  async findUnlinkedUser(
+    tenant: string,
+    match: { issuer: string; subject: string; userName: string | null },
+  ): Promise<User | null> {
+    if (this.rows.some((u) => u.issuer === match.issuer && u.subject === match.subject)) return null;
+    const unlinked = this.rows.filter((u) => u.tenant === tenant && u.issuer === null);
+    const key = match.userName?.toLowerCase();
+    return this.read(
+      unlinked.find((u) => u.externalId === match.subject) ??
+        unlinked.find((u) => key !== undefined && u.userName?.toLowerCase() === key),
+    );
+  }
+
+  async linkUserIdentity(
+    id: string,
+    identity: { issuer: string; subject: string },
+    now: Date,
+  ): Promise<boolean> {
+    const row = this.rows.find((u) => u.id === id);
+    if (!row || row.issuer !== null) return false;
+    Object.assign(row, identity, { updatedAt: new Date(now) });
+    return true;
+  }
+
+  async deleteUser(id: string): Promise<boolean> {
+    const before = this.rows.length;
+    this.rows = this.rows.filter((u) => u.id !== id);
+    this.groups.removeMember(id);
+    return this.rows.length < before;
+  }
+
+  private userNameTaken(tenant: string, userName: string, exceptId: string): boolean {
+    const key = userName.toLowerCase();
+    return this.rows.some(
+      (u) => u.tenant === tenant && u.id !== exceptId && u.userName?.toLowerCase() === key,
+    );
+  }
+
+  private read(row: Omit<User, 'groupRoles'> | undefined): User | null {
+    return row ? { ...copy(row), groupRoles: this.groups.rolesOfMember(row.id) } : null;
   }
 
   snapshot(): unknown {
@@ -327,6 +481,11 @@ export class InMemoryUserStore implements UserStore, Snapshotting {
     ({ rows: this.rows, lastId: this.lastId } = state as { rows: User[]; lastId: number });
   }
 }
+
+const byId = <T extends { id: string }>(rows: T[]): T[] =>
+  [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+const sortedUnique = (values: readonly string[]): string[] => [...new Set(values)].sort();
 
 export class InMemoryAuthorizationCodeStore implements AuthorizationCodeStore, Snapshotting {
   private rows = new Map<string, AuthorizationCodeRecord>();
@@ -383,6 +542,10 @@ export class InMemoryRefreshTokenStore implements RefreshTokenStore, Snapshottin
     return this.revokeWhere((t) => t.clientId === clientId, now);
   }
 
+  async revokeRefreshTokensOfUser(userId: string, now: Date): Promise<number> {
+    return this.revokeWhere((t) => t.userId === userId, now);
+  }
+
   all(): RefreshTokenRecord[] {
     return [...this.rows.values()].map(copy);
   }
@@ -425,6 +588,16 @@ export class InMemorySessionStore implements SessionStore, Snapshotting {
     if (!row || row.endedAt) return false;
     row.endedAt = new Date(now);
     return true;
+  }
+
+  async endSessionsOfUser(userId: string, now: Date): Promise<number> {
+    let ended = 0;
+    for (const row of this.rows.values()) {
+      if (row.userId !== userId || row.endedAt) continue;
+      row.endedAt = new Date(now);
+      ended += 1;
+    }
+    return ended;
   }
 
   all(): SessionRecord[] {
@@ -513,7 +686,8 @@ export class InMemoryStores implements Stores {
   readonly signingKeys = new InMemorySigningKeyStore();
   readonly revocations = new InMemoryRevocationStore();
   readonly tokenEvents = new InMemoryTokenEventStore();
-  readonly users = new InMemoryUserStore();
+  readonly groups = new InMemoryGroupStore();
+  readonly users = new InMemoryUserStore(this.groups);
   readonly authorizationCodes = new InMemoryAuthorizationCodeStore();
   readonly refreshTokens = new InMemoryRefreshTokenStore();
   readonly sessions = new InMemorySessionStore();
@@ -528,6 +702,7 @@ export class InMemoryStores implements Stores {
       this.revocations,
       this.tokenEvents,
       this.users,
+      this.groups,
       this.authorizationCodes,
       this.refreshTokens,
       this.sessions,
@@ -622,6 +797,7 @@ export function autocommitting(stores: InMemoryStores, transactor: InMemoryTrans
     revocations: wrap(stores.revocations),
     tokenEvents: wrap(stores.tokenEvents),
     users: wrap(stores.users),
+    groups: wrap(stores.groups),
     authorizationCodes: wrap(stores.authorizationCodes),
     refreshTokens: wrap(stores.refreshTokens),
     sessions: wrap(stores.sessions),
@@ -655,6 +831,7 @@ export function anApplication(overrides: Partial<Application> = {}): Application
     secretHash: null,
     createdAt: TEST_START,
     rotatedAt: null,
+    tenant: null,
     ...overrides,
   };
 }

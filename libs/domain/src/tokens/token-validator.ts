@@ -3,8 +3,8 @@ import type { RevocationStore } from '../storage';
 import type { AccessTokenClaims, JwtAccessTokenStrategy } from './access-token';
 
 /**
- * Signature and expiry, then the deny-list: the token itself, its app's deletion and its
- * grant's revocation. The control plane's counterpart of the sidecar's ValidateToken.
+ * Signature and expiry, then the deny-list: the token itself, its app's deletion, its user's
+ * deprovisioning and its grant's revocation. The control plane's counterpart of the sidecar's ValidateToken.
  */
 export class AccessTokenValidator {
   constructor(
@@ -23,9 +23,13 @@ export class AccessTokenValidator {
     const keys = [
       { kind: 'jti' as const, value: claims.jti },
       { kind: 'client' as const, value: claims.client_id },
+      { kind: 'subject' as const, value: claims.sub },
       ...(claims.grant_id ? [{ kind: 'grant' as const, value: claims.grant_id }] : []),
     ];
     const entries = await this.revocations.findActiveRevocations(keys, this.clock.now());
-    return entries.some((e) => e.kind !== 'client' || claims.iat * 1000 <= e.createdAt.getTime());
+    return entries.some((e) => {
+      if (e.kind === 'client' || e.kind === 'subject') return claims.iat * 1000 <= e.createdAt.getTime();
+      return true;
+    });
   }
 }

@@ -26,4 +26,7 @@ export class ApplicationEntity {
 
   @Column({ name: 'rotated_at', type: 'bigint', nullable: true, transformer: epochMillis })
   rotatedAt: Date | null;
+
+  @Column({ type: 'varchar', nullable: true })
+  tenant: string | null;
 }

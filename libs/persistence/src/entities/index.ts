@@ -1,6 +1,7 @@
 import { ApplicationEntity } from './application.entity';
 import { AuditChainHeadEntity, AuditCheckpointEntity, AuditRecordEntity } from './audit-record.entity';
 import { AuthorizationCodeEntity } from './authorization-code.entity';
+import { GroupEntity, GroupMemberEntity } from './group.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
 import { RevocationEntity } from './revocation.entity';
 import { ScopeEntity } from './scope.entity';
@@ -21,6 +22,8 @@ export {
   AuditCheckpointEntity,
   AuditRecordEntity,
   AuthorizationCodeEntity,
+  GroupEntity,
+  GroupMemberEntity,
   RefreshTokenEntity,
   RevocationEntity,
   ScopeEntity,
@@ -42,6 +45,8 @@ export const ENTITIES = [
   RevocationEntity,
   TokenEventEntity,
   UserEntity,
+  GroupEntity,
+  GroupMemberEntity,
   AuthorizationCodeEntity,
   RefreshTokenEntity,
   SessionEntity,

@@ -4,6 +4,7 @@ import { epochMillis, jsonStringArray } from '../transformers';
 @Entity('refresh_tokens')
 @Index('idx_refresh_tokens_grant_id', ['grantId'])
 @Index('idx_refresh_tokens_client_id', ['clientId'])
+@Index('idx_refresh_tokens_user_id', ['userId'])
 export class RefreshTokenEntity {
   @PrimaryColumn({ name: 'token_hash', type: 'varchar' })
   tokenHash: string;

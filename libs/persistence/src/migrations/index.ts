@@ -2,6 +2,7 @@ import { InitialSchema1763800000000 } from './1763800000000-initial-schema';
 import { Sessions1764000000000 } from './1764000000000-sessions';
 import { AuditLog1764100000000 } from './1764100000000-audit-log';
 import { Webhooks1764200000000 } from './1764200000000-webhooks';
+import { Scim1764300000000 } from './1764300000000-scim';
 
 /** In order. Append new migrations; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   Sessions1764000000000,
   AuditLog1764100000000,
   Webhooks1764200000000,
+  Scim1764300000000,
 ];

@@ -6,7 +6,7 @@ import { insertOnce } from './insert-once';
 import { placeholderFor, type Placeholder } from './raw-sql';
 
 const SELECT_APPLICATIONS =
-  'SELECT client_id, name, app_type, declared_scopes, redirect_uris, secret_hash, created_at, rotated_at FROM applications';
+  'SELECT client_id, name, app_type, declared_scopes, redirect_uris, secret_hash, created_at, rotated_at, tenant FROM applications';
 
 /** A row of `applications` as the driver returns it (bigint may come back as a string). */
 interface ApplicationRow {
@@ -18,6 +18,7 @@ interface ApplicationRow {
   secret_hash: string | null;
   created_at: string | number;
   rotated_at: string | number | null;
+  tenant: string | null;
 }
 
 export class TypeOrmApplicationStore implements ApplicationStore {
@@ -74,5 +75,6 @@ function fromRow(row: ApplicationRow): Application {
     secretHash: row.secret_hash,
     createdAt: epochMillis.from(row.created_at) as Date,
     rotatedAt: epochMillis.from(row.rotated_at) as Date | null,
+    tenant: row.tenant,
   };
 }

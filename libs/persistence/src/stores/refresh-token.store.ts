@@ -33,11 +33,19 @@ export class TypeOrmRefreshTokenStore implements RefreshTokenStore {
     return this.revokeAll('client_id', clientId, now);
   }
 
+  revokeRefreshTokensOfUser(userId: string, now: Date): Promise<number> {
+    return this.revokeAll('user_id', userId, now);
+  }
+
   /**
    * Revokes every unrevoked token with `column = key` and answers how many were live (neither
    * rotated nor revoked). Rotated ones are marked too, so a later look-up shows the revocation.
    */
-  private async revokeAll(column: 'grant_id' | 'client_id', key: string, now: Date): Promise<number> {
+  private async revokeAll(
+    column: 'grant_id' | 'client_id' | 'user_id',
+    key: string,
+    now: Date,
+  ): Promise<number> {
     const live = await this.revokeWhere(
       `${column} = :key AND revoked_at IS NULL AND rotated_at IS NULL`,
       key,

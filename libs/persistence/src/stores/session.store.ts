@@ -24,6 +24,16 @@ export class TypeOrmSessionStore implements SessionStore {
       .execute();
     return (result.affected ?? 0) > 0;
   }
+
+  async endSessionsOfUser(userId: string, now: Date): Promise<number> {
+    const result = await this.manager
+      .createQueryBuilder()
+      .update(SessionEntity)
+      .set({ endedAt: now })
+      .where('user_id = :userId AND ended_at IS NULL', { userId })
+      .execute();
+    return result.affected ?? 0;
+  }
 }
 
 function toSession(row: SessionEntity): SessionRecord {

@@ -2,6 +2,7 @@ import type {
   ApplicationStore,
   AuditStore,
   AuthorizationCodeStore,
+  GroupStore,
   RefreshTokenStore,
   RevocationStore,
   ScopeStore,
@@ -17,6 +18,7 @@ import { ConnectionLock, connectionLockFor } from '../connection-lock';
 import { TypeOrmApplicationStore } from './application.store';
 import { TypeOrmAuditStore } from './audit.store';
 import { TypeOrmAuthorizationCodeStore } from './authorization-code.store';
+import { TypeOrmGroupStore } from './group.store';
 import { TypeOrmRefreshTokenStore } from './refresh-token.store';
 import { TypeOrmRevocationStore } from './revocation.store';
 import { TypeOrmScopeStore } from './scope.store';
@@ -34,6 +36,7 @@ export class TypeOrmStores implements Stores {
   readonly revocations: RevocationStore;
   readonly tokenEvents: TokenEventStore;
   readonly users: UserStore;
+  readonly groups: GroupStore;
   readonly authorizationCodes: AuthorizationCodeStore;
   readonly refreshTokens: RefreshTokenStore;
   readonly sessions: SessionStore;
@@ -47,6 +50,7 @@ export class TypeOrmStores implements Stores {
     this.revocations = new TypeOrmRevocationStore(manager);
     this.tokenEvents = new TypeOrmTokenEventStore(manager);
     this.users = new TypeOrmUserStore(manager);
+    this.groups = new TypeOrmGroupStore(manager);
     this.authorizationCodes = new TypeOrmAuthorizationCodeStore(manager);
     this.refreshTokens = new TypeOrmRefreshTokenStore(manager);
     this.sessions = new TypeOrmSessionStore(manager);
@@ -69,6 +73,7 @@ export class TypeOrmStores implements Stores {
       revocations: serialized(stores.revocations, lock),
       tokenEvents: serialized(stores.tokenEvents, lock),
       users: serialized(stores.users, lock),
+      groups: serialized(stores.groups, lock),
       authorizationCodes: serialized(stores.authorizationCodes, lock),
       refreshTokens: serialized(stores.refreshTokens, lock),
       sessions: serialized(stores.sessions, lock),

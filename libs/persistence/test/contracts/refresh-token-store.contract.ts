@@ -111,4 +111,23 @@ export const refreshTokenStoreContract: Contract = (context) => {
     }
     await expect(store().findRefreshToken(theirs.tokenHash)).resolves.toEqual(theirs);
   });
+
+  it('revokes every token of a user, across clients and grants, and no other', async () => {
+    const mine = [
+      aRefreshToken({ userId: 'user-gone' }),
+      aRefreshToken({ userId: 'user-gone', clientId: 'app-2' }),
+    ];
+    const theirs = aRefreshToken({ userId: 'user-staying' });
+    for (const token of [...mine, theirs]) await store().insertRefreshToken(token);
+
+    await expect(store().revokeRefreshTokensOfUser('user-gone', at(100))).resolves.toBe(2);
+
+    for (const token of mine) {
+      await expect(store().findRefreshToken(token.tokenHash)).resolves.toEqual({
+        ...token,
+        revokedAt: at(100),
+      });
+    }
+    await expect(store().findRefreshToken(theirs.tokenHash)).resolves.toEqual(theirs);
+  });
 };

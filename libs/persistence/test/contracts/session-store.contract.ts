@@ -58,4 +58,18 @@ export const sessionStoreContract: Contract = (context) => {
 
     await expect(store().findSession(session.sessionHash)).resolves.toBeNull();
   });
+
+  it('ends every live session of a user, and no other', async () => {
+    const laptop = aSession({ userId: 'user-gone' });
+    const phone = aSession({ userId: 'user-gone' });
+    const ended = aSession({ userId: 'user-gone', endedAt: at(1) });
+    const other = aSession({ userId: 'user-staying' });
+    for (const session of [laptop, phone, ended, other]) await store().insertSession(session);
+
+    await expect(store().endSessionsOfUser('user-gone', at(10))).resolves.toBe(2);
+
+    await expect(store().findSession(laptop.sessionHash)).resolves.toEqual({ ...laptop, endedAt: at(10) });
+    await expect(store().findSession(ended.sessionHash)).resolves.toEqual(ended);
+    await expect(store().findSession(other.sessionHash)).resolves.toEqual(other);
+  });
 };

@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type {
   Application,
   AuditEventInput,
   AuthorizationCodeRecord,
   ExternalUserInput,
+  ProvisionedUserInput,
   RefreshTokenRecord,
   RevocationInput,
   SessionRecord,
@@ -30,6 +31,7 @@ export function anApplication(overrides: Partial<Application> = {}): Application
     secretHash: '$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA',
     createdAt: T0,
     rotatedAt: null,
+    tenant: null,
     ...overrides,
   };
 }
@@ -150,7 +152,10 @@ export const aWebhookEndpoint = (overrides: Partial<WebhookEndpoint> = {}): Webh
   ...overrides,
 });
 
-export const aWebhookDelivery = (endpointId: string, overrides: Partial<WebhookDeliveryInput> = {}): WebhookDeliveryInput => ({
+export const aWebhookDelivery = (
+  endpointId: string,
+  overrides: Partial<WebhookDeliveryInput> = {},
+): WebhookDeliveryInput => ({
   endpointId,
   sequenceId: 1,
   eventType: 'token.issued',
@@ -158,3 +163,24 @@ export const aWebhookDelivery = (endpointId: string, overrides: Partial<WebhookD
   nextAttemptAt: T0,
   ...overrides,
 });
+
+export function aProvisionedUser(
+  overrides: Partial<ProvisionedUserInput & { id: string; roles: string[] }> = {},
+): ProvisionedUserInput & { id: string; roles: string[] } {
+  const userName = overrides.userName ?? `${uniqueId('grace')}@example.com`;
+  return {
+    id: randomUUID(),
+    tenant: 'acme',
+    userName,
+    externalId: uniqueId('ext'),
+    active: true,
+    email: userName,
+    name: 'Grace Hopper',
+    profile: {
+      name: { givenName: 'Grace', familyName: 'Hopper' },
+      emails: [{ value: userName, primary: true }],
+    },
+    roles: ['user'],
+    ...overrides,
+  };
+}

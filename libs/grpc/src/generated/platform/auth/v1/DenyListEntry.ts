@@ -5,12 +5,13 @@ import type { Long } from '@grpc/proto-loader';
 export interface DenyListEntry {
   /**
    * "jti" (one access token), "client" (every token of the app issued at or before
-   * `created_at`: the app was deleted) or "grant" (every token of the grant).
+   * `created_at`: the app was deleted), "subject" (every token of the user `sub` issued at or
+   * before `created_at`: the user was deprovisioned) or "grant" (every token of the grant).
    */
   'kind'?: (string);
   'value'?: (string);
   /**
-   * Unix seconds; what `client` entries are judged by (0 in `ready` for the other kinds).
+   * Unix seconds; what `client` and `subject` entries are judged by (0 in `ready` for the others).
    */
   'created_at'?: (number | string | Long);
   /**
@@ -22,12 +23,13 @@ export interface DenyListEntry {
 export interface DenyListEntry__Output {
   /**
    * "jti" (one access token), "client" (every token of the app issued at or before
-   * `created_at`: the app was deleted) or "grant" (every token of the grant).
+   * `created_at`: the app was deleted), "subject" (every token of the user `sub` issued at or
+   * before `created_at`: the user was deprovisioned) or "grant" (every token of the grant).
    */
   'kind': (string);
   'value': (string);
   /**
-   * Unix seconds; what `client` entries are judged by (0 in `ready` for the other kinds).
+   * Unix seconds; what `client` and `subject` entries are judged by (0 in `ready` for the others).
    */
   'created_at': (number);
   /**
