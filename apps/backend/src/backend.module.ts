@@ -36,6 +36,8 @@ import { ControlPlaneRelay } from './forwarding/control-plane-relay';
 import { KeysController } from './keys/keys.controller';
 import { ClientRateLimits } from './oauth/client-rate-limits';
 import { OAuthController } from './oauth/oauth.controller';
+import { ScimDiscoveryController } from './scim/scim-discovery.controller';
+import { ScimController } from './scim/scim.controller';
 import { ScopesController } from './scopes/scopes.controller';
 import { ServiceAccountsController } from './service-accounts/service-accounts.controller';
 import { TenantUsersController } from './tenants/tenant-users.controller';
@@ -74,6 +76,8 @@ export class BackendModule {
         AdminAuditController,
         AuditCheckpointController,
         WebhooksController,
+        ScimDiscoveryController,
+        ScimController,
       ],
       providers: [
         TracingShutdown,

@@ -9,3 +9,4 @@ export * from './platform';
 export * from './registry';
 export * from './users';
 export * from './webhooks';
+export * from './scim';

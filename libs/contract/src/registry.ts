@@ -58,6 +58,12 @@ export class RegisterApplicationDto {
   @IsString({ each: true })
   @MaxLength(2000, { each: true })
   redirect_uris?: string[];
+
+  @TenantBindingProperty()
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  tenant?: string;
 }
 
 @ApiSchema({
@@ -74,6 +80,10 @@ export class ApplicationDto {
   @TimestampProperty() created_at: string;
   @TimestampProperty({ nullable: true, description: 'Last secret rotation, or null.' }) rotated_at:
     string | null;
+  @ApiPropertyOptional({
+    description: 'The tenant a service app is bound to, when it is (SCIM provisioning).',
+  })
+  tenant?: string;
 }
 
 @ApiSchema({
@@ -196,6 +206,12 @@ export class RegisterServiceAccountDto {
   @IsString({ each: true })
   @MaxLength(128, { each: true })
   declared_scopes?: string[];
+
+  @TenantBindingProperty()
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  tenant?: string;
 }
 
 @ApiSchema({
@@ -209,4 +225,15 @@ export class ServiceAccountDto {
   @ScopeNamesProperty() declared_scopes: string[];
   @ApiProperty({ enum: ['service'] }) app_type: 'service';
   @TimestampProperty() created_at: string;
+  @ApiPropertyOptional({ description: 'The tenant the account is bound to, when it is.' }) tenant?: string;
+}
+
+/** A service app's binding to the tenant it provisions (docs/scim.md). */
+function TenantBindingProperty() {
+  return ApiPropertyOptional({
+    maxLength: 64,
+    pattern: '^[A-Za-z0-9._-]{1,64}$',
+    description:
+      'A `service` app only: the tenant it acts in where an API is per tenant. Its SCIM provisioning (`scim.read`, `scim.write`) reaches this tenant and no other; without it, the default tenant.',
+  });
 }

@@ -17,6 +17,8 @@ export const STANDARD_SCOPES: ReadonlyArray<{ name: string; description: string 
   { name: 'tokens.introspect', description: 'Introspect tokens issued to any application' },
   { name: 'users.read', description: 'List users and their roles in a tenant' },
   { name: 'users.write', description: 'Assign roles to users' },
+  { name: 'scim.read', description: 'Read the users and groups of a tenant over SCIM 2.0' },
+  { name: 'scim.write', description: 'Provision users and groups of a tenant over SCIM 2.0' },
 ];
 
 export const ADMIN_SCOPE = 'admin.*';

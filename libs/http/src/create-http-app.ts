@@ -126,12 +126,17 @@ function registerContentParsers(adapter: FastifyAdapter): void {
     },
   );
   const json = fastify.getDefaultJsonParser('error', 'error');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body: string, done) => {
-    (request as { rawBody?: string }).rawBody = body;
-    // An empty JSON body (a bodiless POST that still names the type) is no body, not an error.
-    if (body.trim() === '') return done(null, undefined);
-    json(request, body, done);
-  });
+  // SCIM clients send their JSON as application/scim+json (RFC 7644 section 3.1).
+  fastify.addContentTypeParser(
+    ['application/json', 'application/scim+json'],
+    { parseAs: 'string' },
+    (request, body: string, done) => {
+      (request as { rawBody?: string }).rawBody = body;
+      // An empty JSON body (a bodiless POST that still names the type) is no body, not an error.
+      if (body.trim() === '') return done(null, undefined);
+      json(request, body, done);
+    },
+  );
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (request, body: string, done) => {
     (request as { rawBody?: string }).rawBody = body;
     done(null, body);

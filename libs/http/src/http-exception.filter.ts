@@ -12,11 +12,13 @@ import {
   type DomainErrorCode,
   OAuthError,
   type OAuthErrorCode,
+  SCIM_SCHEMAS,
+  ScimError,
 } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MissingBearerTokenError } from './bearer';
 import { PROBLEM_CONTENT_TYPE, problem, statusTitle } from './problem';
-import { headerValue, isOAuthRoute, requestPath } from './request';
+import { headerValue, isOAuthRoute, isScimRoute, requestPath } from './request';
 
 /** What the filter sends for one exception; computed without touching the reply (unit-testable). */
 export interface ErrorResponse {
@@ -65,10 +67,39 @@ export class HttpExceptionFilter implements ExceptionFilter {
 }
 
 export function toErrorResponse(exception: unknown, request: RequestLike): ErrorResponse {
-  const oauthRoute = isOAuthRoute(requestPath(request));
+  const path = requestPath(request);
+  if (isScimRoute(path)) return scimErrorResponse(exception, request);
+  const oauthRoute = isOAuthRoute(path);
   const response = mapException(exception, request, oauthRoute);
   if (oauthRoute) Object.assign(response.headers, NO_STORE);
   return response;
+}
+
+export const SCIM_CONTENT_TYPE = 'application/scim+json';
+
+/**
+ * On the SCIM routes every error is the SCIM error schema (RFC 7644 section 3.12): a ScimError
+ * with its `scimType`, anything else with the status and headers (a Bearer challenge) the usual
+ * mapping gives it and its detail, never more.
+ */
+function scimErrorResponse(exception: unknown, request: RequestLike): ErrorResponse {
+  if (exception instanceof ScimError) {
+    return scimError(exception.status, exception.message, exception.scimType);
+  }
+  const mapped = mapException(exception, request, false);
+  const detail = (mapped.body as { detail?: unknown }).detail;
+  const response = scimError(mapped.status, typeof detail === 'string' ? detail : statusTitle(mapped.status));
+  const challenge = mapped.headers['www-authenticate'];
+  if (challenge !== undefined) response.headers['www-authenticate'] = challenge;
+  return { ...response, ...(mapped.logLine !== undefined && { logLine: mapped.logLine }) };
+}
+
+function scimError(status: number, detail: string, scimType?: string): ErrorResponse {
+  return {
+    status,
+    headers: { 'content-type': SCIM_CONTENT_TYPE },
+    body: { schemas: [SCIM_SCHEMAS.error], status: String(status), ...(scimType && { scimType }), detail },
+  };
 }
 
 function mapException(exception: unknown, request: RequestLike, oauthRoute: boolean): ErrorResponse {

@@ -25,6 +25,13 @@ export function headerValue(value: string | string[] | undefined): string | unde
 
 const OAUTH_ROUTE = /^(?:\/v1\/oauth\/(?:token|introspect|revoke)(?:\/|$)|\/internal\/v1\/oauth\/)/;
 
+const SCIM_ROUTE = /^(?:\/internal\/v1)?\/scim\/v2(?:\/|$)/;
+
+/** SCIM 2.0 routes: every error is the SCIM error schema (RFC 7644 section 3.12). */
+export function isScimRoute(path: string): boolean {
+  return SCIM_ROUTE.test(path);
+}
+
 /** Routes whose every error is RFC 6749 section 5.2 JSON, never problem+json. */
 export function isOAuthRoute(path: string): boolean {
   return OAUTH_ROUTE.test(path);

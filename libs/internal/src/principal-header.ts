@@ -45,3 +45,9 @@ export function encodePrincipal(claims: PrincipalClaims): string {
     'base64url',
   );
 }
+
+/**
+ * `x-platform-tenant`: the tenant a caller asks to act in where the route names none (SCIM:
+ * a platform admin provisioning another tenant than its own). Public at the backend, relayed as is.
+ */
+export const TENANT_HEADER = 'x-platform-tenant';

@@ -11,8 +11,8 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { readBearerToken, toErrorResponse } from '@platform/http';
-import { encodePrincipal, PRINCIPAL_HEADER } from '@platform/internal';
+import { headerValue, readBearerToken, toErrorResponse } from '@platform/http';
+import { encodePrincipal, PRINCIPAL_HEADER, TENANT_HEADER } from '@platform/internal';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SidecarClient } from '../clients/sidecar.client';
 import type { AuthenticatedRequest } from './bearer.guard';
@@ -23,6 +23,12 @@ export { PermissionDeniedError } from './permission-denied.error';
 export interface PermissionOptions {
   /** The route parameter holding the tenant the resource belongs to; none for platform-wide routes. */
   tenantParam?: string;
+  /**
+   * The route names no tenant: it acts in the caller's, the `X-Platform-Tenant` header's when
+   * sent (SCIM). Read from the token unverified only to choose what to ask: the sidecar verifies
+   * the token and refuses a tenant the caller may not reach.
+   */
+  callerTenant?: boolean;
 }
 
 export interface RequiredPermission extends PermissionOptions {
@@ -82,7 +88,12 @@ export class PermissionGuard implements CanActivate {
     if (required === undefined) throw new Error('PermissionGuard used without @RequirePermission()');
     const request = context.switchToHttp().getRequest<AuthorizedRequest>();
     const token = readBearerToken(request.headers.authorization);
-    const tenant = required.tenantParam === undefined ? '' : tenantOf(request, required.tenantParam);
+    const tenant =
+      required.tenantParam !== undefined
+        ? tenantOf(request, required.tenantParam)
+        : required.callerTenant === true
+          ? callerTenantOf(request, token)
+          : '';
     const { claims, decisionId, decidedBy } = await this.sidecar.authorize(token, required.action, tenant);
     request.claims = claims;
     request.permission = { action: required.action, tenant, decisionId, decidedBy };
@@ -114,6 +125,19 @@ export const asPrincipal = {
   forwardAuthorization: false,
   upstreamHeaders: (request: AuthorizedRequest) => ({ [PRINCIPAL_HEADER]: principalHeader(request) }),
 } as const;
+
+/** The `X-Platform-Tenant` header, else the token's own `tenant` claim, else none (''). */
+function callerTenantOf(request: FastifyRequest, token: string): string {
+  const named = headerValue(request.headers[TENANT_HEADER]);
+  if (named !== undefined && named !== '') return named;
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
+    const tenant = (claims as { tenant?: unknown } | null)?.tenant;
+    return typeof tenant === 'string' ? tenant : '';
+  } catch {
+    return '';
+  }
+}
 
 /** A route declaring `tenantParam` must have it: a missing one is a programming error (500). */
 function tenantOf(request: FastifyRequest, name: string): string {

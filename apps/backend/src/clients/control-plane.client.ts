@@ -47,6 +47,7 @@ const RELAYED_HEADERS = [
   'www-authenticate',
   'link',
   'location',
+  'etag',
 ] as const;
 
 const TIMEOUT_MS = 10_000;

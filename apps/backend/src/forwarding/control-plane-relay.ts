@@ -8,6 +8,7 @@ import { ControlPlaneClient, type UpstreamResponse } from '../clients/control-pl
 
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
+const SCIM_TYPE = 'application/scim+json';
 
 /** A public route that the control plane answers: where it goes and what the edge adds. */
 export interface ForwardRoute {
@@ -15,9 +16,10 @@ export interface ForwardRoute {
   to: string;
   /**
    * The body the route takes, passed on as raw bytes: `form` (RFC 6749 section 3.2, else
-   * `invalid_request`) or `json` (else 415 problem+json).
+   * `invalid_request`), `json` (else 415 problem+json) or `scim` (`application/scim+json` or
+   * `application/json`, RFC 7644 section 3.1; passed on as the former).
    */
-  body?: 'form' | 'json';
+  body?: 'form' | 'json' | 'scim';
   /** Query parameters passed on; any other is dropped. */
   query?: readonly string[];
   /**
@@ -63,7 +65,7 @@ export class ControlPlaneRelay implements BeforeApplicationShutdown {
       ...(authorization !== undefined && { authorization }),
       ...(route.upstreamHeaders !== undefined && { headers: route.upstreamHeaders(request) }),
       ...(body !== undefined && {
-        contentType: route.body === 'form' ? FORM : JSON_TYPE,
+        contentType: CONTENT_TYPES[route.body ?? 'json'],
         body,
       }),
     });
@@ -121,12 +123,17 @@ export class ControlPlaneRelay implements BeforeApplicationShutdown {
   }
 }
 
-function bodyOf(request: PlatformRequest, kind: 'form' | 'json'): string {
+const CONTENT_TYPES = { form: FORM, json: JSON_TYPE, scim: SCIM_TYPE } as const;
+
+function bodyOf(request: PlatformRequest, kind: 'form' | 'json' | 'scim'): string {
   if (kind === 'form' && mediaType(request) !== FORM) {
     throw new OAuthError('invalid_request', `The request body must be ${FORM}`);
   }
   if (kind === 'json' && mediaType(request) !== JSON_TYPE) {
     throw new UnsupportedMediaTypeException(`The request body must be ${JSON_TYPE}`);
+  }
+  if (kind === 'scim' && mediaType(request) !== SCIM_TYPE && mediaType(request) !== JSON_TYPE) {
+    throw new UnsupportedMediaTypeException(`The request body must be ${SCIM_TYPE}`);
   }
   return request.rawBody ?? '';
 }

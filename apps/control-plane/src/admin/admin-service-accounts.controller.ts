@@ -14,6 +14,7 @@ export class AdminServiceAccountsController {
     const { app, clientSecret } = await this.registry.registerServiceAccount({
       name: body.name,
       declaredScopes: body.declared_scopes,
+      tenant: body.tenant,
     });
     return {
       client_id: app.clientId,
@@ -22,6 +23,7 @@ export class AdminServiceAccountsController {
       declared_scopes: app.declaredScopes,
       app_type: app.appType,
       created_at: app.createdAt.toISOString(),
+      ...(app.tenant !== null && { tenant: app.tenant }),
     };
   }
 }

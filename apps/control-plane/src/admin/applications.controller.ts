@@ -22,6 +22,7 @@ export class ApplicationsController {
       appType: body.app_type,
       declaredScopes: body.declared_scopes,
       redirectUris: body.redirect_uris,
+      tenant: body.tenant,
     });
     return {
       ...toApplicationResponse(app),

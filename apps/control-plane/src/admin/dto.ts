@@ -11,5 +11,6 @@ export function toApplicationResponse(app: Application): ApplicationDto {
     redirect_uris: app.redirectUris,
     created_at: app.createdAt.toISOString(),
     rotated_at: app.rotatedAt?.toISOString() ?? null,
+    ...(app.tenant !== null && { tenant: app.tenant }),
   };
 }

@@ -25,10 +25,11 @@ export const DEFAULT_POLICIES: readonly Policy[] = [
   },
   {
     id: 'tenant-admin-own-tenant',
-    description: 'tenant_admin manages jobs, files, secrets, audit and users of its tenant',
+    description:
+      'tenant_admin manages jobs, files, secrets, audit, users and SCIM provisioning of its tenant',
     effect: 'allow',
     roles: ['tenant_admin'],
-    actions: ['jobs.*', 'files.*', 'secrets.*', 'audit.write', 'audit.read', 'users.*'],
+    actions: ['jobs.*', 'files.*', 'secrets.*', 'audit.write', 'audit.read', 'users.*', 'scim.*'],
     tenants: 'own',
   },
   {

@@ -209,7 +209,7 @@ function foldFilter(filter: Filter, schemas: readonly SchemaDefinition[], parent
     case 'pr':
       return { ...filter, attrPath: unqualified(filter.attrPath, schemas) };
     default: {
-      const attrPath = unqualified(filter.attrPath, schemas);
+      const attrPath = valueOfComplex(unqualified(filter.attrPath, schemas), parent, schemas);
       const caseExact = attributeAt(qualifiedIn(parent, attrPath), schemas)?.caseExact ?? false;
       const { compValue } = filter;
       return {
@@ -219,6 +219,13 @@ function foldFilter(filter: Filter, schemas: readonly SchemaDefinition[], parent
       };
     }
   }
+}
+
+/** `emails co "x"` compares the `value` of each email (RFC 7644 section 3.4.2.2). */
+function valueOfComplex(attrPath: string, parent: string, schemas: readonly SchemaDefinition[]): string {
+  const definition = attributeAt(qualifiedIn(parent, attrPath), schemas);
+  const hasValue = definition?.subAttributes?.some((a) => a.name === 'value') ?? false;
+  return definition?.type === 'complex' && hasValue ? `${attrPath}.value` : attrPath;
 }
 
 const qualifiedIn = (parent: string, path: string) => (parent === '' ? path : `${parent}.${path}`);
