@@ -2,7 +2,15 @@ import type * as oauth from 'oauth4webapi';
 import { adminToken, discover } from '../../support/oauth';
 import { startPlatform, type TestPlatform } from '../../support/platform';
 import { createScratchDatabase, postgresSuiteEnabled, type ScratchDatabase } from '../../support/postgres';
-import { barbara, patchOp, provisioningToken, SCIM, scimClient, type ScimCall } from '../../support/scim';
+import {
+  barbara,
+  patchOp,
+  provisioningToken,
+  SCIM,
+  scimClient,
+  type ScimCall,
+  type ScimResponse,
+} from '../../support/scim';
 
 /**
  * RFC 7644 over HTTP, with the RFC's own examples: create, read, filter, page, sort, project,
@@ -34,7 +42,7 @@ describe.each(databases)('SCIM 2.0 protocol (RFC 7644) on $name', ({ scratch }) 
     await drop?.();
   });
 
-  async function created(body: unknown): Promise<Record<string, any>> {
+  async function created(body: unknown): Promise<ScimResponse['body']> {
     const response = await scim('POST', '/Users', body);
     expect(response.status).toBe(201);
     return response.body;
