@@ -34,6 +34,7 @@ export type Tag =
   | 'Webhooks'
   | 'Service accounts'
   | 'Tenant users'
+  | 'SCIM'
   | 'User login and consent'
   | 'App login family'
   | 'Platform';

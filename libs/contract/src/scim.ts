@@ -10,7 +10,6 @@ import {
   ApiResponse,
   ApiSchema,
   ApiSecurity,
-  ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
 
@@ -34,13 +33,16 @@ export class ScimMetaDto {
   @ApiProperty({ format: 'uri' }) location: string;
 }
 
-@ApiSchema({ name: 'ScimMultiValue', description: 'An email, phone number, group or member entry.' })
+@ApiSchema({
+  name: 'ScimMultiValue',
+  description:
+    'An email, phone number, group or member entry. Group and member entries also carry `$ref`, the URI of the resource they name (left out of this schema: OpenAPI tools read a `$ref` member as a reference).',
+})
 export class ScimMultiValueDto {
   @ApiProperty() value: string;
   @ApiPropertyOptional() display?: string;
   @ApiPropertyOptional() type?: string;
   @ApiPropertyOptional() primary?: boolean;
-  @ApiPropertyOptional({ format: 'uri' }) $ref?: string;
 }
 
 @ApiSchema({ name: 'ScimName', description: 'The components of a user’s name.' })
@@ -214,13 +216,12 @@ export const IfMatch = () =>
   );
 
 /**
- * A SCIM 2.0 route: an access token with `scim.read` / `scim.write` (a service app, bound to its
+ * A SCIM 2.0 route (its controller carries `@ApiTags('SCIM')`): an access token with `scim.read` / `scim.write` (a service app, bound to its
  * tenant), a tenant_admin of the tenant, or a platform admin; every error is a ScimError.
  */
 export const ScimOperation = (doc: { id: string; summary: string; description?: string }) =>
   applyDecorators(
     ApiOperation({ operationId: doc.id, summary: doc.summary, description: doc.description }),
-    ApiTags('SCIM'),
     ApiSecurity('bearerAuth'),
     ApiExtraModels(ScimErrorDto),
     ApiHeader({

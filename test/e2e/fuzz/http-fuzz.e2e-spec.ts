@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { adminToken, discover } from '../../support/oauth';
 import { startPlatform, type TestPlatform } from '../../support/platform';
 
-type ErrorFormat = 'oauth' | 'problem' | 'page';
+type ErrorFormat = 'oauth' | 'problem' | 'page' | 'scim';
 
 /** Operations of the published document, as fast-check picks them. */
 interface Operation {
@@ -21,7 +21,13 @@ function errorFormatsOf(operation: DocumentedOperation): Operation['errors'] {
   for (const [status, response] of Object.entries(operation.responses ?? {})) {
     if (!status.startsWith('4')) continue;
     formats[status] = Object.entries(response.content ?? {}).map(([type, media]) =>
-      type === 'text/html' ? 'page' : media.schema?.$ref?.endsWith('/OAuthError') ? 'oauth' : 'problem',
+      type === 'text/html'
+        ? 'page'
+        : type === 'application/scim+json'
+          ? 'scim'
+          : media.schema?.$ref?.endsWith('/OAuthError')
+            ? 'oauth'
+            : 'problem',
     );
   }
   return formats;
@@ -206,15 +212,28 @@ function expectErrorFormat(operation: Operation, response: Response, text: strin
     ? 'page'
     : type.startsWith('application/problem+json')
       ? 'problem'
-      : type.startsWith('application/json') &&
-          typeof (JSON.parse(text) as { error?: unknown }).error === 'string'
-        ? 'oauth'
-        : 'other';
+      : type.startsWith('application/scim+json')
+        ? 'scim'
+        : type.startsWith('application/json') &&
+            typeof (JSON.parse(text) as { error?: unknown }).error === 'string'
+          ? 'oauth'
+          : 'other';
   const documented = operation.errors[String(response.status)];
   // Refused before any route runs, as the document's "Limits" says: any of the JSON formats.
   const beforeRouting = response.status === 400 && text.includes('Body is not valid JSON');
-  const allowed: ErrorFormat[] = documented?.length && !beforeRouting ? documented : ['problem', 'oauth'];
+  const allowed: ErrorFormat[] =
+    documented?.length && !beforeRouting ? documented : ['problem', 'oauth', 'scim'];
   expect({ where, allowed: allowed.includes(format as ErrorFormat) }).toEqual({ where, allowed: true });
+  if (format === 'scim') {
+    // RFC 7644 section 3.12: the error schema, its status as a string.
+    expect({ where, error: JSON.parse(text) as unknown }).toEqual({
+      where,
+      error: expect.objectContaining({
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+        status: String(response.status),
+      }),
+    });
+  }
   if (format === 'problem') {
     expect({ where, status: (JSON.parse(text) as { status?: unknown }).status }).toEqual({
       where,

@@ -1,5 +1,5 @@
 import { applyDecorators, Controller, Delete, Get, Patch, Post, Put, Req, Res } from '@nestjs/common';
-import { ApiParam, ApiQuery } from '@nestjs/swagger';
+import { ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   IfMatch,
   ScimAnswers,
@@ -41,9 +41,17 @@ const LIST_PARAMETERS: Array<[string, string]> = [
   ['attributes', 'Comma-separated attributes to return (id and schemas always are).'],
   ['excludedAttributes', 'Comma-separated attributes to leave out.'],
 ];
+const Projection = () =>
+  applyDecorators(
+    ...LIST_PARAMETERS.slice(-2).map(([name, description]) =>
+      ApiQuery({ name, required: false, description, type: String }),
+    ),
+  );
 const ListQuery = () =>
   applyDecorators(
-    ...LIST_PARAMETERS.map(([name, description]) => ApiQuery({ name, required: false, description })),
+    ...LIST_PARAMETERS.map(([name, description]) =>
+      ApiQuery({ name, required: false, description, type: String }),
+    ),
   );
 const Read = (id: string, summary: string, description?: string) =>
   ScimOperation({
@@ -65,6 +73,7 @@ const NO_SUCH = 'No such resource in the tenant (also when it is in another one)
  * tenant an app provisions, the resources, versions and deprovisioning).
  */
 @Controller('scim/v2')
+@ApiTags('SCIM')
 export class ScimController {
   constructor(private readonly relay: ControlPlaneRelay) {}
 
@@ -99,8 +108,7 @@ export class ScimController {
   @RequirePermission('scim.read', { callerTenant: true })
   @Read('getScimUser', 'One user')
   @Id()
-  @ApiQuery({ name: 'attributes', required: false })
-  @ApiQuery({ name: 'excludedAttributes', required: false })
+  @Projection()
   @ScimAnswers(200, ScimUserDto, 'The user.', true)
   @ScimRefuses(404, NO_SUCH)
   getUser(@Req() request: AuthorizedRequest, @Res() reply: FastifyReply): Promise<void> {
@@ -182,8 +190,7 @@ export class ScimController {
   @RequirePermission('scim.read', { callerTenant: true })
   @Read('getScimGroup', 'One group')
   @Id()
-  @ApiQuery({ name: 'attributes', required: false })
-  @ApiQuery({ name: 'excludedAttributes', required: false })
+  @Projection()
   @ScimAnswers(200, ScimGroupDto, 'The group.', true)
   @ScimRefuses(404, NO_SUCH)
   getGroup(@Req() request: AuthorizedRequest, @Res() reply: FastifyReply): Promise<void> {

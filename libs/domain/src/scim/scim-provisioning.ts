@@ -399,20 +399,38 @@ function readPatch(body: unknown, schemas: readonly SchemaDefinition[]): ScimPat
   if (!Array.isArray(operations) || operations.length === 0) {
     throw scimErrors.invalidSyntax('Operations must be a non-empty array');
   }
-  return operations.map((operation: unknown) => {
-    const op = operation as Json;
-    if (typeof op?.op !== 'string' || !/^(add|remove|replace)$/i.test(op.op)) {
-      throw scimErrors.invalidSyntax('each operation needs op add, remove or replace');
-    }
-    if (op.path !== undefined && typeof op.path !== 'string')
-      throw scimErrors.invalidPath('path must be a string');
-    const target = typeof op.path === 'string' ? op.path.split(/[[.]/)[0] : undefined;
-    const readOnly =
-      target !== undefined &&
-      (target.toLowerCase() === 'meta' || attributeAt(target, schemas)?.mutability === 'readOnly');
-    if (readOnly) throw scimErrors.mutability(`${op.path as string} is read-only`);
-    return { ...op, op: op.op.toLowerCase() } as ScimPatchOperation;
-  });
+  return operations
+    .map((operation: unknown) => {
+      const op = operation as Json;
+      if (typeof op?.op !== 'string' || !/^(add|remove|replace)$/i.test(op.op)) {
+        throw scimErrors.invalidSyntax('each operation needs op add, remove or replace');
+      }
+      if (op.path !== undefined && typeof op.path !== 'string')
+        throw scimErrors.invalidPath('path must be a string');
+      const target = typeof op.path === 'string' ? op.path.split(/[[.]/)[0] : undefined;
+      const readOnly =
+        target !== undefined &&
+        (target.toLowerCase() === 'meta' || attributeAt(target, schemas)?.mutability === 'readOnly');
+      if (readOnly) throw scimErrors.mutability(`${op.path as string} is read-only`);
+      return removalsByValue({ ...op, op: op.op.toLowerCase() } as ScimPatchOperation);
+    })
+    .flat();
+}
+
+/**
+ * `remove` of `members` with `value: [{value: id}]` (as Entra ID sends it) removes each member
+ * by its id, whatever else the stored entry carries (`display`, `$ref`): one removal per value.
+ */
+function removalsByValue(operation: ScimPatchOperation): ScimPatchOperation[] {
+  const values = (operation as { value?: unknown }).value;
+  if (operation.op !== 'remove' || typeof operation.path !== 'string' || operation.path.includes('['))
+    return [operation];
+  if (!Array.isArray(values) || !values.every((v) => typeof (v as Json | null)?.value === 'string'))
+    return [operation];
+  return values.map((v) => ({
+    op: 'remove',
+    path: `${operation.path as string}[value eq ${JSON.stringify((v as { value: string }).value)}]`,
+  }));
 }
 
 function applyPatch(resource: Json, operations: ScimPatchOperation[]): Json {
