@@ -56,6 +56,13 @@ describe(SessionsClient.name, () => {
       });
     });
 
+    it('refuses a deactivated user as forbidden, not as the control plane failing', async () => {
+      controlPlane.request.mockResolvedValue(
+        upstream(403, { status: 403, detail: 'the account is deactivated' }),
+      );
+      await expect(sessions.create(identity)).rejects.toMatchObject({ code: 'forbidden' });
+    });
+
     it('treats an answer outside the contract as the control plane being unavailable', async () => {
       controlPlane.request.mockResolvedValue(upstream(201, { session: '', user: USER }));
       await expect(sessions.create(identity)).rejects.toMatchObject({ code: 'unavailable' });

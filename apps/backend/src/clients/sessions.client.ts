@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DomainError } from '@platform/domain';
 import { ControlPlaneClient } from './control-plane.client';
 import { isRecord, isString, postInternalJson, unexpectedAnswer } from './internal-json';
 
@@ -36,6 +37,8 @@ export class SessionsClient {
   async create(identity: VerifiedIdentity): Promise<NewSession> {
     const path = '/internal/v1/sessions';
     const { status, body } = await postInternalJson(this.controlPlane, path, identity);
+    // The user was deprovisioned (SCIM `active: false`): no session, and the browser is told so.
+    if (status === 403) throw new DomainError('forbidden', 'This account is deactivated.');
     if (status !== 201 && status !== 200) return unexpectedAnswer(path, status);
     const answer = isRecord(body) ? body : {};
     const expiresAt = toDate(answer.expires_at);
