@@ -71,6 +71,43 @@ describe(RefreshTokenGrant.name, () => {
     expect(decodeJwt(access_token).roles).toEqual(['viewer']);
   });
 
+  it('carries the roles the user holds through its groups beside its own', async () => {
+    const { refresh, first, user, stores, clock } = await setUp();
+    await stores.groups.insertGroup(
+      {
+        id: 'g-1',
+        tenant: user.tenant,
+        displayName: 'Leads',
+        externalId: null,
+        roles: ['viewer'],
+        members: [user.id],
+      },
+      clock.now(),
+    );
+    const refreshed = await refresh(first.refresh_token!);
+    expect(decodeJwt(refreshed.access_token).roles).toEqual([...user.roles, 'viewer']);
+  });
+
+  it('refuses a deactivated user (SCIM active: false): invalid_grant', async () => {
+    const { refresh, first, user, stores, clock } = await setUp();
+    const { groupRoles, ...stored } = (await stores.users.findUser(user.id))!;
+    await stores.users.updateProvisionedUser(
+      user.id,
+      stored.version,
+      {
+        tenant: stored.tenant,
+        userName: 'ada',
+        externalId: null,
+        active: false,
+        email: null,
+        name: null,
+        profile: {},
+      },
+      clock.now(),
+    );
+    await expectOAuthError(refresh(first.refresh_token!), 'invalid_grant');
+  });
+
   it('records the rotation and the issued token', async () => {
     const { refresh, first, stores, user, grantId } = await setUp();
     const { access_token } = await refresh(first.refresh_token!);

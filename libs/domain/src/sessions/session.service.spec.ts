@@ -31,6 +31,72 @@ describe(SessionService.name, () => {
     });
   });
 
+  it('gives a user provisioned through SCIM the identity of its first login: by externalId = sub', async () => {
+    const { sessions, stores } = await createTestEngine();
+    const provisioned = {
+      tenant: 'acme',
+      userName: 'lovelace',
+      externalId: 'ada',
+      active: true,
+      email: null,
+      name: null,
+    };
+    await stores.users.insertProvisionedUser(
+      { ...provisioned, id: 'scim-1', roles: ['user'], profile: {} },
+      TEST_START,
+    );
+
+    const { user } = await sessions.create(TEST_IDENTITY);
+
+    expect(user).toMatchObject({
+      id: 'scim-1',
+      userName: 'lovelace',
+      issuer: 'https://idp.example.com',
+      subject: 'ada',
+    });
+    expect(stores.audit.all()).toContainEqual(
+      expect.objectContaining({ action: 'user.linked', target: 'scim-1' }),
+    );
+    await expect(sessions.create(TEST_IDENTITY)).resolves.toMatchObject({ user: { id: 'scim-1' } });
+  });
+
+  it('links by userName = email when no externalId matches, in the provider’s tenant only', async () => {
+    const { sessions, stores } = await createTestEngine();
+    const base = { externalId: null, active: true, email: null, name: null, roles: ['user'], profile: {} };
+    await stores.users.insertProvisionedUser(
+      { ...base, id: 'other-tenant', tenant: 'globex', userName: 'ADA@example.com' },
+      TEST_START,
+    );
+    await stores.users.insertProvisionedUser(
+      { ...base, id: 'by-email', tenant: 'acme', userName: 'ADA@example.com' },
+      TEST_START,
+    );
+
+    await expect(sessions.create(TEST_IDENTITY)).resolves.toMatchObject({ user: { id: 'by-email' } });
+  });
+
+  it('opens no session for a deactivated user, and ends resolving the ones it had', async () => {
+    const { sessions, stores } = await createTestEngine();
+    const { session, user } = await sessions.create(TEST_IDENTITY);
+    await stores.users.updateProvisionedUser(
+      user.id,
+      user.version,
+      {
+        tenant: 'acme',
+        userName: 'ada',
+        externalId: null,
+        active: false,
+        email: null,
+        name: null,
+        profile: {},
+      },
+      TEST_START,
+    );
+
+    await expectDomainError(sessions.create(TEST_IDENTITY), 'forbidden');
+    await expectDomainError(sessions.resolve(session), 'unauthenticated');
+  });
+
   it('stores only the hash of the session value', async () => {
     const { sessions, stores } = await createTestEngine();
     const { session, user } = await sessions.create(TEST_IDENTITY);
