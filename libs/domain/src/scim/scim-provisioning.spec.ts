@@ -178,6 +178,13 @@ describe(ScimProvisioning.name, () => {
     await expect(scim.deleteUser(acme, id, 'W/"1"')).rejects.toMatchObject({ status: 412 });
   });
 
+  it('serves Users and Groups, and no other resource type', async () => {
+    await scim.operationsOf('Users').create(acme, newUser('u@example.com'));
+    await expect(scim.operationsOf('Users').list(acme, {})).resolves.toMatchObject({ totalResults: 1 });
+    await expect(scim.operationsOf('Groups').list(acme, {})).resolves.toMatchObject({ totalResults: 0 });
+    expect(() => scim.operationsOf('Devices')).toThrow(expect.objectContaining({ status: 404 }));
+  });
+
   describe('groups', () => {
     it('takes members of the tenant only, names of the role bundle only, global_admin from a platform admin only', async () => {
       const { resource: member } = await scim.createUser(acme, newUser('m@example.com'));

@@ -39,6 +39,16 @@ export interface ScimSettings extends ScimLocation {
   accessTokenLifetimeSeconds: number;
 }
 
+/** What a client may do to the resources of one type (`/Users`, `/Groups`). */
+export interface ScimResourceOperations {
+  list(caller: ScimCaller, query: Record<string, unknown>): Promise<Json>;
+  get(caller: ScimCaller, id: string, query: Record<string, unknown>): Promise<ScimAnswer>;
+  create(caller: ScimCaller, body: unknown): Promise<ScimAnswer>;
+  replace(caller: ScimCaller, id: string, body: unknown, ifMatch: string | undefined): Promise<ScimAnswer>;
+  patch(caller: ScimCaller, id: string, body: unknown, ifMatch: string | undefined): Promise<ScimAnswer>;
+  delete(caller: ScimCaller, id: string, ifMatch: string | undefined): Promise<void>;
+}
+
 /** How often a write without If-Match is retried when another write moved the version under it. */
 const UNCONDITIONAL_ATTEMPTS = 3;
 
@@ -75,6 +85,32 @@ export class ScimProvisioning {
       throw scimErrors.forbidden(`only a platform admin provisions into another tenant than its own`);
     }
     return { principal, tenant: requestedTenant ?? own ?? DEFAULT_TENANT };
+  }
+
+  /** The operations of the resource type served at `/{endpoint}`; another endpoint is 404. */
+  operationsOf(endpoint: string): ScimResourceOperations {
+    switch (endpoint) {
+      case 'Users':
+        return {
+          list: (caller, query) => this.listUsers(caller, query),
+          get: (caller, id, query) => this.getUser(caller, id, query),
+          create: (caller, body) => this.createUser(caller, body),
+          replace: (caller, id, body, ifMatch) => this.replaceUser(caller, id, body, ifMatch),
+          patch: (caller, id, body, ifMatch) => this.patchUser(caller, id, body, ifMatch),
+          delete: (caller, id, ifMatch) => this.deleteUser(caller, id, ifMatch),
+        };
+      case 'Groups':
+        return {
+          list: (caller, query) => this.listGroups(caller, query),
+          get: (caller, id, query) => this.getGroup(caller, id, query),
+          create: (caller, body) => this.createGroup(caller, body),
+          replace: (caller, id, body, ifMatch) => this.replaceGroup(caller, id, body, ifMatch),
+          patch: (caller, id, body, ifMatch) => this.patchGroup(caller, id, body, ifMatch),
+          delete: (caller, id, ifMatch) => this.deleteGroup(caller, id, ifMatch),
+        };
+      default:
+        throw scimErrors.notFound(`no resource type at /${endpoint}`);
+    }
   }
 
   async listUsers(caller: ScimCaller, query: Record<string, unknown>): Promise<Json> {
