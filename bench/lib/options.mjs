@@ -10,6 +10,7 @@ export const SCENARIOS = [
   'revocation',
   'audit',
   'webhooks',
+  'scim',
   'many-tokens',
   'tracing',
 ];

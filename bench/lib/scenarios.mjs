@@ -350,6 +350,86 @@ scenarios.webhooks = async function webhooks(ctx) {
 };
 
 /**
+ * SCIM provisioning as an identity provider drives it: users created, then looked up by
+ * `userName eq` (what every provider sends before it creates or updates) among the ones created,
+ * and changed by PATCH. The platform's own figures: no peer serves SCIM.
+ */
+scenarios.scim = async function scim(ctx) {
+  const { platform } = ctx;
+  const app = await registerServiceApp(platform, `bench-scim-${Date.now().toString(36)}`, [
+    'scim.read',
+    'scim.write',
+  ]);
+  const token = (await issueToken(`${platform.baseUrl}/v1/oauth/token`, app, 'scim.read scim.write'))
+    .access_token;
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/scim+json' };
+  const users = `${platform.baseUrl}/scim/v2/Users`;
+  const run = Date.now().toString(36);
+  let created = 0;
+  const provisioned = await ctx.load('scim: POST /scim/v2/Users (a new user each time)', {
+    url: users,
+    method: 'POST',
+    headers,
+    setupRequest: (request) => ({
+      ...request,
+      body: JSON.stringify({
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: `user-${run}-${created++}@bench.example`,
+        name: { givenName: 'Bench', familyName: `User ${created}` },
+        emails: [{ value: `user-${run}-${created}@bench.example`, type: 'work', primary: true }],
+      }),
+    }),
+  });
+  const known = Math.max(1, created - 1);
+  const pick = () => Math.floor(Math.random() * known);
+  const lookups = await ctx.load(
+    `scim: GET /Users?filter=userName eq (among ${known.toLocaleString('en-US')})`,
+    {
+      url: users,
+      headers,
+      setupRequest: (request) => ({
+        ...request,
+        path: `/scim/v2/Users?filter=${encodeURIComponent(`userName eq "USER-${run}-${pick()}@bench.example"`)}`,
+      }),
+    },
+  );
+  const ids = [];
+  for (let i = 0; i < Math.min(known, 200); i++) {
+    const query = encodeURIComponent(`userName eq "user-${run}-${i}@bench.example"`);
+    const found = await (await fetch(`${users}?filter=${query}`, { headers })).json();
+    if (found.Resources?.[0]) ids.push(found.Resources[0].id);
+  }
+  let patches = 0;
+  const changed = await ctx.load(`scim: PATCH /Users/{id} (${ids.length} users, no If-Match)`, {
+    url: users,
+    method: 'PATCH',
+    headers,
+    setupRequest: (request) => ({
+      ...request,
+      path: `/scim/v2/Users/${ids[patches++ % ids.length]}`,
+      body: JSON.stringify({
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'replace', path: 'title', value: `title ${patches}` }],
+      }),
+    }),
+  });
+  return [
+    {
+      key: 'scim-create',
+      label: 'SCIM: provision a user (POST /scim/v2/Users)',
+      ...provisioned,
+      unit: 'users/s',
+    },
+    {
+      key: 'scim-lookup',
+      label: 'SCIM: find a user by userName (the identity providers’ lookup)',
+      ...lookups,
+    },
+    { key: 'scim-patch', label: 'SCIM: PATCH a user (replace one attribute)', ...changed },
+  ];
+};
+
+/**
  * The protected request at scale (issue 15): `--tokens` distinct tokens, drawn uniformly and with
  * a Zipf skew, against the unprotected route and against a resource server verifying the same
  * tokens locally with jose (no revocation); and the first-sight latency of a token never seen.

@@ -89,9 +89,11 @@ describe('isDefinedScope', () => {
     expect(isDefinedScope('files.write', defined)).toBe(true);
   });
 
-  it('has twelve standard scopes, users.read, users.write and audit.read among them', () => {
-    expect(defined).toHaveLength(12);
-    expect(defined).toEqual(expect.arrayContaining(['users.read', 'users.write', 'audit.read']));
+  it('has fourteen standard scopes, users.*, audit.read and scim.* among them', () => {
+    expect(defined).toHaveLength(14);
+    expect(defined).toEqual(
+      expect.arrayContaining(['users.read', 'users.write', 'audit.read', 'scim.read', 'scim.write']),
+    );
     expect(isDefinedScope('users.*', defined)).toBe(true);
   });
 

@@ -1,5 +1,5 @@
 import { applyDecorators, Controller, Delete, Get, Patch, Post, Put, Req, Res } from '@nestjs/common';
-import { ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   IfMatch,
   ScimAnswers,
@@ -158,6 +158,7 @@ export class ScimController {
   )
   @Id()
   @IfMatch()
+  @ApiResponse({ status: 204, description: 'Deprovisioned and deleted.' })
   @ScimRefuses(404, NO_SUCH)
   deleteUser(@Req() request: AuthorizedRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.forward(request, reply, { to: '/internal/v1/scim/v2/Users/:id' });
@@ -234,6 +235,7 @@ export class ScimController {
   )
   @Id()
   @IfMatch()
+  @ApiResponse({ status: 204, description: 'Deleted.' })
   @ScimRefuses(404, NO_SUCH)
   deleteGroup(@Req() request: AuthorizedRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.forward(request, reply, { to: '/internal/v1/scim/v2/Groups/:id' });
