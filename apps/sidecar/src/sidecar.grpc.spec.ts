@@ -251,7 +251,7 @@ describe('sidecar gRPC (platform.auth.v1.AuthService)', () => {
       ]);
     });
 
-    it.each(['', 'platform.auth.v1.AuthService'])(
+    it.each(['', 'platform.auth.v1.AuthService', 'platform.masking.v1.MaskingService'])(
       'the health service reports %p as SERVING',
       async (service) => {
         const { error, response } = await call<{ status: string }>((done) =>
@@ -263,11 +263,15 @@ describe('sidecar gRPC (platform.auth.v1.AuthService)', () => {
       },
     );
 
-    it('server reflection lists the auth and health services', async () => {
+    it('server reflection lists the platform services and health', async () => {
       const services = await listServices(sidecar.address);
 
       expect(services).toEqual(
-        expect.arrayContaining(['platform.auth.v1.AuthService', 'grpc.health.v1.Health']),
+        expect.arrayContaining([
+          'platform.auth.v1.AuthService',
+          'platform.masking.v1.MaskingService',
+          'grpc.health.v1.Health',
+        ]),
       );
     });
 

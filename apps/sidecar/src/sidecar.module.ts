@@ -1,3 +1,5 @@
+import { MaskingGrpcController } from './grpc/masking.grpc-controller';
+import { TenantMasking } from './masking/tenant-masking';
 import { TracingShutdown } from '@platform/telemetry';
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
@@ -48,7 +50,13 @@ export class SidecarModule {
       : { provide: ControlPlaneApi, useClass: HttpControlPlaneClient };
     return {
       module: SidecarModule,
-      controllers: [AuthGrpcController, PolicyGrpcController, TenantGrpcController, AuditGrpcController],
+      controllers: [
+        AuthGrpcController,
+        PolicyGrpcController,
+        TenantGrpcController,
+        AuditGrpcController,
+        MaskingGrpcController,
+      ],
       providers: [
         TracingShutdown,
         { provide: SIDECAR_CONFIG, useValue: config },
@@ -63,6 +71,7 @@ export class SidecarModule {
         TokenValidator,
         InternalTokenVerifier,
         TokenClaimsReader,
+        TenantMasking,
         PolicyDecider,
         TokenAuthorizer,
         InvalidationStreams,

@@ -54,3 +54,4 @@ export * from './webhooks/webhook-registry';
 export * from './webhooks/webhook-dispatcher';
 export * from './webhooks/webhook-delivery-worker';
 export { verifyJwsSignature } from './tokens/jws';
+export * from './masking';

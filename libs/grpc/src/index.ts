@@ -26,6 +26,12 @@ import type { ResolveTenantResponse__Output } from './generated/platform/tenant/
 import type { TenantServiceClient } from './generated/platform/tenant/v1/TenantService';
 import type { ValidateIsolationRequest as ValidateIsolationRequestMessage } from './generated/platform/tenant/v1/ValidateIsolationRequest';
 import type { ValidateIsolationResponse__Output } from './generated/platform/tenant/v1/ValidateIsolationResponse';
+import type { MaskingOptions__Output } from './generated/platform/masking/v1/MaskingOptions';
+import type { MaskingServiceClient } from './generated/platform/masking/v1/MaskingService';
+import type { MaskRequest__Output } from './generated/platform/masking/v1/MaskRequest';
+import type { MaskResponse__Output } from './generated/platform/masking/v1/MaskResponse';
+import type { MaskStringRequest__Output } from './generated/platform/masking/v1/MaskStringRequest';
+import type { MaskStringResponse__Output } from './generated/platform/masking/v1/MaskStringResponse';
 
 export * from './correlation';
 
@@ -36,11 +42,13 @@ export const AUTH_PROTO = 'platform/auth/v1/auth.proto';
 export const POLICY_PROTO = 'platform/policy/v1/policy.proto';
 export const TENANT_PROTO = 'platform/tenant/v1/tenant.proto';
 export const AUDIT_PROTO = 'platform/audit/v1/audit.proto';
+export const MASKING_PROTO = 'platform/masking/v1/masking.proto';
 
 export const AUTH_SERVICE_NAME = 'platform.auth.v1.AuthService';
 export const POLICY_SERVICE_NAME = 'platform.policy.v1.PolicyService';
 export const TENANT_SERVICE_NAME = 'platform.tenant.v1.TenantService';
 export const AUDIT_SERVICE_NAME = 'platform.audit.v1.AuditService';
+export const MASKING_SERVICE_NAME = 'platform.masking.v1.MaskingService';
 
 /** Field names stay snake_case as written in the .proto files; int64 arrives as number. */
 export const PROTO_LOADER_OPTIONS: Options = {
@@ -154,3 +162,17 @@ function createClient<T>(
   }) as unknown as T;
 }
 export * from './token-claims';
+
+export type MaskingOptionsMessage = MaskingOptions__Output;
+export type MaskStringRequest = MaskStringRequest__Output;
+export type MaskStringResult = MaskStringResponse__Output;
+export type MaskRequest = MaskRequest__Output;
+export type MaskResult = MaskResponse__Output;
+export type { MaskingServiceClient };
+
+export function createMaskingServiceClient(
+  address: string,
+  options: grpc.ChannelOptions = {},
+): MaskingServiceClient {
+  return createClient<MaskingServiceClient>(MASKING_PROTO, MASKING_SERVICE_NAME, address, options);
+}

@@ -4,7 +4,7 @@ describe('maskSecrets', () => {
   const jwt = 'eyJhbGciOiJSUzI1NiIsImtpZCI6ImsxIn0.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLWJ5dGVzLWhlcmU';
 
   it.each([
-    [`token refused: ${jwt}`, 'token refused: [masked jwt]'],
+    [`token refused: ${jwt}`, 'token refused: [masked]'],
     ['authorization: Bearer abc.def-ghi', 'authorization: Bearer [masked]'],
     ['Authorization: Basic YWxpY2U6c2VjcmV0', 'Authorization: Basic [masked]'],
     ['refresh with plat_rt_Zm9vYmFyYmF6', 'refresh with plat_rt_[masked]'],

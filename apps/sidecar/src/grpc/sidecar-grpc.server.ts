@@ -15,6 +15,8 @@ import { assertLoopbackBinding, isLoopbackAddress } from '@platform/config';
 import {
   AUDIT_PROTO,
   AUDIT_SERVICE_NAME,
+  MASKING_PROTO,
+  MASKING_SERVICE_NAME,
   AUTH_PROTO,
   AUTH_SERVICE_NAME,
   correlatedHandlers,
@@ -36,6 +38,7 @@ const SERVICE_NAMES = [
   POLICY_SERVICE_NAME,
   TENANT_SERVICE_NAME,
   AUDIT_SERVICE_NAME,
+  MASKING_SERVICE_NAME,
 ] as const;
 const SHUTDOWN_GRACE_MS = 5_000;
 
@@ -62,6 +65,7 @@ export class SidecarGrpcServer extends ServerGrpc {
       ...loadProto(POLICY_PROTO),
       ...loadProto(TENANT_PROTO),
       ...loadProto(AUDIT_PROTO),
+      ...loadProto(MASKING_PROTO),
     };
     super({
       package: SERVICE_NAMES.filter((name) => name !== '').map(packageOf),
@@ -156,7 +160,7 @@ export class SidecarGrpcServer extends ServerGrpc {
 
   private addPlatformServices(server: Server): void {
     this.health.addToServer(server);
-    // Reflection describes every file it is given: the auth, policy and tenant packages, plus
+    // Reflection describes every file it is given: every platform package, plus
     // health.proto (reached through one of its message definitions, which carries the file
     // descriptors).
     new ReflectionService({

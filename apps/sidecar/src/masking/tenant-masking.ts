@@ -1,0 +1,45 @@
+import { hkdfSync } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError, MaskingEngine, type MaskingOptions } from '@platform/domain';
+import { invalidArgument } from '../authorization/authorization.error';
+import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
+
+/** Fixed HKDF salt: these keys only ever key the masking service's `hash` operator. */
+const SALT = 'oauth-platform/sidecar/masking-hash/v1';
+
+/**
+ * The masking engine with a hash key per tenant, derived from INTERNAL_TOKEN with HKDF-SHA256:
+ * every sidecar of every replica hashes a value of a tenant the same way, no two tenants alike,
+ * and no key is stored anywhere (rotating INTERNAL_TOKEN changes every hash; docs/masking.md).
+ * What the masking rules refuse (bad options, too large an input) is INVALID_ARGUMENT.
+ */
+@Injectable()
+export class TenantMasking {
+  private readonly engine: MaskingEngine;
+
+  constructor(@Inject(SIDECAR_CONFIG) config: SidecarConfig) {
+    this.engine = new MaskingEngine((tenant) =>
+      Buffer.from(hkdfSync('sha256', config.internalToken, SALT, `tenant:${tenant}`, 32)),
+    );
+  }
+
+  maskText(tenant: string, options: MaskingOptions, text: string) {
+    return invalidInput(() => this.engine.maskText(this.engine.prepare(tenant, options), text));
+  }
+
+  maskJson(tenant: string, options: MaskingOptions, json: string, fieldPaths: string[], detect: boolean) {
+    return invalidInput(() =>
+      this.engine.maskJson(this.engine.prepare(tenant, options), json, fieldPaths, detect),
+    );
+  }
+}
+
+function invalidInput<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'validation_failed')
+      throw invalidArgument(error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './credential-shapes';
+export * from './detectors';
+export * from './masking-engine';
