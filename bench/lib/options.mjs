@@ -11,6 +11,7 @@ export const SCENARIOS = [
   'audit',
   'webhooks',
   'scim',
+  'masking',
   'many-tokens',
   'tracing',
 ];

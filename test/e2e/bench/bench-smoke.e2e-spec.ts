@@ -91,6 +91,7 @@ describe('npm run bench (quick scenarios, a second each)', () => {
         'scim-create',
         'scim-lookup',
         'scim-patch',
+        'masking',
         'many-unprotected',
         'many-jose',
         'many-tokens',

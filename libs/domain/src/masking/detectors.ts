@@ -1,6 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
-import { type CountryCode, findPhoneNumbersInText, isSupportedCountry } from 'libphonenumber-js';
+import { type CountryCode, isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js';
 import isCreditCard from 'validator/lib/isCreditCard';
 import isEmail from 'validator/lib/isEmail';
 import { CREDENTIAL_SHAPES, secretSpan } from './credential-shapes';
@@ -34,7 +34,12 @@ function confirmed(entityType: string, pattern: RegExp, accepts: (candidate: str
   };
 }
 
-const PART_OF_WORD = /[\w-]/;
+/**
+ * 7 to 15 digits (E.164's most), grouped by spaces, dots or dashes, maybe `+` and `(area)`; a run
+ * of longer digit groups (a card number, an IBAN) is not cut into candidates.
+ */
+const PHONE_CANDIDATE =
+  /(?<![\w+.-])(?:\+\d{1,3}[ .-]?|(?<!\d[ .-]))(?:\(\d{1,5}\)[ .-]?)?\d(?:[ .-]?\d){6,14}(?![\w-]|[ .-]\d)/g;
 
 const digitsOf = (text: string) => text.replace(/[\s-]/g, '');
 
@@ -51,15 +56,20 @@ export const BUILT_IN_DETECTORS: readonly Detector[] = [
   confirmed('EMAIL_ADDRESS', /[\w.%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, (candidate) => isEmail(candidate)),
   {
     entityType: 'PHONE_NUMBER',
-    // A number glued to letters or dashes is part of something else (`INV-2024-000123`).
+    // Candidates by a cheap pattern (whole, not glued to letters or dashes: `INV-2024-000123`),
+    // each confirmed by libphonenumber's validity rules: its own text scanner costs ~2 ms a KiB.
     find: (text, { region }) =>
-      findPhoneNumbersInText(text, { defaultCountry: region as CountryCode })
+      [...text.matchAll(PHONE_CANDIDATE)]
         .filter(
-          (found) =>
-            !PART_OF_WORD.test(text[found.startsAt - 1] ?? '') &&
-            !PART_OF_WORD.test(text[found.endsAt] ?? ''),
+          (match) =>
+            !isIPv4(match[0]) &&
+            parsePhoneNumberFromString(match[0], region as CountryCode)?.isValid() === true,
         )
-        .map((found) => ({ entityType: 'PHONE_NUMBER', start: found.startsAt, end: found.endsAt })),
+        .map((match) => ({
+          entityType: 'PHONE_NUMBER',
+          start: match.index,
+          end: match.index + match[0].length,
+        })),
   },
   confirmed('CREDIT_CARD', /\b\d(?:[ -]?\d){12,18}\b/g, (candidate) => isCreditCard(digitsOf(candidate))),
   confirmed('IBAN_CODE', /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b/g, (candidate) =>
