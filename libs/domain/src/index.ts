@@ -55,3 +55,4 @@ export * from './webhooks/webhook-dispatcher';
 export * from './webhooks/webhook-delivery-worker';
 export { verifyJwsSignature } from './tokens/jws';
 export * from './masking';
+export * from './ratelimit';

@@ -5,6 +5,7 @@
  */
 import type { Application } from './application';
 import type { AuditStore } from './audit/audit-record';
+import type { DefinitionStore } from './ratelimit/service-definition';
 import type { WebhookStore } from './webhooks/webhook-endpoint';
 
 export type InsertResult = 'created' | 'duplicate';
@@ -348,6 +349,7 @@ export interface Stores {
   sessions: SessionStore;
   audit: AuditStore;
   webhooks: WebhookStore;
+  definitions: DefinitionStore;
 }
 
 export interface Transactor {

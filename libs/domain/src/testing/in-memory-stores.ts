@@ -36,6 +36,7 @@ import { RefreshTokenGrant } from '../grants/refresh-token.grant';
 import { TokenEndpoint } from '../grants/token-endpoint';
 import { REFRESH_TOKEN_LIFETIME_SECONDS, UserTokenIssuer } from '../grants/user-tokens';
 import { SigningKeyRing } from '../keys/signing-key-ring';
+import type { DefinitionKind, DefinitionStore, ServiceDefinition } from '../ratelimit/service-definition';
 import { ApplicationRegistry } from '../registry/application-registry';
 import { ScopeRegistry } from '../registry/scope-registry';
 import { SESSION_LIFETIME_SECONDS, SessionService } from '../sessions/session.service';
@@ -680,6 +681,63 @@ export class InMemoryAuditStore implements AuditStore, Snapshotting {
   }
 }
 
+export class InMemoryDefinitionStore implements DefinitionStore, Snapshotting {
+  private rows: ServiceDefinition[] = [];
+  private lastSeq = 0;
+
+  async putDefinition(
+    definition: Pick<ServiceDefinition, 'kind' | 'tenant' | 'name' | 'document'>,
+    now: Date,
+  ): Promise<ServiceDefinition> {
+    const previous = this.rows.find((r) => sameDefinition(r, definition));
+    const row = {
+      ...copy(definition),
+      version: (previous?.version ?? 0) + 1,
+      seq: ++this.lastSeq,
+      updatedAt: new Date(now),
+    };
+    this.rows = [...this.rows.filter((r) => r !== previous), row];
+    return copy(row);
+  }
+
+  async findDefinition(
+    kind: DefinitionKind,
+    tenant: string,
+    name: string,
+  ): Promise<ServiceDefinition | null> {
+    const row = this.rows.find((r) => sameDefinition(r, { kind, tenant, name }) && r.document !== null);
+    return row ? copy(row) : null;
+  }
+
+  async listDefinitions(kind: DefinitionKind, tenant: string): Promise<ServiceDefinition[]> {
+    return this.rows
+      .filter((r) => r.kind === kind && r.tenant === tenant && r.document !== null)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .map(copy);
+  }
+
+  async listDefinitionsAfter(afterSeq: number, limit: number): Promise<ServiceDefinition[]> {
+    return this.rows
+      .filter((r) => r.seq > afterSeq)
+      .sort((a, b) => a.seq - b.seq)
+      .slice(0, limit)
+      .map(copy);
+  }
+
+  snapshot(): unknown {
+    return copy({ rows: this.rows, lastSeq: this.lastSeq });
+  }
+
+  restore(state: unknown): void {
+    ({ rows: this.rows, lastSeq: this.lastSeq } = state as { rows: ServiceDefinition[]; lastSeq: number });
+  }
+}
+
+const sameDefinition = (
+  a: Pick<ServiceDefinition, 'kind' | 'tenant' | 'name'>,
+  b: Pick<ServiceDefinition, 'kind' | 'tenant' | 'name'>,
+) => a.kind === b.kind && a.tenant === b.tenant && a.name === b.name;
+
 export class InMemoryStores implements Stores {
   readonly applications = new InMemoryApplicationStore();
   readonly scopes = new InMemoryScopeStore();
@@ -693,6 +751,7 @@ export class InMemoryStores implements Stores {
   readonly sessions = new InMemorySessionStore();
   readonly audit = new InMemoryAuditStore();
   readonly webhooks = new InMemoryWebhookStore();
+  readonly definitions = new InMemoryDefinitionStore();
 
   private all(): Snapshotting[] {
     return [
@@ -708,6 +767,7 @@ export class InMemoryStores implements Stores {
       this.sessions,
       this.audit,
       this.webhooks,
+      this.definitions,
     ];
   }
 
@@ -803,6 +863,7 @@ export function autocommitting(stores: InMemoryStores, transactor: InMemoryTrans
     sessions: wrap(stores.sessions),
     audit: wrap(stores.audit),
     webhooks: wrap(stores.webhooks),
+    definitions: wrap(stores.definitions),
   };
 }
 

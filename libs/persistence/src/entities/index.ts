@@ -5,6 +5,7 @@ import { GroupEntity, GroupMemberEntity } from './group.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
 import { RevocationEntity } from './revocation.entity';
 import { ScopeEntity } from './scope.entity';
+import { ServiceDefinitionEntity, ServiceDefinitionSequenceEntity } from './service-definition.entity';
 import { SessionEntity } from './session.entity';
 import { SigningKeyEntity } from './signing-key.entity';
 import { TokenEventEntity } from './token-event.entity';
@@ -27,6 +28,8 @@ export {
   RefreshTokenEntity,
   RevocationEntity,
   ScopeEntity,
+  ServiceDefinitionEntity,
+  ServiceDefinitionSequenceEntity,
   SessionEntity,
   SigningKeyEntity,
   TokenEventEntity,
@@ -57,4 +60,6 @@ export const ENTITIES = [
   WebhookDeliveryEntity,
   WebhookAttemptEntity,
   WebhookDispatchCursorEntity,
+  ServiceDefinitionEntity,
+  ServiceDefinitionSequenceEntity,
 ];

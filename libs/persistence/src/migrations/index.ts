@@ -3,6 +3,7 @@ import { Sessions1764000000000 } from './1764000000000-sessions';
 import { AuditLog1764100000000 } from './1764100000000-audit-log';
 import { Webhooks1764200000000 } from './1764200000000-webhooks';
 import { Scim1764300000000 } from './1764300000000-scim';
+import { ServiceDefinitions1764400000000 } from './1764400000000-service-definitions';
 
 /** In order. Append new migrations; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   AuditLog1764100000000,
   Webhooks1764200000000,
   Scim1764300000000,
+  ServiceDefinitions1764400000000,
 ];

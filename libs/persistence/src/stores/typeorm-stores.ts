@@ -2,6 +2,7 @@ import type {
   ApplicationStore,
   AuditStore,
   AuthorizationCodeStore,
+  DefinitionStore,
   GroupStore,
   RefreshTokenStore,
   RevocationStore,
@@ -22,6 +23,7 @@ import { TypeOrmGroupStore } from './group.store';
 import { TypeOrmRefreshTokenStore } from './refresh-token.store';
 import { TypeOrmRevocationStore } from './revocation.store';
 import { TypeOrmScopeStore } from './scope.store';
+import { TypeOrmDefinitionStore } from './service-definition.store';
 import { TypeOrmSessionStore } from './session.store';
 import { TypeOrmSigningKeyStore } from './signing-key.store';
 import { TypeOrmTokenEventStore } from './token-event.store';
@@ -42,6 +44,7 @@ export class TypeOrmStores implements Stores {
   readonly sessions: SessionStore;
   readonly audit: AuditStore;
   readonly webhooks: WebhookStore;
+  readonly definitions: DefinitionStore;
 
   constructor(manager: EntityManager) {
     this.applications = new TypeOrmApplicationStore(manager);
@@ -56,6 +59,7 @@ export class TypeOrmStores implements Stores {
     this.sessions = new TypeOrmSessionStore(manager);
     this.audit = new TypeOrmAuditStore(manager);
     this.webhooks = new TypeOrmWebhookStore(manager);
+    this.definitions = new TypeOrmDefinitionStore(manager);
   }
 
   /**
@@ -79,6 +83,7 @@ export class TypeOrmStores implements Stores {
       sessions: serialized(stores.sessions, lock),
       audit: serialized(stores.audit, lock),
       webhooks: serialized(stores.webhooks, lock),
+      definitions: serialized(stores.definitions, lock),
     };
   }
 }

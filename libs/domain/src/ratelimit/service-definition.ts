@@ -1,0 +1,31 @@
+/**
+ * A definition a sidecar service runs on, owned by the control plane and copied to every sidecar
+ * (docs/rate-limits.md, "Rules of the rate limit service"): one document per (kind, tenant, name).
+ */
+export type DefinitionKind = 'rate_limits';
+
+export interface ServiceDefinition {
+  kind: DefinitionKind;
+  tenant: string;
+  name: string;
+  /** null: deleted (kept as a tombstone, so a sidecar following the feed learns of it). */
+  document: Record<string, unknown> | null;
+  /** 1 for the first write, one more for each. */
+  version: number;
+  /** Position in the feed of every definition change, ascending in commit order. */
+  seq: number;
+  updatedAt: Date;
+}
+
+export interface DefinitionStore {
+  /** Writes (a null document deletes) with the next seq; answers the stored definition. */
+  putDefinition(
+    definition: Pick<ServiceDefinition, 'kind' | 'tenant' | 'name' | 'document'>,
+    now: Date,
+  ): Promise<ServiceDefinition>;
+  findDefinition(kind: DefinitionKind, tenant: string, name: string): Promise<ServiceDefinition | null>;
+  /** The live definitions of a tenant, ordered by name. */
+  listDefinitions(kind: DefinitionKind, tenant: string): Promise<ServiceDefinition[]>;
+  /** Every change with seq > `afterSeq`, tombstones included, ascending, at most `limit`. */
+  listDefinitionsAfter(afterSeq: number, limit: number): Promise<ServiceDefinition[]>;
+}
