@@ -36,6 +36,7 @@ import { ControlPlaneRelay } from './forwarding/control-plane-relay';
 import { KeysController } from './keys/keys.controller';
 import { ClientRateLimits } from './oauth/client-rate-limits';
 import { OAuthController } from './oauth/oauth.controller';
+import { RateLimitRulesController } from './rate-limits/rate-limit-rules.controller';
 import { ScimDiscoveryController } from './scim/scim-discovery.controller';
 import { ScimController } from './scim/scim.controller';
 import { ScopesController } from './scopes/scopes.controller';
@@ -78,6 +79,7 @@ export class BackendModule {
         WebhooksController,
         ScimDiscoveryController,
         ScimController,
+        RateLimitRulesController,
       ],
       providers: [
         TracingShutdown,

@@ -7,6 +7,7 @@ import { InternalModule } from './internal/internal.module';
 import { BootstrapService } from './platform/bootstrap.service';
 import { PlatformModule } from './platform/platform.module';
 import { PublicModule } from './public/public.module';
+import { RateLimitsModule } from './ratelimit/rate-limits.module';
 import { ScimModule } from './scim/scim.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { UserFlowModule } from './user-flow/user-flow.module';
@@ -24,6 +25,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     AuditModule,
     WebhooksModule,
     ScimModule,
+    RateLimitsModule,
   ],
   providers: [BootstrapService, TracingShutdown],
 })

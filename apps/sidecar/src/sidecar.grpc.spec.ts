@@ -251,17 +251,19 @@ describe('sidecar gRPC (platform.auth.v1.AuthService)', () => {
       ]);
     });
 
-    it.each(['', 'platform.auth.v1.AuthService', 'platform.masking.v1.MaskingService'])(
-      'the health service reports %p as SERVING',
-      async (service) => {
-        const { error, response } = await call<{ status: string }>((done) =>
-          sidecar.health.Check({ service }, done),
-        );
+    it.each([
+      '',
+      'platform.auth.v1.AuthService',
+      'platform.masking.v1.MaskingService',
+      'platform.ratelimit.v1.RateLimitService',
+    ])('the health service reports %p as SERVING', async (service) => {
+      const { error, response } = await call<{ status: string }>((done) =>
+        sidecar.health.Check({ service }, done),
+      );
 
-        expect(error).toBeNull();
-        expect(response.status).toBe('SERVING');
-      },
-    );
+      expect(error).toBeNull();
+      expect(response.status).toBe('SERVING');
+    });
 
     it('server reflection lists the platform services and health', async () => {
       const services = await listServices(sidecar.address);
@@ -270,6 +272,7 @@ describe('sidecar gRPC (platform.auth.v1.AuthService)', () => {
         expect.arrayContaining([
           'platform.auth.v1.AuthService',
           'platform.masking.v1.MaskingService',
+          'platform.ratelimit.v1.RateLimitService',
           'grpc.health.v1.Health',
         ]),
       );

@@ -1,3 +1,6 @@
+import { RateLimitGrpcController } from './grpc/ratelimit.grpc-controller';
+import { DefinitionSync } from './ratelimit/definition-sync';
+import { RateLimitChecker } from './ratelimit/rate-limit-checker';
 import { MaskingGrpcController } from './grpc/masking.grpc-controller';
 import { TenantMasking } from './masking/tenant-masking';
 import { TracingShutdown } from '@platform/telemetry';
@@ -56,6 +59,7 @@ export class SidecarModule {
         TenantGrpcController,
         AuditGrpcController,
         MaskingGrpcController,
+        RateLimitGrpcController,
       ],
       providers: [
         TracingShutdown,
@@ -72,6 +76,8 @@ export class SidecarModule {
         InternalTokenVerifier,
         TokenClaimsReader,
         TenantMasking,
+        DefinitionSync,
+        RateLimitChecker,
         PolicyDecider,
         TokenAuthorizer,
         InvalidationStreams,

@@ -10,3 +10,4 @@ export * from './registry';
 export * from './users';
 export * from './webhooks';
 export * from './scim';
+export * from './rate-limits';

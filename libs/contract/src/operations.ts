@@ -35,6 +35,7 @@ export type Tag =
   | 'Service accounts'
   | 'Tenant users'
   | 'SCIM'
+  | 'Rate limits'
   | 'User login and consent'
   | 'App login family'
   | 'Platform';

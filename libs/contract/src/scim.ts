@@ -10,6 +10,7 @@ import {
   ApiResponse,
   ApiSchema,
   ApiSecurity,
+  ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
 
@@ -216,12 +217,13 @@ export const IfMatch = () =>
   );
 
 /**
- * A SCIM 2.0 route (its controller carries `@ApiTags('SCIM')`): an access token with `scim.read` / `scim.write` (a service app, bound to its
+ * A SCIM 2.0 route: an access token with `scim.read` / `scim.write` (a service app, bound to its
  * tenant), a tenant_admin of the tenant, or a platform admin; every error is a ScimError.
  */
 export const ScimOperation = (doc: { id: string; summary: string; description?: string }) =>
   applyDecorators(
     ApiOperation({ operationId: doc.id, summary: doc.summary, description: doc.description }),
+    ApiTags('SCIM'),
     ApiSecurity('bearerAuth'),
     ApiExtraModels(ScimErrorDto),
     ApiHeader({

@@ -26,6 +26,13 @@ import type { ResolveTenantResponse__Output } from './generated/platform/tenant/
 import type { TenantServiceClient } from './generated/platform/tenant/v1/TenantService';
 import type { ValidateIsolationRequest as ValidateIsolationRequestMessage } from './generated/platform/tenant/v1/ValidateIsolationRequest';
 import type { ValidateIsolationResponse__Output } from './generated/platform/tenant/v1/ValidateIsolationResponse';
+import type { CheckRateLimitRequest__Output } from './generated/platform/ratelimit/v1/CheckRateLimitRequest';
+import type {
+  CheckRateLimitResponse,
+  CheckRateLimitResponse__Output,
+} from './generated/platform/ratelimit/v1/CheckRateLimitResponse';
+import type { RateLimitServiceClient } from './generated/platform/ratelimit/v1/RateLimitService';
+import type { ResetRateLimitRequest__Output } from './generated/platform/ratelimit/v1/ResetRateLimitRequest';
 import type { MaskingOptions__Output } from './generated/platform/masking/v1/MaskingOptions';
 import type { MaskingServiceClient } from './generated/platform/masking/v1/MaskingService';
 import type { MaskRequest__Output } from './generated/platform/masking/v1/MaskRequest';
@@ -43,12 +50,14 @@ export const POLICY_PROTO = 'platform/policy/v1/policy.proto';
 export const TENANT_PROTO = 'platform/tenant/v1/tenant.proto';
 export const AUDIT_PROTO = 'platform/audit/v1/audit.proto';
 export const MASKING_PROTO = 'platform/masking/v1/masking.proto';
+export const RATE_LIMIT_PROTO = 'platform/ratelimit/v1/ratelimit.proto';
 
 export const AUTH_SERVICE_NAME = 'platform.auth.v1.AuthService';
 export const POLICY_SERVICE_NAME = 'platform.policy.v1.PolicyService';
 export const TENANT_SERVICE_NAME = 'platform.tenant.v1.TenantService';
 export const AUDIT_SERVICE_NAME = 'platform.audit.v1.AuditService';
 export const MASKING_SERVICE_NAME = 'platform.masking.v1.MaskingService';
+export const RATE_LIMIT_SERVICE_NAME = 'platform.ratelimit.v1.RateLimitService';
 
 /** Field names stay snake_case as written in the .proto files; int64 arrives as number. */
 export const PROTO_LOADER_OPTIONS: Options = {
@@ -175,4 +184,18 @@ export function createMaskingServiceClient(
   options: grpc.ChannelOptions = {},
 ): MaskingServiceClient {
   return createClient<MaskingServiceClient>(MASKING_PROTO, MASKING_SERVICE_NAME, address, options);
+}
+
+export type CheckRateLimitRequest = CheckRateLimitRequest__Output;
+/** What the sidecar answers (built: enums by name) and what a client reads. */
+export type CheckRateLimitAnswer = CheckRateLimitResponse;
+export type CheckRateLimitResult = CheckRateLimitResponse__Output;
+export type ResetRateLimitRequest = ResetRateLimitRequest__Output;
+export type { RateLimitServiceClient };
+
+export function createRateLimitServiceClient(
+  address: string,
+  options: grpc.ChannelOptions = {},
+): RateLimitServiceClient {
+  return createClient<RateLimitServiceClient>(RATE_LIMIT_PROTO, RATE_LIMIT_SERVICE_NAME, address, options);
 }

@@ -49,6 +49,10 @@ const TAGS: Array<[string, string]> = [
     'SCIM',
     'SCIM 2.0 provisioning of users and groups (RFC 7643, RFC 7644) for identity providers: `scim.read` / `scim.write` in the caller’s tenant; every answer and error is `application/scim+json`.',
   ],
+  [
+    'Rate limits',
+    'Rules of the sidecar’s rate limit service (CheckRateLimit), per tenant and domain (admin Bearer token).',
+  ],
   ['User login and consent', 'Browser routes: server-rendered pages and redirects.'],
   ['App login family', 'Login, refresh, validation and revocation for apps of the user-forwarding model.'],
   ['Platform', 'Health, the caller, and this documentation.'],

@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Inject, Param } from '@nestjs/common';
-import { ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiParam } from '@nestjs/swagger';
 import type { PlatformConfig } from '@platform/config';
 import {
   PublicOperation,
@@ -22,7 +22,6 @@ const Discovery = (id: string, summary: string) =>
 
 /** The SCIM discovery documents (RFC 7644 section 4): static, answered by the backend itself. */
 @Controller('scim/v2')
-@ApiTags('SCIM')
 export class ScimDiscoveryController {
   private readonly discovery: ScimDiscovery;
 

@@ -1,5 +1,5 @@
 import { applyDecorators, Controller, Delete, Get, Patch, Post, Put, Req, Res } from '@nestjs/common';
-import { ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import {
   IfMatch,
   ScimAnswers,
@@ -73,7 +73,6 @@ const NO_SUCH = 'No such resource in the tenant (also when it is in another one)
  * tenant an app provisions, the resources, versions and deprovisioning).
  */
 @Controller('scim/v2')
-@ApiTags('SCIM')
 export class ScimController {
   constructor(private readonly relay: ControlPlaneRelay) {}
 

@@ -8,7 +8,9 @@ export type AuthorizationErrorCode =
   /** Missing or malformed action, principal, tenant or candidate policy. */
   | 'invalid_argument'
   /** The policies (or tenant isolation) refused. */
-  | 'permission_denied';
+  | 'permission_denied'
+  /** What the request names does not exist (a rate limit rule to reset). */
+  | 'not_found';
 
 export interface RefusedDecision {
   decisionId: string;

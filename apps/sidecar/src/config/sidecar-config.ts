@@ -25,6 +25,8 @@ export interface SidecarConfig {
    * off). See `validation/verified-token-cache.ts`.
    */
   verifiedTokenCacheSize: number;
+  /** `RATE_LIMIT_REDIS_URL`: the rate limit service's counters, shared by every sidecar; else in memory. */
+  rateLimitRedisUrl?: string;
 }
 
 export const SIDECAR_CONFIG = Symbol('SIDECAR_CONFIG');
@@ -45,5 +47,6 @@ export function loadSidecarConfig(env: NodeJS.ProcessEnv = process.env): Sidecar
     keyRefreshMs: platform.sidecar.keyRefreshMs,
     unknownKidRefreshIntervalMs: platform.sidecar.unknownKidRefreshIntervalMs,
     verifiedTokenCacheSize: platform.sidecar.tokenCacheSize,
+    ...(platform.rateLimits.redisUrl !== undefined && { rateLimitRedisUrl: platform.rateLimits.redisUrl }),
   };
 }

@@ -1,4 +1,4 @@
-import type { JsonWebKeySet, RevocationPage } from './control-plane.types';
+import type { DefinitionPage, JsonWebKeySet, RevocationPage } from './control-plane.types';
 import type { RevocationEntry } from '@platform/domain';
 
 /**
@@ -15,6 +15,8 @@ export abstract class ControlPlaneApi {
   abstract fetchActiveRevocations(): Promise<RevocationPage>;
   /** `GET /internal/v1/revocations?after=&limit=`, ascending. */
   abstract fetchRevocationsAfter(afterSeq: number, limit: number): Promise<RevocationPage>;
+  /** `GET /internal/v1/definitions?after=&limit=`: definition changes in commit order. */
+  abstract fetchDefinitionsAfter(afterSeq: number, limit: number): Promise<DefinitionPage>;
   /** `POST /internal/v1/revocations {token}`: trusted revoke of an access token. */
   abstract revokeAccessToken(token: string): Promise<{ revoked: boolean }>;
   /**

@@ -44,3 +44,33 @@ export function parseJsonWebKeySet(body: unknown): JsonWebKeySet | undefined {
   if (!isRecord(body) || !Array.isArray(body.keys)) return undefined;
   return { keys: body.keys.filter(isRecord) as JWK[] };
 }
+
+/** A change of a definition (`document` null: deleted), as the definitions feed carries it. */
+export interface DefinitionChange {
+  seq: number;
+  kind: string;
+  tenant: string;
+  name: string;
+  version: number;
+  document: Record<string, unknown> | null;
+}
+
+export interface DefinitionPage {
+  definitions: DefinitionChange[];
+  last_seq: number;
+}
+
+/** A well-formed page, or undefined; a malformed change in it is skipped. */
+export function parseDefinitionPage(body: unknown): DefinitionPage | undefined {
+  if (!isRecord(body) || !Array.isArray(body.definitions) || !isInteger(body.last_seq)) return undefined;
+  const definitions: DefinitionChange[] = [];
+  for (const item of body.definitions) {
+    if (!isRecord(item)) continue;
+    const { seq, kind, tenant, name, version, document } = item;
+    if (!isInteger(seq) || !isInteger(version)) continue;
+    if (typeof kind !== 'string' || typeof tenant !== 'string' || typeof name !== 'string') continue;
+    if (document !== null && !isRecord(document)) continue;
+    definitions.push({ seq, kind, tenant, name, version, document });
+  }
+  return { definitions, last_seq: body.last_seq };
+}

@@ -8,6 +8,8 @@ import {
   parseJsonWebKeySet,
   parseRevocationEntry,
   parseRevocationPage,
+  parseDefinitionPage,
+  type DefinitionPage,
   type JsonWebKeySet,
   type RevocationPage,
 } from './control-plane.types';
@@ -51,6 +53,11 @@ export class HttpControlPlaneClient extends ControlPlaneApi implements OnApplica
     const path = `/internal/v1/revocations?after=${afterSeq}&limit=${limit}`;
     const body = await this.json('GET', path);
     return parseRevocationPage(body) ?? this.unreadable('/internal/v1/revocations');
+  }
+
+  async fetchDefinitionsAfter(afterSeq: number, limit: number): Promise<DefinitionPage> {
+    const path = `/internal/v1/definitions?after=${afterSeq}&limit=${limit}`;
+    return parseDefinitionPage(await this.json('GET', path)) ?? this.unreadable('/internal/v1/definitions');
   }
 
   async revokeAccessToken(token: string): Promise<{ revoked: boolean }> {

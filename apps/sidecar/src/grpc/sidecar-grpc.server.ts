@@ -17,6 +17,8 @@ import {
   AUDIT_SERVICE_NAME,
   MASKING_PROTO,
   MASKING_SERVICE_NAME,
+  RATE_LIMIT_PROTO,
+  RATE_LIMIT_SERVICE_NAME,
   AUTH_PROTO,
   AUTH_SERVICE_NAME,
   correlatedHandlers,
@@ -39,6 +41,7 @@ const SERVICE_NAMES = [
   TENANT_SERVICE_NAME,
   AUDIT_SERVICE_NAME,
   MASKING_SERVICE_NAME,
+  RATE_LIMIT_SERVICE_NAME,
 ] as const;
 const SHUTDOWN_GRACE_MS = 5_000;
 
@@ -66,6 +69,7 @@ export class SidecarGrpcServer extends ServerGrpc {
       ...loadProto(TENANT_PROTO),
       ...loadProto(AUDIT_PROTO),
       ...loadProto(MASKING_PROTO),
+      ...loadProto(RATE_LIMIT_PROTO),
     };
     super({
       package: SERVICE_NAMES.filter((name) => name !== '').map(packageOf),

@@ -59,6 +59,8 @@ function authorizationStatusOf(code: AuthorizationErrorCode): status {
       return status.INVALID_ARGUMENT;
     case 'permission_denied':
       return status.PERMISSION_DENIED;
+    case 'not_found':
+      return status.NOT_FOUND;
     default: {
       const unmapped: never = code;
       throw new Error(`unmapped authorization error code ${String(unmapped)}`);

@@ -1,7 +1,12 @@
 import { correlationId } from '@platform/telemetry';
 import { decodeJwt, type JWK } from 'jose';
 import { ControlPlaneApi } from '../control-plane/control-plane-api';
-import type { JsonWebKeySet, RevocationPage } from '../control-plane/control-plane.types';
+import type {
+  DefinitionChange,
+  DefinitionPage,
+  JsonWebKeySet,
+  RevocationPage,
+} from '../control-plane/control-plane.types';
 import type { RevocationEntry, RevocationKind } from '@platform/domain';
 import { SidecarError } from '../errors';
 
@@ -84,6 +89,19 @@ export class FakeControlPlane extends ControlPlaneApi {
     this.calls.active++;
     this.ensureReachable();
     return { revocations: [...this.entries], last_seq: this.lastSeq };
+  }
+
+  /** Definition changes, as the control plane's feed would carry them (`publishDefinition`). */
+  readonly definitionChanges: DefinitionChange[] = [];
+
+  publishDefinition(change: Omit<DefinitionChange, 'seq'>): void {
+    this.definitionChanges.push({ ...change, seq: this.definitionChanges.length + 1 });
+  }
+
+  async fetchDefinitionsAfter(afterSeq: number, limit: number): Promise<DefinitionPage> {
+    if (!this.reachable) throw new SidecarError('control_plane_unavailable', 'control plane unreachable');
+    const page = this.definitionChanges.filter((c) => c.seq > afterSeq).slice(0, limit);
+    return { definitions: page, last_seq: page.at(-1)?.seq ?? afterSeq };
   }
 
   async fetchRevocationsAfter(afterSeq: number, limit: number): Promise<RevocationPage> {

@@ -1,2 +1,3 @@
 export * from './service-definition';
 export * from './rate-limit-rules';
+export * from './rate-limit-rule-registry';

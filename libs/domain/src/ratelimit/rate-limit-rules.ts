@@ -24,7 +24,7 @@ export type RateLimitUnit = keyof typeof RATE_LIMIT_UNITS;
 export interface RateLimitSpec {
   unit: RateLimitUnit;
   requests_per_unit: number;
-  /** Extra requests allowed above the rate, drawn from a reserve that refills over one unit. */
+  /** Extra requests a window may take above `requests_per_unit` (its quota is the sum). */
   burst?: number;
 }
 

@@ -19,6 +19,9 @@ export class ApiDocsModule {}
 export function generateOpenApi(app: INestApplication, builder: DocumentBuilder): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, builder.setOpenAPIVersion('3.1.0').build(), {
     operationIdFactory: (_controller, method) => method,
+    // Every operation names its tag (libs/contract's operation decorators); a second one named
+    // after the controller class would list it twice, and Swagger UI stops rendering at such twins.
+    autoTagControllers: false,
   });
   visitSchemas(document.components);
   for (const item of Object.values(document.paths)) {

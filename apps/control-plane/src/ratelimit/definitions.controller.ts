@@ -1,0 +1,48 @@
+import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
+import type { Stores } from '@platform/domain';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { InternalGuard } from '../internal/internal.guard';
+import { STORES } from '../platform/tokens';
+
+class DefinitionFeedQuery {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  after?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit?: number;
+}
+
+/**
+ * The feed of definition changes every sidecar follows (docs/internal-api.md): every change after
+ * `after`, tombstones (`document: null`) included, in commit order.
+ */
+@Controller('internal/v1/definitions')
+@UseGuards(InternalGuard)
+export class DefinitionsController {
+  constructor(@Inject(STORES) private readonly stores: Stores) {}
+
+  @Get()
+  async after(@Query() query: DefinitionFeedQuery) {
+    const after = query.after ?? 0;
+    const page = await this.stores.definitions.listDefinitionsAfter(after, query.limit ?? 500);
+    return {
+      definitions: page.map((d) => ({
+        seq: d.seq,
+        kind: d.kind,
+        tenant: d.tenant,
+        name: d.name,
+        version: d.version,
+        document: d.document,
+      })),
+      last_seq: page.at(-1)?.seq ?? after,
+    };
+  }
+}

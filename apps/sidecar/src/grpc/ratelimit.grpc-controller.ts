@@ -1,0 +1,105 @@
+import { Controller } from '@nestjs/common';
+import { GrpcMethod } from '@nestjs/microservices';
+import { checkTenantIsolation, DEFAULT_TENANT, type DescriptorEntry } from '@platform/domain';
+import type { CheckRateLimitAnswer, CheckRateLimitRequest, ResetRateLimitRequest } from '@platform/grpc';
+import { AuthorizationError, invalidArgument } from '../authorization/authorization.error';
+import { principalOfClaims } from '../authorization/principals';
+import { SidecarError } from '../errors';
+import { RateLimitChecker } from '../ratelimit/rate-limit-checker';
+import { TokenClaimsReader } from './token-claims.reader';
+
+type Descriptor = { entries?: Array<{ key?: string; value?: string }> } | null | undefined;
+
+const UNITS = { second: 'SECOND', minute: 'MINUTE', hour: 'HOUR', day: 'DAY' } as const;
+/** Hits one call may count; more is surely a mistake. */
+const MAX_HITS = 1_000_000;
+
+/**
+ * `platform.ratelimit.v1.RateLimitService` (docs/rate-limits.md): Envoy's rate limit service
+ * messages, the tenant's rules as every sidecar holds them, counters shared through Redis. The
+ * caller's token chooses the tenant (a user its own; a platform admin or a service the one it
+ * names, else the default tenant).
+ */
+@Controller()
+export class RateLimitGrpcController {
+  constructor(
+    private readonly tokens: TokenClaimsReader,
+    private readonly checker: RateLimitChecker,
+  ) {}
+
+  @GrpcMethod('RateLimitService', 'CheckRateLimit')
+  async check({
+    domain = '',
+    descriptors = [],
+    hits_addend: hitsAddend = 0,
+    token = '',
+    tenant = '',
+  }: Partial<CheckRateLimitRequest>): Promise<CheckRateLimitAnswer> {
+    const scope = await this.tenantOf(token, tenant);
+    requireDomain(domain);
+    if (descriptors.length === 0) throw invalidArgument('descriptors must name at least one descriptor');
+    const hits = hitsAddend === 0 ? 1 : hitsAddend;
+    if (hits > MAX_HITS) throw invalidArgument(`hits_addend must be at most ${MAX_HITS}`);
+    this.requireRules();
+    const statuses = [];
+    for (const descriptor of descriptors) {
+      const verdict = await this.checker.check(scope, domain, entriesOf(descriptor), hits);
+      statuses.push(
+        verdict.limited
+          ? {
+              code: verdict.allowed ? ('OK' as const) : ('OVER_LIMIT' as const),
+              current_limit: {
+                requests_per_unit: verdict.limit.requests_per_unit,
+                unit: UNITS[verdict.limit.unit],
+                name: verdict.name,
+              },
+              limit_remaining: verdict.remaining,
+              duration_until_reset: { seconds: verdict.resetSeconds, nanos: 0 },
+            }
+          : { code: 'OK' as const },
+      );
+    }
+    return {
+      overall_code: statuses.some((s) => s.code === 'OVER_LIMIT') ? 'OVER_LIMIT' : 'OK',
+      statuses,
+    };
+  }
+
+  @GrpcMethod('RateLimitService', 'ResetRateLimit')
+  async reset({ domain = '', descriptor, token = '', tenant = '' }: Partial<ResetRateLimitRequest>) {
+    const scope = await this.tenantOf(token, tenant);
+    requireDomain(domain);
+    this.requireRules();
+    if (!(await this.checker.reset(scope, domain, entriesOf(descriptor)))) {
+      throw new AuthorizationError('not_found', `no rule of domain ${domain} limits that descriptor`);
+    }
+    return {};
+  }
+
+  /** The caller's own tenant, or the one it names when it may reach it (isolation rules). */
+  private async tenantOf(token: string, named: string): Promise<string> {
+    const principal = principalOfClaims(await this.tokens.read(token));
+    const tenant = named || (principal.kind === 'user' ? principal.tenant : DEFAULT_TENANT);
+    const verdict = checkTenantIsolation(principal, tenant);
+    if (!verdict.allowed) throw new AuthorizationError('permission_denied', verdict.reason);
+    return tenant;
+  }
+
+  /** Until the rules are loaded nothing can be decided: fail closed, as for tokens. */
+  private requireRules(): void {
+    if (!this.checker.rulesLoaded) throw new SidecarError('not_ready', 'rate limit rules are loading');
+  }
+}
+
+function requireDomain(domain: string): void {
+  if (domain === '') throw invalidArgument('domain is required');
+}
+
+function entriesOf(descriptor: Descriptor): DescriptorEntry[] {
+  const entries = descriptor?.entries ?? [];
+  if (entries.length === 0) throw invalidArgument('a descriptor needs at least one entry');
+  return entries.map(({ key = '', value = '' }) => {
+    if (key === '') throw invalidArgument('every descriptor entry needs a key');
+    return { key, value };
+  });
+}

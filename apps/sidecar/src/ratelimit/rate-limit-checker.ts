@@ -1,0 +1,110 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  type DescriptorEntry,
+  matchDescriptor,
+  RATE_LIMIT_UNITS,
+  type RateLimitSpec,
+  readRateLimitRules,
+  type RateLimitRules,
+} from '@platform/domain';
+import { type RateLimit, RateLimitStore } from '@platform/ratelimit';
+import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
+import { DefinitionSync } from './definition-sync';
+
+/** What one descriptor got: no rule, or a rule's verdict. */
+export type DescriptorVerdict =
+  | { limited: false }
+  | {
+      limited: true;
+      allowed: boolean;
+      limit: RateLimitSpec;
+      /** `domain:key=value|...`, the counter. */
+      name: string;
+      remaining: number;
+      resetSeconds: number;
+    };
+
+/**
+ * The rate limit service's decisions: the tenant's rules of the domain (from DefinitionSync),
+ * matched as Envoy's service does, counted in memory or in Redis (every sidecar's counters shared;
+ * a Redis failure counts in this sidecar's memory meanwhile, libs/ratelimit). The quota of a window
+ * is `requests_per_unit + burst`; a changed limit starts its own counters.
+ */
+@Injectable()
+export class RateLimitChecker implements OnApplicationShutdown {
+  private readonly logger = new Logger(RateLimitChecker.name);
+  private readonly store: RateLimitStore;
+  private readonly limits = new Map<string, RateLimit>();
+  private readonly parsed = new Map<string, { version: number; rules: RateLimitRules }>();
+
+  constructor(
+    private readonly definitions: DefinitionSync,
+    @Inject(SIDECAR_CONFIG) config: SidecarConfig,
+  ) {
+    this.store = new RateLimitStore({
+      ...(config.rateLimitRedisUrl !== undefined && { redisUrl: config.rateLimitRedisUrl }),
+      keyPrefix: 'platform:rls',
+      onStoreError: (error) =>
+        this.logger.warn(`rate limit store failed, counting in memory: ${error.message}`),
+    });
+  }
+
+  get rulesLoaded(): boolean {
+    return this.definitions.isLoaded;
+  }
+
+  async check(
+    tenant: string,
+    domain: string,
+    entries: DescriptorEntry[],
+    hits: number,
+  ): Promise<DescriptorVerdict> {
+    const match = this.rulesOf(tenant, domain) && matchDescriptor(this.rulesOf(tenant, domain)!, entries);
+    if (!match) return { limited: false };
+    const decision = await this.limitFor(tenant, domain, match.limit).consume(match.counterKey, hits);
+    return {
+      limited: true,
+      allowed: decision.allowed,
+      limit: match.limit,
+      name: `${domain}:${match.counterKey}`,
+      remaining: decision.remaining,
+      resetSeconds: decision.resetSeconds,
+    };
+  }
+
+  /** Forgets the descriptor's count; false when no rule limits it. */
+  async reset(tenant: string, domain: string, entries: DescriptorEntry[]): Promise<boolean> {
+    const rules = this.rulesOf(tenant, domain);
+    const match = rules && matchDescriptor(rules, entries);
+    if (!match) return false;
+    await this.limitFor(tenant, domain, match.limit).reset(match.counterKey);
+    return true;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.store.close();
+  }
+
+  private rulesOf(tenant: string, domain: string): RateLimitRules | undefined {
+    const definition = this.definitions.find('rate_limits', tenant, domain);
+    if (!definition?.document) return undefined;
+    const key = `${tenant}\u0000${domain}`;
+    const cached = this.parsed.get(key);
+    if (cached?.version === definition.version) return cached.rules;
+    const rules = readRateLimitRules(definition.document);
+    this.parsed.set(key, { version: definition.version, rules });
+    return rules;
+  }
+
+  private limitFor(tenant: string, domain: string, spec: RateLimitSpec): RateLimit {
+    const quota = spec.requests_per_unit + (spec.burst ?? 0);
+    const windowSeconds = RATE_LIMIT_UNITS[spec.unit];
+    const name = `${tenant}:${domain}:${quota}/${windowSeconds}`;
+    let limit = this.limits.get(name);
+    if (!limit) {
+      limit = this.store.limit({ name, quota, windowSeconds });
+      this.limits.set(name, limit);
+    }
+    return limit;
+  }
+}
