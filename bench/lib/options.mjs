@@ -12,6 +12,7 @@ export const SCENARIOS = [
   'webhooks',
   'scim',
   'masking',
+  'rate-limit',
   'many-tokens',
   'tracing',
 ];

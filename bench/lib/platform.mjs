@@ -94,11 +94,12 @@ export async function startPlatform({ cpuProfDir, env: extraEnv } = {}) {
 }
 
 /** A second sidecar with its own ports against the same control plane. */
-export async function startExtraSidecar(platform) {
+export async function startExtraSidecar(platform, extraEnv = {}) {
   assertRunning();
   const [port, healthPort] = await Promise.all([freePort('::1'), freePort()]);
   const env = {
     ...platform.env,
+    ...extraEnv,
     SIDECAR_GRPC_ADDRESS: `[::1]:${port}`,
     SIDECAR_HEALTH_PORT: String(healthPort),
   };

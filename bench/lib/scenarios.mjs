@@ -5,13 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { grpc, grpcLoad, httpLoad, percentile, validateToken } from './load.mjs';
 import { measureRs256 } from './limit.mjs';
 import { onCleanup, track } from './processes.mjs';
-import { startPlatform } from './platform.mjs';
+import { startExtraSidecar, startPlatform } from './platform.mjs';
 import { FORM, form, issueToken, jwsHeader, postForm, registerServiceApp } from './oauth.mjs';
 
 const require = createRequire(import.meta.url);
 const {
   createAuthServiceClient,
   createMaskingServiceClient,
+  createRateLimitServiceClient,
   INTERNAL_TOKEN_METADATA,
 } = require('@platform/grpc');
 const { CORRELATION_HEADER } = require('@platform/telemetry');
@@ -468,6 +469,73 @@ scenarios.masking = async function masking(ctx) {
   } finally {
     client.close();
   }
+};
+
+/**
+ * CheckRateLimit at the sidecar over gRPC, counting in memory and (a second sidecar started with
+ * RATE_LIMIT_REDIS_URL) in Redis: calls/s and latency, each call one descriptor of 1,000 addresses
+ * under a limit high enough never to refuse (issue 12).
+ */
+scenarios['rate-limit'] = async function rateLimit(ctx) {
+  const { platform } = ctx;
+  const admin = (await issueToken(`${platform.baseUrl}/v1/oauth/token`, platform.admin, 'admin.*'))
+    .access_token;
+  const put = await fetch(`${platform.baseUrl}/api/v1/tenants/default/rate-limits/bench`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      descriptors: [
+        { key: 'remote_address', rate_limit: { unit: 'second', requests_per_unit: 1_000_000_000 } },
+      ],
+    }),
+  });
+  if (put.status !== 200) throw new Error(`rate limit rules: ${put.status}`);
+  const redisUrl = process.env.RATE_LIMIT_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  ctx.progress(`starting a sidecar counting in Redis (${new URL(redisUrl).host})`);
+  const redisSidecar = await startExtraSidecar(platform, { RATE_LIMIT_REDIS_URL: redisUrl });
+  ctx.processes.push({ process: 'sidecar-redis', healthyMs: redisSidecar.healthyMs });
+  ctx.sampler.add('sidecar-redis', redisSidecar.pid);
+  const rows = [];
+  for (const [key, where, address] of [
+    ['rate-limit-memory', 'in memory', platform.sidecarAddress],
+    ['rate-limit-redis', 'in Redis', redisSidecar.address],
+  ]) {
+    const client = createRateLimitServiceClient(address);
+    try {
+      let n = 0;
+      const request = () => ({
+        token: ctx.token,
+        domain: 'bench',
+        descriptors: [{ entries: [{ key: 'remote_address', value: `10.0.${n % 4}.${n++ % 250}` }] }],
+      });
+      const answer = async () =>
+        new Promise((resolve, reject) =>
+          client.CheckRateLimit(request(), (error, response) => (error ? reject(error) : resolve(response))),
+        );
+      const ruled = await pollUntil(
+        async () => (await answer()).statuses[0].current_limit !== null,
+        PROPAGATION_TIMEOUT_MS,
+      );
+      if (ruled === undefined) throw new Error(`the rules did not reach the sidecar ${where}`);
+      const call = (done) =>
+        client.CheckRateLimit(request(), (error, response) =>
+          done(error ?? (response.overall_code === 'OK' ? undefined : new Error(response.overall_code))),
+        );
+      const row = await ctx.measure(`rate-limit: sidecar CheckRateLimit, counters ${where}`, (seconds) =>
+        grpcLoad({ call, concurrency: ctx.options.connections }, seconds),
+      );
+      rows.push({
+        key,
+        label: `Sidecar CheckRateLimit over gRPC, counters ${where}`,
+        connections: ctx.options.connections,
+        ...row,
+        unit: 'calls/s',
+      });
+    } finally {
+      client.close();
+    }
+  }
+  return rows;
 };
 
 /**
