@@ -36,6 +36,7 @@ import { ControlPlaneRelay } from './forwarding/control-plane-relay';
 import { KeysController } from './keys/keys.controller';
 import { ClientRateLimits } from './oauth/client-rate-limits';
 import { OAuthController } from './oauth/oauth.controller';
+import { FlagsController } from './flags/flags.controller';
 import { RateLimitRulesController } from './rate-limits/rate-limit-rules.controller';
 import { ScimDiscoveryController } from './scim/scim-discovery.controller';
 import { ScimController } from './scim/scim.controller';
@@ -80,6 +81,7 @@ export class BackendModule {
         ScimDiscoveryController,
         ScimController,
         RateLimitRulesController,
+        FlagsController,
       ],
       providers: [
         TracingShutdown,

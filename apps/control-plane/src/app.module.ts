@@ -7,6 +7,7 @@ import { InternalModule } from './internal/internal.module';
 import { BootstrapService } from './platform/bootstrap.service';
 import { PlatformModule } from './platform/platform.module';
 import { PublicModule } from './public/public.module';
+import { FlagsModule } from './flags/flags.module';
 import { RateLimitsModule } from './ratelimit/rate-limits.module';
 import { ScimModule } from './scim/scim.module';
 import { TenantsModule } from './tenants/tenants.module';
@@ -26,6 +27,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     WebhooksModule,
     ScimModule,
     RateLimitsModule,
+    FlagsModule,
   ],
   providers: [BootstrapService, TracingShutdown],
 })

@@ -256,6 +256,7 @@ describe('sidecar gRPC (platform.auth.v1.AuthService)', () => {
       'platform.auth.v1.AuthService',
       'platform.masking.v1.MaskingService',
       'platform.ratelimit.v1.RateLimitService',
+      'platform.flags.v1.FlagService',
     ])('the health service reports %p as SERVING', async (service) => {
       const { error, response } = await call<{ status: string }>((done) =>
         sidecar.health.Check({ service }, done),
@@ -273,6 +274,7 @@ describe('sidecar gRPC (platform.auth.v1.AuthService)', () => {
           'platform.auth.v1.AuthService',
           'platform.masking.v1.MaskingService',
           'platform.ratelimit.v1.RateLimitService',
+          'platform.flags.v1.FlagService',
           'grpc.health.v1.Health',
         ]),
       );

@@ -1,5 +1,7 @@
+import { FlagGrpcController } from './grpc/flag.grpc-controller';
+import { TenantFlags } from './flags/tenant-flags';
 import { RateLimitGrpcController } from './grpc/ratelimit.grpc-controller';
-import { DefinitionSync } from './ratelimit/definition-sync';
+import { DefinitionSync } from './definitions/definition-sync';
 import { RateLimitChecker } from './ratelimit/rate-limit-checker';
 import { MaskingGrpcController } from './grpc/masking.grpc-controller';
 import { TenantMasking } from './masking/tenant-masking';
@@ -60,6 +62,7 @@ export class SidecarModule {
         AuditGrpcController,
         MaskingGrpcController,
         RateLimitGrpcController,
+        FlagGrpcController,
       ],
       providers: [
         TracingShutdown,
@@ -78,6 +81,7 @@ export class SidecarModule {
         TenantMasking,
         DefinitionSync,
         RateLimitChecker,
+        TenantFlags,
         PolicyDecider,
         TokenAuthorizer,
         InvalidationStreams,

@@ -11,3 +11,4 @@ export * from './users';
 export * from './webhooks';
 export * from './scim';
 export * from './rate-limits';
+export * from './flags';

@@ -36,6 +36,7 @@ export type Tag =
   | 'Tenant users'
   | 'SCIM'
   | 'Rate limits'
+  | 'Feature flags'
   | 'User login and consent'
   | 'App login family'
   | 'Platform';

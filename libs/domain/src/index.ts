@@ -56,3 +56,5 @@ export * from './webhooks/webhook-delivery-worker';
 export { verifyJwsSignature } from './tokens/jws';
 export * from './masking';
 export * from './ratelimit';
+export * from './flags';
+export * from './definitions';

@@ -5,7 +5,7 @@
  */
 import type { Application } from './application';
 import type { AuditStore } from './audit/audit-record';
-import type { DefinitionStore } from './ratelimit/service-definition';
+import type { DefinitionStore } from './definitions/service-definition';
 import type { WebhookStore } from './webhooks/webhook-endpoint';
 
 export type InsertResult = 'created' | 'duplicate';

@@ -26,6 +26,13 @@ import type { ResolveTenantResponse__Output } from './generated/platform/tenant/
 import type { TenantServiceClient } from './generated/platform/tenant/v1/TenantService';
 import type { ValidateIsolationRequest as ValidateIsolationRequestMessage } from './generated/platform/tenant/v1/ValidateIsolationRequest';
 import type { ValidateIsolationResponse__Output } from './generated/platform/tenant/v1/ValidateIsolationResponse';
+import type { EvaluateFlagRequest__Output } from './generated/platform/flags/v1/EvaluateFlagRequest';
+import type {
+  EvaluateFlagResponse,
+  EvaluateFlagResponse__Output,
+} from './generated/platform/flags/v1/EvaluateFlagResponse';
+import type { FlagServiceClient } from './generated/platform/flags/v1/FlagService';
+import type { FlagValue__Output } from './generated/platform/flags/v1/FlagValue';
 import type { CheckRateLimitRequest__Output } from './generated/platform/ratelimit/v1/CheckRateLimitRequest';
 import type {
   CheckRateLimitResponse,
@@ -51,6 +58,7 @@ export const TENANT_PROTO = 'platform/tenant/v1/tenant.proto';
 export const AUDIT_PROTO = 'platform/audit/v1/audit.proto';
 export const MASKING_PROTO = 'platform/masking/v1/masking.proto';
 export const RATE_LIMIT_PROTO = 'platform/ratelimit/v1/ratelimit.proto';
+export const FLAG_PROTO = 'platform/flags/v1/flags.proto';
 
 export const AUTH_SERVICE_NAME = 'platform.auth.v1.AuthService';
 export const POLICY_SERVICE_NAME = 'platform.policy.v1.PolicyService';
@@ -58,6 +66,7 @@ export const TENANT_SERVICE_NAME = 'platform.tenant.v1.TenantService';
 export const AUDIT_SERVICE_NAME = 'platform.audit.v1.AuditService';
 export const MASKING_SERVICE_NAME = 'platform.masking.v1.MaskingService';
 export const RATE_LIMIT_SERVICE_NAME = 'platform.ratelimit.v1.RateLimitService';
+export const FLAG_SERVICE_NAME = 'platform.flags.v1.FlagService';
 
 /** Field names stay snake_case as written in the .proto files; int64 arrives as number. */
 export const PROTO_LOADER_OPTIONS: Options = {
@@ -198,4 +207,17 @@ export function createRateLimitServiceClient(
   options: grpc.ChannelOptions = {},
 ): RateLimitServiceClient {
   return createClient<RateLimitServiceClient>(RATE_LIMIT_PROTO, RATE_LIMIT_SERVICE_NAME, address, options);
+}
+
+export type EvaluateFlagRequest = EvaluateFlagRequest__Output;
+export type EvaluateFlagAnswer = EvaluateFlagResponse;
+export type EvaluateFlagResult = EvaluateFlagResponse__Output;
+export type FlagValueMessage = FlagValue__Output;
+export type { FlagServiceClient };
+
+export function createFlagServiceClient(
+  address: string,
+  options: grpc.ChannelOptions = {},
+): FlagServiceClient {
+  return createClient<FlagServiceClient>(FLAG_PROTO, FLAG_SERVICE_NAME, address, options);
 }

@@ -53,6 +53,10 @@ const TAGS: Array<[string, string]> = [
     'Rate limits',
     'Rules of the sidecar’s rate limit service (CheckRateLimit), per tenant and domain (admin Bearer token).',
   ],
+  [
+    'Feature flags',
+    'flagd flag definitions per tenant, evaluated by the sidecars’ FlagService (admin Bearer token).',
+  ],
   ['User login and consent', 'Browser routes: server-rendered pages and redirects.'],
   ['App login family', 'Login, refresh, validation and revocation for apps of the user-forwarding model.'],
   ['Platform', 'Health, the caller, and this documentation.'],

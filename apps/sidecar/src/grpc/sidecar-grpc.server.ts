@@ -19,6 +19,8 @@ import {
   MASKING_SERVICE_NAME,
   RATE_LIMIT_PROTO,
   RATE_LIMIT_SERVICE_NAME,
+  FLAG_PROTO,
+  FLAG_SERVICE_NAME,
   AUTH_PROTO,
   AUTH_SERVICE_NAME,
   correlatedHandlers,
@@ -42,6 +44,7 @@ const SERVICE_NAMES = [
   AUDIT_SERVICE_NAME,
   MASKING_SERVICE_NAME,
   RATE_LIMIT_SERVICE_NAME,
+  FLAG_SERVICE_NAME,
 ] as const;
 const SHUTDOWN_GRACE_MS = 5_000;
 
@@ -70,6 +73,7 @@ export class SidecarGrpcServer extends ServerGrpc {
       ...loadProto(AUDIT_PROTO),
       ...loadProto(MASKING_PROTO),
       ...loadProto(RATE_LIMIT_PROTO),
+      ...loadProto(FLAG_PROTO),
     };
     super({
       package: SERVICE_NAMES.filter((name) => name !== '').map(packageOf),

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 
-type Part = 'keys' | 'denyList';
+const PARTS = ['keys', 'denyList', 'definitions'] as const;
+type Part = (typeof PARTS)[number];
 
 /**
- * Ready once the key set and the deny-list have each been loaded once. Until then every
- * health signal says "starting" and ValidateToken fails closed.
+ * Ready once the key set, the deny-list and the definitions (rate limit rules, flags) have each
+ * been loaded once. Until then every health signal says "starting" and ValidateToken fails
+ * closed; so a restarted sidecar serves the last definitions from its first answer.
  */
 @Injectable()
 export class Readiness {
@@ -18,7 +20,7 @@ export class Readiness {
 
   markLoaded(part: Part): void {
     this.loaded.add(part);
-    if (this.isReady || this.loaded.size < 2) return;
+    if (this.isReady || this.loaded.size < PARTS.length) return;
     this.isReady = true;
     for (const listener of this.listeners.splice(0)) listener();
   }

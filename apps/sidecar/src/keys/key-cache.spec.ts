@@ -79,6 +79,7 @@ describe(KeyCache.name, () => {
 
     await cache.refresh();
     readiness.markLoaded('denyList');
+    readiness.markLoaded('definitions');
 
     expect(readiness.ready).toBe(true);
   });

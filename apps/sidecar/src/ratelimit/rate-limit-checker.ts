@@ -9,7 +9,7 @@ import {
 } from '@platform/domain';
 import { type RateLimit, RateLimitStore } from '@platform/ratelimit';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
-import { DefinitionSync } from './definition-sync';
+import { DefinitionSync } from '../definitions/definition-sync';
 
 /** What one descriptor got: no rule, or a rule's verdict. */
 export type DescriptorVerdict =

@@ -20,7 +20,9 @@ describe(RevocationSync.name, () => {
     controlPlane = new FakeControlPlane();
     denyList = new DenyList();
     readiness = new Readiness();
+    // The other parts of readiness, so it waits on the deny-list alone.
     readiness.markLoaded('keys');
+    readiness.markLoaded('definitions');
     clock = new ManualClock();
   });
 

@@ -1,3 +1,2 @@
-export * from './service-definition';
 export * from './rate-limit-rules';
 export * from './rate-limit-rule-registry';

@@ -3,7 +3,7 @@ import type { Clock } from '../clock';
 import { notFound, validationFailed } from '../errors';
 import type { Transactor } from '../storage';
 import { readRateLimitRules } from './rate-limit-rules';
-import type { DefinitionStore, ServiceDefinition } from './service-definition';
+import type { DefinitionStore, ServiceDefinition } from '../definitions/service-definition';
 
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
 

@@ -36,7 +36,7 @@ import { RefreshTokenGrant } from '../grants/refresh-token.grant';
 import { TokenEndpoint } from '../grants/token-endpoint';
 import { REFRESH_TOKEN_LIFETIME_SECONDS, UserTokenIssuer } from '../grants/user-tokens';
 import { SigningKeyRing } from '../keys/signing-key-ring';
-import type { DefinitionKind, DefinitionStore, ServiceDefinition } from '../ratelimit/service-definition';
+import type { DefinitionKind, DefinitionStore, ServiceDefinition } from '../definitions/service-definition';
 import { ApplicationRegistry } from '../registry/application-registry';
 import { ScopeRegistry } from '../registry/scope-registry';
 import { SESSION_LIFETIME_SECONDS, SessionService } from '../sessions/session.service';

@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShut
 import { Backoff } from '@platform/domain';
 import { ControlPlaneApi } from '../control-plane/control-plane-api';
 import type { DefinitionChange } from '../control-plane/control-plane.types';
+import { Readiness } from '../health/readiness';
 import { pause } from '../pause';
 
 /** How often the feed is read: a change reaches every sidecar within this (well under a second). */
@@ -9,11 +10,12 @@ export const DEFINITION_POLL_MS = 250;
 const PAGE = 500;
 
 /**
- * The definitions sidecar services run on (rate limit rules), copied from the control plane's
+ * The definitions sidecar services run on (rate limit rules, flags), copied from the control plane's
  * feed (`GET /internal/v1/definitions?after=`): all of it at start, then every change within
  * DEFINITION_POLL_MS. Reading the feed from its last seq is what makes it exact: a change is
  * never missed, whichever control-plane replica wrote it, and a deletion arrives as a tombstone.
- * Until the first read succeeds nothing is known, and the services that need it say so.
+ * Until the first read succeeds nothing is known: the sidecar is not ready (Readiness), and the
+ * services that need it say so.
  */
 @Injectable()
 export class DefinitionSync implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -24,7 +26,10 @@ export class DefinitionSync implements OnApplicationBootstrap, OnApplicationShut
   private loaded = false;
   private loop: Promise<void> | undefined;
 
-  constructor(private readonly controlPlane: ControlPlaneApi) {}
+  constructor(
+    private readonly controlPlane: ControlPlaneApi,
+    private readonly readiness: Readiness,
+  ) {}
 
   get isLoaded(): boolean {
     return this.loaded;
@@ -58,8 +63,11 @@ export class DefinitionSync implements OnApplicationBootstrap, OnApplicationShut
       this.lastSeq = Math.max(this.lastSeq, last_seq);
       if (definitions.length < PAGE) break;
     }
-    if (!this.loaded) this.logger.log(`definitions loaded (${this.definitions.size}, seq ${this.lastSeq})`);
-    this.loaded = true;
+    if (!this.loaded) {
+      this.logger.log(`definitions loaded (${this.definitions.size}, seq ${this.lastSeq})`);
+      this.loaded = true;
+      this.readiness.markLoaded('definitions');
+    }
     return applied;
   }
 

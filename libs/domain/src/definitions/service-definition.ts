@@ -1,8 +1,9 @@
 /**
  * A definition a sidecar service runs on, owned by the control plane and copied to every sidecar
- * (docs/rate-limits.md, "Rules of the rate limit service"): one document per (kind, tenant, name).
+ * (rate limit rules: docs/rate-limits.md; flags: docs/flags.md): one document per (kind, tenant,
+ * name).
  */
-export type DefinitionKind = 'rate_limits';
+export type DefinitionKind = 'rate_limits' | 'flags';
 
 export interface ServiceDefinition {
   kind: DefinitionKind;

@@ -1,0 +1,40 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, UseGuards } from '@nestjs/common';
+import { FlagDefinitionsUpdateDto } from '@platform/contract';
+import { type AuditActor, FlagDefinitionRegistry, type ServiceDefinition } from '@platform/domain';
+import { AdminActor, AdminApiGuard } from '../admin/admin-api.guard';
+
+/** A tenant's feature flag definitions (docs/flags.md), for admins. */
+@Controller('api/v1/tenants/:tenant/flags')
+@UseGuards(AdminApiGuard)
+export class AdminFlagsController {
+  constructor(private readonly flags: FlagDefinitionRegistry) {}
+
+  @Get()
+  async get(@Param('tenant') tenant: string) {
+    return toFlagsResponse(await this.flags.get(tenant));
+  }
+
+  @Put()
+  async put(
+    @Param('tenant') tenant: string,
+    @Body() body: FlagDefinitionsUpdateDto,
+    @AdminActor() actor: AuditActor,
+  ) {
+    return toFlagsResponse(await this.flags.put(actor, tenant, body));
+  }
+
+  @Delete()
+  @HttpCode(204)
+  async delete(@Param('tenant') tenant: string, @AdminActor() actor: AuditActor) {
+    await this.flags.delete(actor, tenant);
+  }
+}
+
+function toFlagsResponse(definition: ServiceDefinition) {
+  return {
+    tenant: definition.tenant,
+    flags: (definition.document?.flags as object | undefined) ?? {},
+    version: definition.version,
+    updated_at: definition.updatedAt.toISOString(),
+  };
+}

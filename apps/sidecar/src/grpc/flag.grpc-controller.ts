@@ -1,0 +1,119 @@
+import { Controller } from '@nestjs/common';
+import { GrpcMethod } from '@nestjs/microservices';
+import { checkTenantIsolation, DEFAULT_TENANT } from '@platform/domain';
+import type { EvaluateFlagAnswer, EvaluateFlagRequest, FlagValueMessage } from '@platform/grpc';
+import { AuthorizationError, invalidArgument } from '../authorization/authorization.error';
+import { principalOfClaims } from '../authorization/principals';
+import { SidecarError } from '../errors';
+import { TenantFlags } from '../flags/tenant-flags';
+import { TokenClaimsReader } from './token-claims.reader';
+
+type FlagType = 'boolean' | 'string' | 'number' | 'object';
+type Value = boolean | string | number | Record<string, unknown>;
+
+/** What flagd-core resolves, in OpenFeature's terms. */
+interface Resolution {
+  value: unknown;
+  variant?: string;
+  reason?: string;
+  errorCode?: string;
+  errorMessage?: string;
+  flagMetadata?: object;
+}
+
+/** Which oneof field of FlagValue carries each type. */
+const FIELDS = {
+  boolean: 'bool_value',
+  string: 'string_value',
+  number: 'number_value',
+  object: 'object_json',
+} as const;
+
+/**
+ * `platform.flags.v1.FlagService` (docs/flags.md): flagd-core evaluates the caller's tenant's
+ * flags here, with an evaluation context made of the token's claims and the caller's attributes.
+ */
+@Controller()
+export class FlagGrpcController {
+  constructor(
+    private readonly tokens: TokenClaimsReader,
+    private readonly flags: TenantFlags,
+  ) {}
+
+  @GrpcMethod('FlagService', 'EvaluateFlag')
+  async evaluate({
+    token = '',
+    flag_key: flagKey = '',
+    type = '',
+    default_value: defaultMessage,
+    context_json: contextJson = '',
+    tenant: named = '',
+  }: Partial<EvaluateFlagRequest>): Promise<EvaluateFlagAnswer> {
+    const claims = await this.tokens.read(token);
+    const principal = principalOfClaims(claims);
+    const tenant = named || (principal.kind === 'user' ? principal.tenant : DEFAULT_TENANT);
+    const verdict = checkTenantIsolation(principal, tenant);
+    if (!verdict.allowed) throw new AuthorizationError('permission_denied', verdict.reason);
+    if (flagKey === '') throw invalidArgument('flag_key is required');
+    if (!(type in FIELDS)) throw invalidArgument('type must be boolean, string, number or object');
+    const defaultValue = valueOf(type as FlagType, defaultMessage);
+    const context = {
+      ...callerAttributes(contextJson),
+      targetingKey: claims.sub,
+      tenant,
+      user: principal.kind === 'user' ? claims.sub : '',
+      app: claims.client_id,
+      roles: [...(claims.roles ?? [])],
+    };
+    if (!this.flags.loaded) throw new SidecarError('not_ready', 'flag definitions are loading');
+    const evaluator = this.flags.of(tenant);
+    const resolution: Resolution = evaluator
+      ? evaluator.resolve(type as FlagType, flagKey, defaultValue as never, context)
+      : {
+          value: defaultValue,
+          reason: 'ERROR',
+          errorCode: 'FLAG_NOT_FOUND',
+          errorMessage: `tenant ${tenant} has no flags`,
+          flagMetadata: {},
+        };
+    return {
+      value: messageOf(type as FlagType, resolution.value as Value),
+      variant: resolution.variant ?? '',
+      reason: resolution.reason ?? '',
+      error_code: resolution.errorCode ?? '',
+      error_message: resolution.errorMessage ?? '',
+      flag_metadata_json: JSON.stringify(resolution.flagMetadata ?? {}),
+    };
+  }
+}
+
+function valueOf(type: FlagType, message: FlagValueMessage | null | undefined): Value {
+  const field = FIELDS[type];
+  if (!message || message.value !== field)
+    throw invalidArgument(`default_value must be a ${type} (${field})`);
+  if (type !== 'object') return message[field] as Value;
+  try {
+    const parsed: unknown = JSON.parse(message.object_json ?? '');
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
+  } catch {
+    // refused below
+  }
+  throw invalidArgument('default_value.object_json must be a JSON object');
+}
+
+function messageOf(type: FlagType, value: Value) {
+  return type === 'object' ? { object_json: JSON.stringify(value) } : { [FIELDS[type]]: value };
+}
+
+function callerAttributes(json: string): Record<string, unknown> {
+  if (json === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(json);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
+  } catch {
+    // refused below
+  }
+  throw invalidArgument('context_json must be a JSON object');
+}

@@ -1,0 +1,55 @@
+// Original file: proto/platform/flags/v1/flags.proto
+
+import type { FlagValue as _platform_flags_v1_FlagValue, FlagValue__Output as _platform_flags_v1_FlagValue__Output } from '../../../platform/flags/v1/FlagValue';
+
+export interface EvaluateFlagRequest {
+  /**
+   * The caller's access token: its claims make the evaluation context (targetingKey = sub,
+   * tenant, user, app = client_id, roles), which caller attributes never override.
+   */
+  'token'?: (string);
+  'flag_key'?: (string);
+  /**
+   * The type the caller expects: "boolean", "string", "number" or "object".
+   */
+  'type'?: (string);
+  /**
+   * Answered when the flag cannot be evaluated; must be of `type`.
+   */
+  'default_value'?: (_platform_flags_v1_FlagValue | null);
+  /**
+   * Caller attributes of the evaluation context, a JSON object (email, country, version, ...).
+   */
+  'context_json'?: (string);
+  /**
+   * Whose flags, for a platform admin or a service token (default: the default tenant); a user's
+   * are its own tenant's.
+   */
+  'tenant'?: (string);
+}
+
+export interface EvaluateFlagRequest__Output {
+  /**
+   * The caller's access token: its claims make the evaluation context (targetingKey = sub,
+   * tenant, user, app = client_id, roles), which caller attributes never override.
+   */
+  'token': (string);
+  'flag_key': (string);
+  /**
+   * The type the caller expects: "boolean", "string", "number" or "object".
+   */
+  'type': (string);
+  /**
+   * Answered when the flag cannot be evaluated; must be of `type`.
+   */
+  'default_value': (_platform_flags_v1_FlagValue__Output | null);
+  /**
+   * Caller attributes of the evaluation context, a JSON object (email, country, version, ...).
+   */
+  'context_json': (string);
+  /**
+   * Whose flags, for a platform admin or a service token (default: the default tenant); a user's
+   * are its own tenant's.
+   */
+  'tenant': (string);
+}
