@@ -13,6 +13,7 @@ export const SCENARIOS = [
   'scim',
   'masking',
   'rate-limit',
+  'flags',
   'many-tokens',
   'tracing',
 ];

@@ -13,6 +13,7 @@ const {
   createAuthServiceClient,
   createMaskingServiceClient,
   createRateLimitServiceClient,
+  createFlagServiceClient,
   INTERNAL_TOKEN_METADATA,
 } = require('@platform/grpc');
 const { CORRELATION_HEADER } = require('@platform/telemetry');
@@ -536,6 +537,78 @@ scenarios['rate-limit'] = async function rateLimit(ctx) {
     }
   }
   return rows;
+};
+
+/**
+ * EvaluateFlag at the sidecar over gRPC: a flag with JsonLogic targeting (roles, then a
+ * fractional split by the subject) evaluated by flagd-core for the bench token (issue 12).
+ */
+scenarios.flags = async function flags(ctx) {
+  const { platform } = ctx;
+  const admin = (await issueToken(`${platform.baseUrl}/v1/oauth/token`, platform.admin, 'admin.*'))
+    .access_token;
+  const put = await fetch(`${platform.baseUrl}/api/v1/tenants/default/flags`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      flags: {
+        'new-checkout': {
+          state: 'ENABLED',
+          variants: { on: true, off: false },
+          defaultVariant: 'off',
+          targeting: {
+            if: [
+              { in: ['tenant_admin', { var: 'roles' }] },
+              'on',
+              {
+                fractional: [
+                  ['on', 25],
+                  ['off', 75],
+                ],
+              },
+            ],
+          },
+        },
+      },
+    }),
+  });
+  if (put.status !== 200) throw new Error(`flag definitions: ${put.status}`);
+  const client = createFlagServiceClient(platform.sidecarAddress);
+  try {
+    const request = {
+      token: ctx.token,
+      flag_key: 'new-checkout',
+      type: 'boolean',
+      default_value: { bool_value: false },
+    };
+    const answer = () =>
+      new Promise((resolve, reject) =>
+        client.EvaluateFlag(request, (error, response) => (error ? reject(error) : resolve(response))),
+      );
+    const ready = await pollUntil(
+      async () => (await answer()).reason === 'TARGETING_MATCH',
+      PROPAGATION_TIMEOUT_MS,
+    );
+    if (ready === undefined) throw new Error('the flag definitions did not reach the sidecar');
+    const call = (done) =>
+      client.EvaluateFlag(request, (error, response) =>
+        done(error ?? (response.reason === 'TARGETING_MATCH' ? undefined : new Error(response.reason))),
+      );
+    const row = await ctx.measure('flags: sidecar EvaluateFlag (targeting + fractional)', (seconds) =>
+      grpcLoad({ call, concurrency: ctx.options.connections }, seconds),
+    );
+    return [
+      {
+        key: 'flags',
+        label: 'Sidecar EvaluateFlag over gRPC (JsonLogic targeting, fractional split)',
+        connections: ctx.options.connections,
+        ...row,
+        unit: 'calls/s',
+      },
+    ];
+  } finally {
+    client.close();
+  }
 };
 
 /**

@@ -94,6 +94,7 @@ describe('npm run bench (quick scenarios, a second each)', () => {
         'masking',
         'rate-limit-memory',
         'rate-limit-redis',
+        'flags',
         'many-unprotected',
         'many-jose',
         'many-tokens',
