@@ -29,3 +29,4 @@ export {
   type UserTokenSourceOptions,
 } from './user-token-source';
 export type * from './wire';
+export { PlatformFlagProvider, type PlatformFlagProviderOptions } from './flag-provider';

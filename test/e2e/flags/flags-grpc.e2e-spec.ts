@@ -1,5 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { createFlagServiceClient, type EvaluateFlagResult, type FlagServiceClient } from '@platform/grpc';
+import { OpenFeature } from '@openfeature/server-sdk';
+import { PlatformFlagProvider } from '@platform/sdk';
 import { unaryCall as call } from '../../support/grpc';
 import { identityOf, signIn } from '../../support/internal-consent';
 import { adminToken, clientCredentialsToken, discover, registerApp } from '../../support/oauth';
@@ -241,6 +243,36 @@ describe('sidecar gRPC: FlagService', () => {
     expect((await evaluate(flags, { ...request, token: globexUser, tenant: 'acme' })).error?.code).toBe(
       grpc.status.PERMISSION_DENIED,
     );
+  });
+
+  it('serves the OpenFeature server SDK through the SDK’s provider', async () => {
+    const provider = new PlatformFlagProvider({
+      sidecarAddress: platform.sidecarAddress,
+      tokens: { getToken: async () => tenantAdmin },
+    });
+    await OpenFeature.setProviderAndWait('platform', provider);
+    const client = OpenFeature.getClient('platform');
+    try {
+      expect(await client.getBooleanDetails('new-checkout', false)).toMatchObject({
+        value: true,
+        variant: 'on',
+        reason: 'TARGETING_MATCH',
+      });
+      expect(
+        await client.getStringValue('banner-text', 'x', {
+          email: 'staff.root@acme.example',
+          version: '1.0.0',
+        }),
+      ).toBe('Hello, colleague');
+      expect(await client.getObjectValue('theme', {})).toEqual({ background: '#000', accent: 'teal' });
+      expect(await client.getBooleanDetails('no-such-flag', true)).toMatchObject({
+        value: true,
+        reason: 'ERROR',
+        errorCode: 'FLAG_NOT_FOUND',
+      });
+    } finally {
+      await OpenFeature.close();
+    }
   });
 
   it('refuses definitions flagd’s schema refuses, saying where', async () => {
