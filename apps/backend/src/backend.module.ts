@@ -37,6 +37,7 @@ import { KeysController } from './keys/keys.controller';
 import { ClientRateLimits } from './oauth/client-rate-limits';
 import { OAuthController } from './oauth/oauth.controller';
 import { FlagsController } from './flags/flags.controller';
+import { MaskingSettingsController } from './masking/masking-settings.controller';
 import { RateLimitRulesController } from './rate-limits/rate-limit-rules.controller';
 import { ScimDiscoveryController } from './scim/scim-discovery.controller';
 import { ScimController } from './scim/scim.controller';
@@ -82,6 +83,7 @@ export class BackendModule {
         ScimController,
         RateLimitRulesController,
         FlagsController,
+        MaskingSettingsController,
       ],
       providers: [
         TracingShutdown,

@@ -8,6 +8,7 @@ import { BootstrapService } from './platform/bootstrap.service';
 import { PlatformModule } from './platform/platform.module';
 import { PublicModule } from './public/public.module';
 import { FlagsModule } from './flags/flags.module';
+import { MaskingModule } from './masking/masking.module';
 import { RateLimitsModule } from './ratelimit/rate-limits.module';
 import { ScimModule } from './scim/scim.module';
 import { TenantsModule } from './tenants/tenants.module';
@@ -28,6 +29,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     ScimModule,
     RateLimitsModule,
     FlagsModule,
+    MaskingModule,
   ],
   providers: [BootstrapService, TracingShutdown],
 })

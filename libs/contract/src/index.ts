@@ -12,3 +12,4 @@ export * from './webhooks';
 export * from './scim';
 export * from './rate-limits';
 export * from './flags';
+export * from './masking';

@@ -37,6 +37,7 @@ export type Tag =
   | 'SCIM'
   | 'Rate limits'
   | 'Feature flags'
+  | 'Masking'
   | 'User login and consent'
   | 'App login family'
   | 'Platform';

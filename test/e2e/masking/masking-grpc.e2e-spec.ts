@@ -21,11 +21,12 @@ describe('sidecar gRPC: MaskingService', () => {
   let acme: string;
   let globex: string;
   let service: string;
+  let admin: string;
 
   beforeAll(async () => {
     platform = await startPlatform();
     const as = await discover(platform);
-    const admin = await adminToken(as, platform);
+    admin = await adminToken(as, platform);
     const portal = await registerApp(platform, admin, {
       client_id: 'support-desk',
       app_type: 'web',
@@ -129,6 +130,29 @@ describe('sidecar gRPC: MaskingService', () => {
     });
     expect(evil.error?.code).toBe(grpc.status.INVALID_ARGUMENT);
     expect(evil.error?.details).toMatch(/backtrack/);
+  });
+
+  it('applies a tenant’s stored custom patterns to its calls only, within a second of the change', async () => {
+    const settings = (body: unknown) =>
+      fetch(`${platform.baseUrl}/api/v1/tenants/acme/masking`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const refused = await settings({ custom_patterns: [{ name: 'EVIL', regex: '(a+)+$' }] });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { detail: string }).detail).toMatch(/backtrack/);
+
+    const changed = Date.now();
+    expect((await settings({ custom_patterns: [{ name: 'TICKET', regex: 'TCK-\\d{5}' }] })).status).toBe(200);
+    for (;;) {
+      const { response } = await maskString({ token: acme, text: 'see TCK-12345' });
+      if (response?.text === 'see <TICKET>') break;
+      if (Date.now() - changed > 3000) throw new Error(`not applied: ${JSON.stringify(response)}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(Date.now() - changed).toBeLessThan(1000);
+    expect((await maskString({ token: globex, text: 'see TCK-12345' })).response.text).toBe('see TCK-12345');
   });
 
   it.each([

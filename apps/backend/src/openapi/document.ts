@@ -57,6 +57,7 @@ const TAGS: Array<[string, string]> = [
     'Feature flags',
     'flagd flag definitions per tenant, evaluated by the sidecars’ FlagService (admin Bearer token).',
   ],
+  ['Masking', 'Per-tenant settings of the sidecars’ MaskingService (admin Bearer token).'],
   ['User login and consent', 'Browser routes: server-rendered pages and redirects.'],
   ['App login family', 'Login, refresh, validation and revocation for apps of the user-forwarding model.'],
   ['Platform', 'Health, the caller, and this documentation.'],

@@ -1,9 +1,10 @@
 /**
  * A definition a sidecar service runs on, owned by the control plane and copied to every sidecar
- * (rate limit rules: docs/rate-limits.md; flags: docs/flags.md): one document per (kind, tenant,
+ * (rate limit rules: docs/rate-limits.md; flags: docs/flags.md; masking settings:
+ * docs/masking.md): one document per (kind, tenant,
  * name).
  */
-export type DefinitionKind = 'rate_limits' | 'flags';
+export type DefinitionKind = 'rate_limits' | 'flags' | 'masking';
 
 export interface ServiceDefinition {
   kind: DefinitionKind;

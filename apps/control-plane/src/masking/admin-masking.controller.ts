@@ -1,0 +1,40 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, UseGuards } from '@nestjs/common';
+import { MaskingSettingsUpdateDto } from '@platform/contract';
+import { type AuditActor, MaskingSettingsRegistry, type ServiceDefinition } from '@platform/domain';
+import { AdminActor, AdminApiGuard } from '../admin/admin-api.guard';
+
+/** A tenant's masking settings (docs/masking.md), for admins. */
+@Controller('api/v1/tenants/:tenant/masking')
+@UseGuards(AdminApiGuard)
+export class AdminMaskingController {
+  constructor(private readonly settings: MaskingSettingsRegistry) {}
+
+  @Get()
+  async get(@Param('tenant') tenant: string) {
+    return toSettingsResponse(await this.settings.get(tenant));
+  }
+
+  @Put()
+  async put(
+    @Param('tenant') tenant: string,
+    @Body() body: MaskingSettingsUpdateDto,
+    @AdminActor() actor: AuditActor,
+  ) {
+    return toSettingsResponse(await this.settings.put(actor, tenant, body));
+  }
+
+  @Delete()
+  @HttpCode(204)
+  async delete(@Param('tenant') tenant: string, @AdminActor() actor: AuditActor) {
+    await this.settings.delete(actor, tenant);
+  }
+}
+
+function toSettingsResponse(definition: ServiceDefinition) {
+  return {
+    tenant: definition.tenant,
+    custom_patterns: (definition.document?.custom_patterns as object[] | undefined) ?? [],
+    version: definition.version,
+    updated_at: definition.updatedAt.toISOString(),
+  };
+}
