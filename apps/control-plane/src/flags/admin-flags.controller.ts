@@ -1,17 +1,17 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, UseGuards } from '@nestjs/common';
 import { FlagDefinitionsUpdateDto } from '@platform/contract';
-import { type AuditActor, FlagDefinitionRegistry, type ServiceDefinition } from '@platform/domain';
+import { type AuditActor, DefinitionRegistry, FLAG_SET, type ServiceDefinition } from '@platform/domain';
 import { AdminActor, AdminApiGuard } from '../admin/admin-api.guard';
 
 /** A tenant's feature flag definitions (docs/flags.md), for admins. */
 @Controller('api/v1/tenants/:tenant/flags')
 @UseGuards(AdminApiGuard)
 export class AdminFlagsController {
-  constructor(private readonly flags: FlagDefinitionRegistry) {}
+  constructor(private readonly flags: DefinitionRegistry) {}
 
   @Get()
   async get(@Param('tenant') tenant: string) {
-    return toFlagsResponse(await this.flags.get(tenant));
+    return toFlagsResponse(await this.flags.get(tenant, FLAG_SET));
   }
 
   @Put()
@@ -20,13 +20,13 @@ export class AdminFlagsController {
     @Body() body: FlagDefinitionsUpdateDto,
     @AdminActor() actor: AuditActor,
   ) {
-    return toFlagsResponse(await this.flags.put(actor, tenant, body));
+    return toFlagsResponse(await this.flags.put(actor, tenant, FLAG_SET, body));
   }
 
   @Delete()
   @HttpCode(204)
   async delete(@Param('tenant') tenant: string, @AdminActor() actor: AuditActor) {
-    await this.flags.delete(actor, tenant);
+    await this.flags.delete(actor, tenant, FLAG_SET);
   }
 }
 

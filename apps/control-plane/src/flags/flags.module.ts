@@ -2,7 +2,8 @@ import { Module } from '@nestjs/common';
 import {
   AuditTrail,
   type Clock,
-  FlagDefinitionRegistry,
+  DefinitionRegistry,
+  FLAG_DEFINITIONS,
   type Stores,
   type Transactor,
 } from '@platform/domain';
@@ -16,9 +17,9 @@ import { AdminFlagsController } from './admin-flags.controller';
   providers: [
     AdminApiGuard,
     {
-      provide: FlagDefinitionRegistry,
+      provide: DefinitionRegistry,
       useFactory: (stores: Stores, transactor: Transactor, trail: AuditTrail, clock: Clock) =>
-        new FlagDefinitionRegistry(stores.definitions, transactor, trail, clock),
+        new DefinitionRegistry(FLAG_DEFINITIONS, stores.definitions, transactor, trail, clock),
       inject: [STORES, TRANSACTOR, AuditTrail, CLOCK],
     },
   ],

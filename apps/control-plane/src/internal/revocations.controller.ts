@@ -8,8 +8,8 @@ import {
 } from '@platform/domain';
 import { type PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsString, MaxLength } from 'class-validator';
+import { FeedQuery } from './feed-query';
 import { CLOCK, STORES } from '../platform/tokens';
 import { RevocationFeed } from '../platform/revocation-feed';
 import { InternalGuard } from './internal.guard';
@@ -19,21 +19,6 @@ class TrustedRevocationDto {
   @IsString()
   @MaxLength(MAX_ACCESS_TOKEN_LENGTH)
   token: string;
-}
-
-class FeedQuery {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  after?: number;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(10_000)
-  limit?: number;
 }
 
 const HEARTBEAT_MS = 15_000;

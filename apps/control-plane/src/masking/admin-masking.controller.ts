@@ -1,17 +1,22 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, UseGuards } from '@nestjs/common';
 import { MaskingSettingsUpdateDto } from '@platform/contract';
-import { type AuditActor, MaskingSettingsRegistry, type ServiceDefinition } from '@platform/domain';
+import {
+  type AuditActor,
+  DefinitionRegistry,
+  MASKING_SETTINGS_NAME,
+  type ServiceDefinition,
+} from '@platform/domain';
 import { AdminActor, AdminApiGuard } from '../admin/admin-api.guard';
 
 /** A tenant's masking settings (docs/masking.md), for admins. */
 @Controller('api/v1/tenants/:tenant/masking')
 @UseGuards(AdminApiGuard)
 export class AdminMaskingController {
-  constructor(private readonly settings: MaskingSettingsRegistry) {}
+  constructor(private readonly settings: DefinitionRegistry) {}
 
   @Get()
   async get(@Param('tenant') tenant: string) {
-    return toSettingsResponse(await this.settings.get(tenant));
+    return toSettingsResponse(await this.settings.get(tenant, MASKING_SETTINGS_NAME));
   }
 
   @Put()
@@ -20,13 +25,13 @@ export class AdminMaskingController {
     @Body() body: MaskingSettingsUpdateDto,
     @AdminActor() actor: AuditActor,
   ) {
-    return toSettingsResponse(await this.settings.put(actor, tenant, body));
+    return toSettingsResponse(await this.settings.put(actor, tenant, MASKING_SETTINGS_NAME, body));
   }
 
   @Delete()
   @HttpCode(204)
   async delete(@Param('tenant') tenant: string, @AdminActor() actor: AuditActor) {
-    await this.settings.delete(actor, tenant);
+    await this.settings.delete(actor, tenant, MASKING_SETTINGS_NAME);
   }
 }
 

@@ -2,7 +2,8 @@ import { Module } from '@nestjs/common';
 import {
   AuditTrail,
   type Clock,
-  MaskingSettingsRegistry,
+  DefinitionRegistry,
+  MASKING_SETTINGS,
   type Stores,
   type Transactor,
 } from '@platform/domain';
@@ -16,9 +17,9 @@ import { AdminMaskingController } from './admin-masking.controller';
   providers: [
     AdminApiGuard,
     {
-      provide: MaskingSettingsRegistry,
+      provide: DefinitionRegistry,
       useFactory: (stores: Stores, transactor: Transactor, trail: AuditTrail, clock: Clock) =>
-        new MaskingSettingsRegistry(stores.definitions, transactor, trail, clock),
+        new DefinitionRegistry(MASKING_SETTINGS, stores.definitions, transactor, trail, clock),
       inject: [STORES, TRANSACTOR, AuditTrail, CLOCK],
     },
   ],

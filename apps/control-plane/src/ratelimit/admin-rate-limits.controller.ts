@@ -1,13 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, UseGuards } from '@nestjs/common';
 import { RateLimitRulesUpdateDto } from '@platform/contract';
-import { type AuditActor, RateLimitRuleRegistry, type ServiceDefinition } from '@platform/domain';
+import { type AuditActor, DefinitionRegistry, type ServiceDefinition } from '@platform/domain';
 import { AdminActor, AdminApiGuard } from '../admin/admin-api.guard';
 
 /** The rate limit rules of a tenant's domains (docs/rate-limits.md), for admins. */
 @Controller('api/v1/tenants/:tenant/rate-limits')
 @UseGuards(AdminApiGuard)
 export class AdminRateLimitsController {
-  constructor(private readonly rules: RateLimitRuleRegistry) {}
+  constructor(private readonly rules: DefinitionRegistry) {}
 
   @Get()
   async list(@Param('tenant') tenant: string) {

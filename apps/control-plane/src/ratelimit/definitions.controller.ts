@@ -1,24 +1,8 @@
 import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
 import type { Stores } from '@platform/domain';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { FeedQuery } from '../internal/feed-query';
 import { InternalGuard } from '../internal/internal.guard';
 import { STORES } from '../platform/tokens';
-
-class DefinitionFeedQuery {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  after?: number;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
-  limit?: number;
-}
 
 /**
  * The feed of definition changes every sidecar follows (docs/internal-api.md): every change after
@@ -30,7 +14,7 @@ export class DefinitionsController {
   constructor(@Inject(STORES) private readonly stores: Stores) {}
 
   @Get()
-  async after(@Query() query: DefinitionFeedQuery) {
+  async after(@Query() query: FeedQuery) {
     const after = query.after ?? 0;
     const page = await this.stores.definitions.listDefinitionsAfter(after, query.limit ?? 500);
     return {

@@ -2,7 +2,8 @@ import { Module } from '@nestjs/common';
 import {
   AuditTrail,
   type Clock,
-  RateLimitRuleRegistry,
+  DefinitionRegistry,
+  RATE_LIMIT_RULES,
   type Stores,
   type Transactor,
 } from '@platform/domain';
@@ -19,9 +20,9 @@ import { DefinitionsController } from './definitions.controller';
     AdminApiGuard,
     InternalGuard,
     {
-      provide: RateLimitRuleRegistry,
+      provide: DefinitionRegistry,
       useFactory: (stores: Stores, transactor: Transactor, trail: AuditTrail, clock: Clock) =>
-        new RateLimitRuleRegistry(stores.definitions, transactor, trail, clock),
+        new DefinitionRegistry(RATE_LIMIT_RULES, stores.definitions, transactor, trail, clock),
       inject: [STORES, TRANSACTOR, AuditTrail, CLOCK],
     },
   ],

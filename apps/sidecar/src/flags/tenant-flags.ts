@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { flagEvaluator } from '@platform/domain';
+import { FLAG_SET, flagEvaluator } from '@platform/domain';
 import { DefinitionSync } from '../definitions/definition-sync';
 
 type Evaluator = ReturnType<typeof flagEvaluator>;
@@ -20,7 +20,7 @@ export class TenantFlags {
 
   /** The tenant's evaluator; undefined when it has no flags. */
   of(tenant: string): Evaluator | undefined {
-    const definition = this.definitions.find('flags', tenant, 'flags');
+    const definition = this.definitions.find('flags', tenant, FLAG_SET);
     if (!definition?.document) {
       this.evaluators.delete(tenant);
       return undefined;

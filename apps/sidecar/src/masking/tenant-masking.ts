@@ -1,6 +1,12 @@
 import { hkdfSync } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type CustomPattern, DomainError, MaskingEngine, type MaskingOptions } from '@platform/domain';
+import {
+  type CustomPattern,
+  DomainError,
+  MaskingEngine,
+  type MaskingOptions,
+  MASKING_SETTINGS_NAME,
+} from '@platform/domain';
 import { DefinitionSync } from '../definitions/definition-sync';
 import { invalidArgument } from '../authorization/authorization.error';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
@@ -39,7 +45,7 @@ export class TenantMasking {
 
   /** The request's options with the tenant's stored custom patterns (a request's own win by name). */
   private prepare(tenant: string, options: MaskingOptions) {
-    const settings = this.definitions.find('masking', tenant, 'settings')?.document;
+    const settings = this.definitions.find('masking', tenant, MASKING_SETTINGS_NAME)?.document;
     const stored = (settings?.custom_patterns ?? []) as CustomPattern[];
     const own = options.customPatterns ?? [];
     const customPatterns = [...stored.filter((p) => !own.some((o) => o.name === p.name)), ...own];

@@ -1,1 +1,2 @@
 export * from './service-definition';
+export * from './definition-registry';

@@ -1,9 +1,6 @@
 import { FlagdCore, MemoryStorage } from '@openfeature/flagd-core';
-import type { AuditActor, AuditTrail } from '../audit/audit-trail';
-import type { Clock } from '../clock';
-import { notFound, validationFailed } from '../errors';
-import type { DefinitionStore, ServiceDefinition } from '../definitions/service-definition';
-import type { Transactor } from '../storage';
+import type { DefinitionRules } from '../definitions/definition-registry';
+import { validationFailed } from '../errors';
 
 /** flagd-core logs what it tolerates; the platform reports through its own errors instead. */
 const QUIET = {
@@ -12,10 +9,6 @@ const QUIET = {
   info: () => undefined,
   debug: () => undefined,
 };
-
-/** Each tenant's flags are one flagd flag-definition document, under this definition name. */
-const FLAG_SET = 'flags';
-const TENANT = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
  * The document, checked against flagd's own schemas (flags, variants, targeting JsonLogic with
@@ -53,58 +46,13 @@ function describeSchemaError(message: string): string {
   }
 }
 
-/**
- * Each tenant's flag definitions, as admins manage them (docs/flags.md): checked against flagd's
- * schema, stored as a definition every sidecar follows (a new version each write), audited.
- */
-export class FlagDefinitionRegistry {
-  constructor(
-    private readonly definitions: Pick<DefinitionStore, 'findDefinition'>,
-    private readonly transactor: Transactor,
-    private readonly trail: AuditTrail,
-    private readonly clock: Clock,
-  ) {}
+/** Each tenant's flags as one definition, named `flags` (docs/flags.md). */
+export const FLAG_DEFINITIONS: DefinitionRules = {
+  kind: 'flags',
+  noun: 'flag definitions',
+  read: readFlagDefinitions,
+  actions: { changed: 'flags.changed', deleted: 'flags.deleted' },
+};
 
-  async put(actor: AuditActor, tenant: string, document: unknown): Promise<ServiceDefinition> {
-    checkTenant(tenant);
-    return this.write(actor, tenant, readFlagDefinitions(document), 'flags.changed');
-  }
-
-  async get(tenant: string): Promise<ServiceDefinition> {
-    checkTenant(tenant);
-    const found = await this.definitions.findDefinition('flags', tenant, FLAG_SET);
-    if (!found) throw notFound(`flag definitions of tenant ${tenant}`);
-    return found;
-  }
-
-  async delete(actor: AuditActor, tenant: string): Promise<void> {
-    await this.get(tenant);
-    await this.write(actor, tenant, null, 'flags.deleted');
-  }
-
-  private write(actor: AuditActor, tenant: string, document: Record<string, unknown> | null, action: string) {
-    const now = this.clock.now();
-    return this.transactor.inTransaction(async (stores) => {
-      const written = await stores.definitions.putDefinition(
-        { kind: 'flags', tenant, name: FLAG_SET, document },
-        now,
-      );
-      const flags = Object.keys((document?.flags as object | undefined) ?? {});
-      await stores.audit.appendAuditRecords([
-        this.trail.record({
-          actor,
-          action,
-          target: tenant,
-          tenant,
-          attributes: { version: String(written.version), flags: flags.join(' ') },
-          occurredAt: now,
-        }),
-      ]);
-      return written;
-    });
-  }
-}
-
-function checkTenant(tenant: string): void {
-  if (!TENANT.test(tenant)) throw validationFailed('tenant must be 1 to 64 of A-Z a-z 0-9 . _ -');
-}
+/** The one definition name of a tenant's flags. */
+export const FLAG_SET = 'flags';

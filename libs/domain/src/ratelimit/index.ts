@@ -1,2 +1,2 @@
 export * from './rate-limit-rules';
-export * from './rate-limit-rule-registry';
+export * from './rate-limit-definitions';
