@@ -85,10 +85,9 @@ export class InternalScimController {
     @Body() body: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const caller = await this.callerOf(headers);
-    const answer = await this.scim.operationsOf(resource).replace(caller, id, body, ifMatchOf(headers));
-    this.feed.wake();
-    return answered(reply, answer);
+    return this.change(reply, headers, (caller) =>
+      this.scim.operationsOf(resource).replace(caller, id, body, ifMatchOf(headers)),
+    );
   }
 
   @Patch(':id')
@@ -99,10 +98,9 @@ export class InternalScimController {
     @Body() body: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const caller = await this.callerOf(headers);
-    const answer = await this.scim.operationsOf(resource).patch(caller, id, body, ifMatchOf(headers));
-    this.feed.wake();
-    return answered(reply, answer);
+    return this.change(reply, headers, (caller) =>
+      this.scim.operationsOf(resource).patch(caller, id, body, ifMatchOf(headers)),
+    );
   }
 
   @Delete(':id')
@@ -110,6 +108,17 @@ export class InternalScimController {
   async delete(@Param('resource') resource: string, @Param('id') id: string, @Headers() headers: Json) {
     await this.scim.operationsOf(resource).delete(await this.callerOf(headers), id, ifMatchOf(headers));
     this.feed.wake();
+  }
+
+  /** A PUT or PATCH: it may deprovision a user, so the revocation feed is woken after it. */
+  private async change(
+    reply: FastifyReply,
+    headers: Json,
+    write: (caller: ScimCaller) => Promise<ScimAnswer>,
+  ): Promise<object> {
+    const answer = await write(await this.callerOf(headers));
+    this.feed.wake();
+    return answered(reply, answer);
   }
 
   private callerOf(headers: Json): Promise<ScimCaller> {

@@ -59,7 +59,8 @@ export class RateLimitChecker implements OnApplicationShutdown {
     entries: DescriptorEntry[],
     hits: number,
   ): Promise<DescriptorVerdict> {
-    const match = this.rulesOf(tenant, domain) && matchDescriptor(this.rulesOf(tenant, domain)!, entries);
+    const rules = this.rulesOf(tenant, domain);
+    const match = rules && matchDescriptor(rules, entries);
     if (!match) return { limited: false };
     const decision = await this.limitFor(tenant, domain, match.limit).consume(match.counterKey, hits);
     return {
