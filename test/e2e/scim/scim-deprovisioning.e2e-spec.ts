@@ -167,4 +167,26 @@ describe.each(databases)('SCIM deprovisioning ($name)', ({ scratch }) => {
     expect((await scim('GET', `/Users/${user.id}`)).status).toBe(404);
     expect(await audited('user.deleted', user.id)).toBe(1);
   });
+
+  it('keeps every acknowledged write when the control plane is killed (kill -9) right after', async () => {
+    const provisioned = await scim('POST', '/Users', {
+      schemas: [SCIM.user],
+      userName: 'crash@corp.example',
+    });
+    const { tokens } = await signIn(platform, app, { identity: person('00u-crash', 'crash@corp.example') });
+    const deactivated = await scim(
+      'PATCH',
+      `/Users/${provisioned.body.id}`,
+      patchOp({ op: 'replace', path: 'active', value: false }),
+    );
+    expect(deactivated.status).toBe(200);
+
+    await platform.killProcess('control-plane');
+    await platform.restartProcess('control-plane');
+
+    const after = await scim('GET', `/Users/${provisioned.body.id}`);
+    expect(after.body).toMatchObject({ active: false, meta: { version: 'W/"2"' } });
+    expect(await refusedEverywhereWithin(tokens.access_token, 1000)).toBeLessThan(1000);
+    expect(await audited('user.deprovisioned', provisioned.body.id)).toBe(1);
+  });
 });
