@@ -102,16 +102,18 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
 /** A second sidecar beside the first, following the same control plane. */
 export async function startExtraSidecar(
   platform: TestPlatform,
-): Promise<{ address: string; stop(): Promise<void> }> {
+  extraEnv: Record<string, string> = {},
+): Promise<{ address: string; log: string; stop(): Promise<void> }> {
   const [port, healthPort] = await Promise.all([launcher.freePort('::1'), launcher.freePort()]);
   const env = {
     ...platform.env,
+    ...extraEnv,
     SIDECAR_GRPC_ADDRESS: `[::1]:${port}`,
     SIDECAR_HEALTH_PORT: String(healthPort),
   };
-  const log = openSync(join(platform.dataDir, `sidecar-${port}.log`), 'a');
-  const sidecar = await launcher.launchSidecar({ env, stdio: log });
-  return { address: env.SIDECAR_GRPC_ADDRESS, stop: sidecar.stop };
+  const logFile = join(platform.dataDir, `sidecar-${port}.log`);
+  const sidecar = await launcher.launchSidecar({ env, stdio: openSync(logFile, 'a') });
+  return { address: env.SIDECAR_GRPC_ADDRESS, log: logFile, stop: sidecar.stop };
 }
 
 /** A second control plane (a replica) on its own port, sharing the first one's database. */

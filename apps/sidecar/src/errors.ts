@@ -24,13 +24,16 @@ export type SidecarErrorCode =
   /** The control plane answered, but refused (4xx) or answered something unreadable. */
   | 'control_plane_rejected'
   /** Keys or deny-list not loaded yet: fail closed. */
-  | 'not_ready';
+  | 'not_ready'
+  /** A limit of the sidecar's own refused the call; `retryAfterSeconds` says for how long. */
+  | 'rate_limited';
 
 export class SidecarError extends Error {
   override readonly name = 'SidecarError';
   constructor(
     readonly code: SidecarErrorCode,
     message: string,
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }

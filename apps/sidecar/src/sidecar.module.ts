@@ -3,6 +3,7 @@ import { TenantFlags } from './flags/tenant-flags';
 import { RateLimitGrpcController } from './grpc/ratelimit.grpc-controller';
 import { DefinitionSync } from './definitions/definition-sync';
 import { RateLimitChecker } from './ratelimit/rate-limit-checker';
+import { SidecarCounters } from './ratelimit/sidecar-counters';
 import { MaskingGrpcController } from './grpc/masking.grpc-controller';
 import { TenantMasking } from './masking/tenant-masking';
 import { TracingShutdown } from '@platform/telemetry';
@@ -76,6 +77,7 @@ export class SidecarModule {
         KeyCache,
         RevocationSync,
         TokenValidator,
+        SidecarCounters,
         InternalTokenVerifier,
         TokenClaimsReader,
         TenantMasking,

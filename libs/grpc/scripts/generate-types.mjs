@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -46,3 +46,8 @@ execFileSync(
   ],
   { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] },
 );
+// proto/google/ holds message types only (the richer error model's details): their per-file
+// package roots describe no service and would not compile under noUnusedLocals.
+for (const file of protoFiles(join(protoRoot, 'google'))) {
+  rmSync(join(outDir, `${basename(file, '.proto')}.ts`));
+}

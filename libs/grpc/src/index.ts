@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { loadSync, type Options } from '@grpc/proto-loader';
 import { correlationInterceptor } from './correlation';
@@ -48,9 +47,11 @@ import type { MaskStringRequest__Output } from './generated/platform/masking/v1/
 import type { MaskStringResponse__Output } from './generated/platform/masking/v1/MaskStringResponse';
 
 export * from './correlation';
+export * from './retry-info';
 
-/** `proto/` at the repository root is the single source of every service definition. */
-export const PROTO_ROOT = join(__dirname, '..', '..', '..', 'proto');
+import { PROTO_ROOT } from './proto-root';
+
+export { PROTO_ROOT };
 
 export const AUTH_PROTO = 'platform/auth/v1/auth.proto';
 export const POLICY_PROTO = 'platform/policy/v1/policy.proto';

@@ -32,7 +32,12 @@ export interface RateLimitStoreOptions {
   keyPrefix: string;
   /** Told about each Redis failure (the count falls back to this process's memory meanwhile). */
   onStoreError?: (error: Error) => void;
+  /** Where the failures are said, at most once per STORE_ERROR_LOG_INTERVAL_MS. */
+  warn?: (message: string) => void;
 }
+
+/** A Redis failure is logged at most this often (each one still reaches `onStoreError`). */
+const STORE_ERROR_LOG_INTERVAL_MS = 10_000;
 
 /**
  * The counters of one process: in memory, or in Redis so that every replica shares them. When
@@ -44,6 +49,7 @@ export class RateLimitStore {
   private readonly redis: Redis | undefined;
   /** Redis failures seen, for logs and metrics. */
   storeErrors = 0;
+  private lastWarnedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: RateLimitStoreOptions) {
     if (options.redisUrl) {
@@ -101,6 +107,12 @@ export class RateLimitStore {
   private failed(error: Error): void {
     this.storeErrors += 1;
     this.options.onStoreError?.(error);
+    const now = Date.now();
+    if (!this.options.warn || now - this.lastWarnedAt < STORE_ERROR_LOG_INTERVAL_MS) return;
+    this.lastWarnedAt = now;
+    this.options.warn(
+      `rate limit store (Redis) failed, counting in this process's memory meanwhile (${this.storeErrors} failures so far): ${error.message}`,
+    );
   }
 }
 

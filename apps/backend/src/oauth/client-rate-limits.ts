@@ -15,8 +15,6 @@ import { PLATFORM_CONFIG } from '../config';
 
 /** client_ids are at most 64 characters (the registry's rule); a key is never longer. */
 const MAX_CLIENT_ID = 64;
-/** A Redis failure is logged at most this often (each one still counts in `storeErrors`). */
-const STORE_ERROR_LOG_INTERVAL_MS = 10_000;
 
 /**
  * The backend's limits on its endpoints that check client secrets (token, introspection,
@@ -35,7 +33,6 @@ export class ClientRateLimits implements OnModuleInit, OnApplicationShutdown {
   private readonly perAddress: RateLimit | undefined;
   private readonly failuresPerClient: RateLimit | undefined;
   private readonly failuresPerAddress: RateLimit | undefined;
-  private lastLoggedAt = 0;
   /** Requests of a client and address with failures on record: a success clears them. */
   private readonly failing = new WeakMap<PlatformRequest, string>();
 
@@ -44,7 +41,8 @@ export class ClientRateLimits implements OnModuleInit, OnApplicationShutdown {
     this.store = new RateLimitStore({
       redisUrl: limits.redisUrl,
       keyPrefix: 'platform:oauth',
-      onStoreError: (error) => this.storeFailed(error),
+      onStoreError: () => metrics.rateLimitStoreErrors.inc(),
+      warn: (message) => this.logger.warn(message),
     });
     const window = limits.failedAuthWindowSeconds;
     const policy = (name: string, quota: number, windowSeconds: number, blockSeconds?: number) =>
@@ -114,16 +112,6 @@ export class ClientRateLimits implements OnModuleInit, OnApplicationShutdown {
       client === undefined ? undefined : this.failuresPerClient?.consume(`${client} ${address}`),
       this.failuresPerAddress?.consume(address),
     ]);
-  }
-
-  private storeFailed(error: Error): void {
-    metrics.rateLimitStoreErrors.inc();
-    const now = Date.now();
-    if (now - this.lastLoggedAt < STORE_ERROR_LOG_INTERVAL_MS) return;
-    this.lastLoggedAt = now;
-    this.logger.warn(
-      `rate limit store (Redis) failed, counting in this process's memory meanwhile (${this.store.storeErrors} failures so far): ${error.message}`,
-    );
   }
 }
 

@@ -21,6 +21,8 @@ describe(loadSidecarConfig.name, () => {
       keyRefreshMs: 30_000,
       unknownKidRefreshIntervalMs: 5_000,
       verifiedTokenCacheSize: 10_000,
+      failedAuthPerPeer: 100,
+      failedAuthWindowSeconds: 900,
     });
   });
 

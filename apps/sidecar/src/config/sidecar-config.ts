@@ -27,6 +27,13 @@ export interface SidecarConfig {
   verifiedTokenCacheSize: number;
   /** `RATE_LIMIT_REDIS_URL`: the rate limit service's counters, shared by every sidecar; else in memory. */
   rateLimitRedisUrl?: string;
+  /**
+   * Failed `x-internal-token` attempts one peer address may make per `failedAuthWindowSeconds`
+   * before it is refused (RESOURCE_EXHAUSTED) for the window (`RATE_LIMIT_FAILED_AUTH_PER_ADDRESS`,
+   * as at the backend; 0 turns it off).
+   */
+  failedAuthPerPeer: number;
+  failedAuthWindowSeconds: number;
 }
 
 export const SIDECAR_CONFIG = Symbol('SIDECAR_CONFIG');
@@ -48,5 +55,7 @@ export function loadSidecarConfig(env: NodeJS.ProcessEnv = process.env): Sidecar
     unknownKidRefreshIntervalMs: platform.sidecar.unknownKidRefreshIntervalMs,
     verifiedTokenCacheSize: platform.sidecar.tokenCacheSize,
     ...(platform.rateLimits.redisUrl !== undefined && { rateLimitRedisUrl: platform.rateLimits.redisUrl }),
+    failedAuthPerPeer: platform.rateLimits.failedAuthPerAddress,
+    failedAuthWindowSeconds: platform.rateLimits.failedAuthWindowSeconds,
   };
 }

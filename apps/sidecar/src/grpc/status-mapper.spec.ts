@@ -1,4 +1,5 @@
 import { status } from '@grpc/grpc-js';
+import { readRetryInfo } from '@platform/grpc';
 import { AuthorizationError, type AuthorizationErrorCode } from '../authorization/authorization.error';
 import { SidecarError, type SidecarErrorCode } from '../errors';
 import { toGrpcStatus } from './status-mapper';
@@ -18,6 +19,7 @@ describe(toGrpcStatus.name, () => {
     ['control_plane_unavailable', status.UNAVAILABLE],
     ['not_ready', status.UNAVAILABLE],
     ['control_plane_rejected', status.INTERNAL],
+    ['rate_limited', status.RESOURCE_EXHAUSTED],
   ])('maps %s to gRPC status %i with its short reason', (code, expected) => {
     expect(toGrpcStatus(new SidecarError(code, 'short reason'))).toEqual({
       code: expected,
@@ -30,6 +32,15 @@ describe(toGrpcStatus.name, () => {
     ['permission_denied', status.PERMISSION_DENIED],
   ])('maps the authorization error %s to gRPC status %i with its reason', (code, expected) => {
     expect(toGrpcStatus(new AuthorizationError(code, 'why'))).toEqual({ code: expected, details: 'why' });
+  });
+
+  it('sends a rate limit refusal’s delay as google.rpc.RetryInfo in grpc-status-details-bin', () => {
+    const failure = toGrpcStatus(new SidecarError('rate_limited', 'too many', 42));
+    expect(failure.code).toBe(status.RESOURCE_EXHAUSTED);
+    expect(readRetryInfo(failure.metadata)).toEqual({
+      status: { code: status.RESOURCE_EXHAUSTED, message: 'too many' },
+      retryAfterSeconds: 42,
+    });
   });
 
   it('sends the decision id and the deciding policies of a refusal as trailing metadata', () => {

@@ -1,5 +1,5 @@
 import { Metadata, status, type StatusObject } from '@grpc/grpc-js';
-import { DECIDED_BY_METADATA, DECISION_ID_METADATA } from '@platform/grpc';
+import { DECIDED_BY_METADATA, DECISION_ID_METADATA, retryInfoMetadata } from '@platform/grpc';
 import { AuthorizationError, type AuthorizationErrorCode } from '../authorization/authorization.error';
 import { SidecarError, type SidecarErrorCode } from '../errors';
 
@@ -8,10 +8,16 @@ export type GrpcFailure = Pick<StatusObject, 'code' | 'details'> & { metadata?: 
 /**
  * The one place a sidecar error becomes a gRPC status. Anything unknown is INTERNAL, without
  * detail. A policy refusal also carries its decision id and deciding policies as trailing
- * metadata (`x-decision-id`, `x-decided-by`).
+ * metadata (`x-decision-id`, `x-decided-by`); a rate limit refusal a google.rpc.RetryInfo.
  */
 export function toGrpcStatus(error: unknown): GrpcFailure {
-  if (error instanceof SidecarError) return { code: statusOf(error.code), details: error.message };
+  if (error instanceof SidecarError) {
+    const failure: GrpcFailure = { code: statusOf(error.code), details: error.message };
+    if (error.retryAfterSeconds !== undefined) {
+      failure.metadata = retryInfoMetadata(error.message, error.retryAfterSeconds);
+    }
+    return failure;
+  }
   if (error instanceof AuthorizationError) {
     const failure: GrpcFailure = { code: authorizationStatusOf(error.code), details: error.message };
     if (error.decision !== undefined) {
@@ -46,6 +52,8 @@ function statusOf(code: SidecarErrorCode): status {
       return status.UNAVAILABLE;
     case 'control_plane_rejected':
       return status.INTERNAL;
+    case 'rate_limited':
+      return status.RESOURCE_EXHAUSTED;
     default: {
       const unmapped: never = code;
       throw new Error(`unmapped sidecar error code ${String(unmapped)}`);

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import {
   type DescriptorEntry,
   matchDescriptor,
@@ -7,9 +7,9 @@ import {
   readRateLimitRules,
   type RateLimitRules,
 } from '@platform/domain';
-import { type RateLimit, RateLimitStore } from '@platform/ratelimit';
-import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
+import type { RateLimit } from '@platform/ratelimit';
 import { DefinitionSync } from '../definitions/definition-sync';
+import { SidecarCounters } from './sidecar-counters';
 
 /** What one descriptor got: no rule, or a rule's verdict. */
 export type DescriptorVerdict =
@@ -26,28 +26,19 @@ export type DescriptorVerdict =
 
 /**
  * The rate limit service's decisions: the tenant's rules of the domain (from DefinitionSync),
- * matched as Envoy's service does, counted in memory or in Redis (every sidecar's counters shared;
- * a Redis failure counts in this sidecar's memory meanwhile, libs/ratelimit). The quota of a window
+ * matched as Envoy's service does, counted by SidecarCounters (memory, or Redis shared by every
+ * sidecar). The quota of a window
  * is `requests_per_unit + burst`; a changed limit starts its own counters.
  */
 @Injectable()
-export class RateLimitChecker implements OnApplicationShutdown {
-  private readonly logger = new Logger(RateLimitChecker.name);
-  private readonly store: RateLimitStore;
+export class RateLimitChecker {
   private readonly limits = new Map<string, RateLimit>();
   private readonly parsed = new Map<string, { version: number; rules: RateLimitRules }>();
 
   constructor(
     private readonly definitions: DefinitionSync,
-    @Inject(SIDECAR_CONFIG) config: SidecarConfig,
-  ) {
-    this.store = new RateLimitStore({
-      ...(config.rateLimitRedisUrl !== undefined && { redisUrl: config.rateLimitRedisUrl }),
-      keyPrefix: 'platform:rls',
-      onStoreError: (error) =>
-        this.logger.warn(`rate limit store failed, counting in memory: ${error.message}`),
-    });
-  }
+    private readonly counters: SidecarCounters,
+  ) {}
 
   get rulesLoaded(): boolean {
     return this.definitions.isLoaded;
@@ -82,10 +73,6 @@ export class RateLimitChecker implements OnApplicationShutdown {
     return true;
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.store.close();
-  }
-
   private rulesOf(tenant: string, domain: string): RateLimitRules | undefined {
     const definition = this.definitions.find('rate_limits', tenant, domain);
     if (!definition?.document) return undefined;
@@ -103,7 +90,7 @@ export class RateLimitChecker implements OnApplicationShutdown {
     const name = `${tenant}:${domain}:${quota}/${windowSeconds}`;
     let limit = this.limits.get(name);
     if (!limit) {
-      limit = this.store.limit({ name, quota, windowSeconds });
+      limit = this.counters.limit({ name, quota, windowSeconds });
       this.limits.set(name, limit);
     }
     return limit;

@@ -18,6 +18,8 @@ export function testConfig(overrides: Partial<SidecarConfig> = {}): SidecarConfi
     keyRefreshMs: 30_000,
     unknownKidRefreshIntervalMs: 5_000,
     verifiedTokenCacheSize: 1_000,
+    failedAuthPerPeer: 100,
+    failedAuthWindowSeconds: 900,
     ...overrides,
   };
 }
