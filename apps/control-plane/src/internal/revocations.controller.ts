@@ -10,6 +10,7 @@ import { type PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { IsString, MaxLength } from 'class-validator';
 import { FeedQuery } from './feed-query';
+import { streamFeed } from './feed-stream';
 import { CLOCK, STORES } from '../platform/tokens';
 import { RevocationFeed } from '../platform/revocation-feed';
 import { InternalGuard } from './internal.guard';
@@ -20,8 +21,6 @@ class TrustedRevocationDto {
   @MaxLength(MAX_ACCESS_TOKEN_LENGTH)
   token: string;
 }
-
-const HEARTBEAT_MS = 15_000;
 
 /** The deny-list feed the sidecars follow (docs/internal-api.md). */
 @Controller('internal/v1/revocations')
@@ -68,22 +67,6 @@ export class RevocationsController {
   /** Server-Sent Events: one event per entry, `id` = seq, so a reconnect resumes with `after`. */
   @Get('stream')
   async stream(@Query() query: FeedQuery, @Req() request: PlatformRequest, @Res() reply: FastifyReply) {
-    reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, {
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-store',
-      connection: 'keep-alive',
-      'x-request-id': request.id,
-    });
-    raw.write(': connected\n\n');
-    const unsubscribe = await this.feed.subscribe(query.after ?? 0, (entry) =>
-      raw.write(`id: ${entry.seq}\ndata: ${JSON.stringify(entry)}\n\n`),
-    );
-    const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
-    raw.on('close', () => {
-      clearInterval(heartbeat);
-      unsubscribe();
-    });
+    await streamFeed(this.feed, query.after ?? 0, request, reply);
   }
 }

@@ -41,6 +41,7 @@ import { openDataSource, TypeOrmStores, TypeOrmTransactor } from '@platform/pers
 import { Drain } from '@platform/http';
 import { correlationId, gaugeOf } from '@platform/telemetry';
 import type { DataSource } from 'typeorm';
+import { DefinitionFeed } from './definition-feed';
 import { RevocationFeed } from './revocation-feed';
 import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR } from './tokens';
 
@@ -52,6 +53,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
 @Module({
   providers: [
     RevocationFeed,
+    DefinitionFeed,
     { provide: PLATFORM_CONFIG, useFactory: () => loadConfig() },
     { provide: CLOCK, useValue: systemClock },
     {
@@ -309,6 +311,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     AppTokenRefresher,
     UserAdministration,
     RevocationFeed,
+    DefinitionFeed,
     DATA_SOURCE,
     PLATFORM_CONFIG,
     CLOCK,

@@ -1,32 +1,36 @@
-import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
-import type { Stores } from '@platform/domain';
+import { Controller, Get, Inject, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { type Stores, toDefinitionChange } from '@platform/domain';
+import type { PlatformRequest } from '@platform/http';
+import type { FastifyReply } from 'fastify';
 import { FeedQuery } from '../internal/feed-query';
+import { streamFeed } from '../internal/feed-stream';
 import { InternalGuard } from '../internal/internal.guard';
+import { DefinitionFeed } from '../platform/definition-feed';
 import { STORES } from '../platform/tokens';
 
 /**
  * The feed of definition changes every sidecar follows (docs/internal-api.md): every change after
- * `after`, tombstones (`document: null`) included, in commit order.
+ * `after`, tombstones (`document: null`) included, in commit order; and the same live as
+ * Server-Sent Events.
  */
 @Controller('internal/v1/definitions')
 @UseGuards(InternalGuard)
 export class DefinitionsController {
-  constructor(@Inject(STORES) private readonly stores: Stores) {}
+  constructor(
+    @Inject(STORES) private readonly stores: Stores,
+    private readonly feed: DefinitionFeed,
+  ) {}
 
   @Get()
   async after(@Query() query: FeedQuery) {
     const after = query.after ?? 0;
     const page = await this.stores.definitions.listDefinitionsAfter(after, query.limit ?? 500);
-    return {
-      definitions: page.map((d) => ({
-        seq: d.seq,
-        kind: d.kind,
-        tenant: d.tenant,
-        name: d.name,
-        version: d.version,
-        document: d.document,
-      })),
-      last_seq: page.at(-1)?.seq ?? after,
-    };
+    return { definitions: page.map(toDefinitionChange), last_seq: page.at(-1)?.seq ?? after };
+  }
+
+  /** Server-Sent Events: one event per change, `id` = seq, so a reconnect resumes with `after`. */
+  @Get('stream')
+  async stream(@Query() query: FeedQuery, @Req() request: PlatformRequest, @Res() reply: FastifyReply) {
+    await streamFeed(this.feed, query.after ?? 0, request, reply);
   }
 }

@@ -1,5 +1,5 @@
+import type { DefinitionChange, RevocationEntry } from '@platform/domain';
 import type { DefinitionPage, JsonWebKeySet, RevocationPage } from './control-plane.types';
-import type { RevocationEntry } from '@platform/domain';
 
 /**
  * What the sidecar needs from the control plane. The class is the injection token; the HTTP
@@ -20,10 +20,6 @@ export abstract class ControlPlaneApi {
   /** `POST /internal/v1/revocations {token}`: trusted revoke of an access token. */
   abstract revokeAccessToken(token: string): Promise<{ revoked: boolean }>;
   /**
-   * `GET /internal/v1/revocations/stream?after=`: yields entries until the stream ends, fails,
-   * or `signal` aborts. `onOpen` runs once the stream is accepted.
-   */
-  /**
    * A call made for a caller the sidecar already authorized, named in `x-platform-principal`
    * (the audit routes). Answers the status and the JSON body, refusals (4xx) included.
    */
@@ -33,9 +29,19 @@ export abstract class ControlPlaneApi {
     principal: string,
     payload?: unknown,
   ): Promise<{ status: number; body: unknown }>;
+  /**
+   * `GET /internal/v1/revocations/stream?after=`: yields entries until the stream ends, fails,
+   * or `signal` aborts. `onOpen` runs once the stream is accepted.
+   */
   abstract streamRevocations(
     afterSeq: number,
     signal: AbortSignal,
     onOpen?: () => void,
   ): AsyncIterable<RevocationEntry>;
+  /** `GET /internal/v1/definitions/stream?after=`: the definition changes, as streamRevocations. */
+  abstract streamDefinitions(
+    afterSeq: number,
+    signal: AbortSignal,
+    onOpen?: () => void,
+  ): AsyncIterable<DefinitionChange>;
 }

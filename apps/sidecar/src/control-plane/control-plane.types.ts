@@ -1,4 +1,4 @@
-import type { RevocationEntry, RevocationKind } from '@platform/domain';
+import type { DefinitionChange, RevocationEntry, RevocationKind } from '@platform/domain';
 import type { JWK } from 'jose';
 
 export interface RevocationPage {
@@ -45,16 +45,6 @@ export function parseJsonWebKeySet(body: unknown): JsonWebKeySet | undefined {
   return { keys: body.keys.filter(isRecord) as JWK[] };
 }
 
-/** A change of a definition (`document` null: deleted), as the definitions feed carries it. */
-export interface DefinitionChange {
-  seq: number;
-  kind: string;
-  tenant: string;
-  name: string;
-  version: number;
-  document: Record<string, unknown> | null;
-}
-
 export interface DefinitionPage {
   definitions: DefinitionChange[];
   last_seq: number;
@@ -63,14 +53,16 @@ export interface DefinitionPage {
 /** A well-formed page, or undefined; a malformed change in it is skipped. */
 export function parseDefinitionPage(body: unknown): DefinitionPage | undefined {
   if (!isRecord(body) || !Array.isArray(body.definitions) || !isInteger(body.last_seq)) return undefined;
-  const definitions: DefinitionChange[] = [];
-  for (const item of body.definitions) {
-    if (!isRecord(item)) continue;
-    const { seq, kind, tenant, name, version, document } = item;
-    if (!isInteger(seq) || !isInteger(version)) continue;
-    if (typeof kind !== 'string' || typeof tenant !== 'string' || typeof name !== 'string') continue;
-    if (document !== null && !isRecord(document)) continue;
-    definitions.push({ seq, kind, tenant, name, version, document });
-  }
+  const definitions = body.definitions.map(parseDefinitionChange).filter((c) => c !== undefined);
   return { definitions, last_seq: body.last_seq };
+}
+
+/** One well-formed change (of a page, or an event of the stream), or undefined. */
+export function parseDefinitionChange(item: unknown): DefinitionChange | undefined {
+  if (!isRecord(item)) return undefined;
+  const { seq, kind, tenant, name, version, document } = item;
+  if (!isInteger(seq) || !isInteger(version)) return undefined;
+  if (typeof kind !== 'string' || typeof tenant !== 'string' || typeof name !== 'string') return undefined;
+  if (document !== null && !isRecord(document)) return undefined;
+  return { seq, kind, tenant, name, version, document };
 }

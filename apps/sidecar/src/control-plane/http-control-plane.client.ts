@@ -8,12 +8,13 @@ import {
   parseJsonWebKeySet,
   parseRevocationEntry,
   parseRevocationPage,
+  parseDefinitionChange,
   parseDefinitionPage,
   type DefinitionPage,
   type JsonWebKeySet,
   type RevocationPage,
 } from './control-plane.types';
-import type { RevocationEntry } from '@platform/domain';
+import type { DefinitionChange, RevocationEntry } from '@platform/domain';
 import { parseServerSentEvents } from './server-sent-events';
 
 /** The control plane sends `: ping` every 15 s; three missed pings and the stream is dead. */
@@ -89,19 +90,59 @@ export class HttpControlPlaneClient extends ControlPlaneApi implements OnApplica
     }
   }
 
-  async *streamRevocations(
+  streamRevocations(
     afterSeq: number,
     signal: AbortSignal,
     onOpen?: () => void,
   ): AsyncGenerator<RevocationEntry> {
-    const path = `/internal/v1/revocations/stream?after=${afterSeq}`;
-    const response = await this.send('GET', path, { accept: 'text/event-stream' }, undefined, {
+    return this.streamEvents(
+      '/internal/v1/revocations/stream',
+      afterSeq,
+      parseRevocationEntry,
       signal,
-      bodyTimeout: STREAM_IDLE_TIMEOUT_MS,
-    });
+      onOpen,
+    );
+  }
+
+  streamDefinitions(
+    afterSeq: number,
+    signal: AbortSignal,
+    onOpen?: () => void,
+  ): AsyncGenerator<DefinitionChange> {
+    return this.streamEvents(
+      '/internal/v1/definitions/stream',
+      afterSeq,
+      parseDefinitionChange,
+      signal,
+      onOpen,
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.connection.destroy();
+  }
+
+  /** A feed's Server-Sent Events from `afterSeq`; events `parse` cannot read are skipped. */
+  private async *streamEvents<T>(
+    route: string,
+    afterSeq: number,
+    parse: (body: unknown) => T | undefined,
+    signal: AbortSignal,
+    onOpen?: () => void,
+  ): AsyncGenerator<T> {
+    const response = await this.send(
+      'GET',
+      `${route}?after=${afterSeq}`,
+      { accept: 'text/event-stream' },
+      undefined,
+      {
+        signal,
+        bodyTimeout: STREAM_IDLE_TIMEOUT_MS,
+      },
+    );
     if (response.statusCode !== 200) {
       await response.body.dump();
-      throw this.statusError(response.statusCode, '/internal/v1/revocations/stream');
+      throw this.statusError(response.statusCode, route);
     }
     onOpen?.();
     for await (const event of parseServerSentEvents(response.body)) {
@@ -111,13 +152,9 @@ export class HttpControlPlaneClient extends ControlPlaneApi implements OnApplica
       } catch {
         continue;
       }
-      const entry = parseRevocationEntry(parsed);
+      const entry = parse(parsed);
       if (entry) yield entry;
     }
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.connection.destroy();
   }
 
   private async json(method: Method, path: string, payload?: unknown): Promise<unknown> {

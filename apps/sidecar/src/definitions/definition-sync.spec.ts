@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Readiness } from '../health/readiness';
 import { eventually } from '../testing/eventually';
 import { FakeControlPlane } from '../testing/fake-control-plane';
-import { DefinitionSync } from './definition-sync';
+import { DEFINITION_POLL_MS, DefinitionSync } from './definition-sync';
 
 describe(DefinitionSync.name, () => {
   let controlPlane: FakeControlPlane;
@@ -71,5 +71,45 @@ describe(DefinitionSync.name, () => {
       document: null,
     });
     await eventually(() => expect(sync.find('flags', 'acme', 'flags')).toBeUndefined());
+  });
+
+  it('applies a change the stream pushes at once, long before the next read of the feed', async () => {
+    sync.onApplicationBootstrap();
+    await readiness.whenReady();
+    await eventually(() => expect(controlPlane.definitionStreamsOpenedAfter).toEqual([0]));
+    const published = Date.now();
+    controlPlane.publishDefinition({
+      kind: 'rate_limits',
+      tenant: 'acme',
+      name: 'api',
+      version: 1,
+      document: rules(5),
+    });
+    await eventually(() => expect(sync.find('rate_limits', 'acme', 'api')).toBeDefined(), 500);
+    expect(Date.now() - published).toBeLessThan(DEFINITION_POLL_MS);
+  });
+
+  it('opens the stream again from the last change it applied after the control plane refused it', async () => {
+    controlPlane.publishDefinition({
+      kind: 'flags',
+      tenant: 'acme',
+      name: 'flags',
+      version: 1,
+      document: { flags: {} },
+    });
+    controlPlane.streamingDefinitions = false;
+    sync.onApplicationBootstrap();
+    await readiness.whenReady();
+    await eventually(() => expect(controlPlane.definitionStreamsOpenedAfter).toEqual([1]));
+    controlPlane.streamingDefinitions = true;
+    await eventually(() => expect(controlPlane.definitionStreamsOpenedAfter).toEqual([1, 1]));
+    controlPlane.publishDefinition({
+      kind: 'flags',
+      tenant: 'acme',
+      name: 'flags',
+      version: 2,
+      document: null,
+    });
+    await eventually(() => expect(sync.find('flags', 'acme', 'flags')).toBeUndefined(), 500);
   });
 });

@@ -1,21 +1,24 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Backoff } from '@platform/domain';
 import { ControlPlaneApi } from '../control-plane/control-plane-api';
-import type { DefinitionChange } from '../control-plane/control-plane.types';
+import type { DefinitionChange } from '@platform/domain';
+import { followStream } from '../control-plane/follow-stream';
 import { Readiness } from '../health/readiness';
 import { pause } from '../pause';
 
-/** How often the feed is read: a change reaches every sidecar within this (well under a second). */
-export const DEFINITION_POLL_MS = 250;
+/** The feed is also read this often, behind the stream (a broken stream still catches up). */
+export const DEFINITION_POLL_MS = 5_000;
 const PAGE = 500;
 
 /**
- * The definitions sidecar services run on (rate limit rules, flags), copied from the control plane's
- * feed (`GET /internal/v1/definitions?after=`): all of it at start, then every change within
- * DEFINITION_POLL_MS. Reading the feed from its last seq is what makes it exact: a change is
- * never missed, whichever control-plane replica wrote it, and a deletion arrives as a tombstone.
- * Until the first read succeeds nothing is known: the sidecar is not ready (Readiness), and the
- * services that need it say so.
+ * The definitions sidecar services run on (rate limit rules, flags, masking settings), copied
+ * from the control plane's feed: all of it at start (`GET /internal/v1/definitions?after=`), then
+ * each change as the control plane pushes it (`/internal/v1/definitions/stream`, Server-Sent
+ * Events: within a few ms of the commit through this control plane, within its 250 ms poll
+ * through another replica), and the feed read again every DEFINITION_POLL_MS behind the stream.
+ * Following the feed from its last seq is what makes it exact: a change is never missed, and a
+ * deletion arrives as a tombstone. Until the first read succeeds nothing is known: the sidecar is
+ * not ready (Readiness), and the services that need it say so.
  */
 @Injectable()
 export class DefinitionSync implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -25,6 +28,7 @@ export class DefinitionSync implements OnApplicationBootstrap, OnApplicationShut
   private lastSeq = 0;
   private loaded = false;
   private loop: Promise<void> | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly controlPlane: ControlPlaneApi,
@@ -46,6 +50,7 @@ export class DefinitionSync implements OnApplicationBootstrap, OnApplicationShut
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped.abort();
+    clearInterval(this.pollTimer);
     await this.loop;
   }
 
@@ -54,12 +59,7 @@ export class DefinitionSync implements OnApplicationBootstrap, OnApplicationShut
     let applied = 0;
     for (;;) {
       const { definitions, last_seq } = await this.controlPlane.fetchDefinitionsAfter(this.lastSeq, PAGE);
-      for (const change of definitions) {
-        const key = keyOf(change.kind, change.tenant, change.name);
-        if (change.document === null) this.definitions.delete(key);
-        else this.definitions.set(key, change);
-      }
-      applied += definitions.length;
+      for (const change of definitions) if (this.apply(change)) applied++;
       this.lastSeq = Math.max(this.lastSeq, last_seq);
       if (definitions.length < PAGE) break;
     }
@@ -71,21 +71,46 @@ export class DefinitionSync implements OnApplicationBootstrap, OnApplicationShut
     return applied;
   }
 
+  /** Applies a change newer than the last one applied; answers whether it was. */
+  private apply(change: DefinitionChange): boolean {
+    if (change.seq <= this.lastSeq) return false;
+    const key = keyOf(change.kind, change.tenant, change.name);
+    if (change.document === null) this.definitions.delete(key);
+    else this.definitions.set(key, change);
+    this.lastSeq = change.seq;
+    return true;
+  }
+
   private async run(): Promise<void> {
     const { signal } = this.stopped;
-    const backoff = new Backoff(DEFINITION_POLL_MS, 5_000);
+    const backoff = new Backoff(250, 5_000);
     while (!signal.aborted) {
       try {
         await this.syncNow();
-        backoff.reset();
-        await pause(DEFINITION_POLL_MS, signal);
+        break;
       } catch (error) {
         const delay = backoff.next();
-        this.logger.warn(
-          `definitions feed read failed, retrying in ${delay} ms: ${(error as Error).message}`,
-        );
+        this.logger.warn(`definitions load failed, retrying in ${delay} ms: ${(error as Error).message}`);
         await pause(delay, signal);
       }
+    }
+    if (signal.aborted) return;
+    this.pollTimer = setInterval(() => void this.poll(), DEFINITION_POLL_MS);
+    this.pollTimer.unref();
+    await followStream({
+      what: 'definitions stream',
+      logger: this.logger,
+      signal,
+      open: (connection, onOpen) => this.controlPlane.streamDefinitions(this.lastSeq, connection, onOpen),
+      apply: (change) => this.apply(change),
+    });
+  }
+
+  private async poll(): Promise<void> {
+    try {
+      await this.syncNow();
+    } catch (error) {
+      this.logger.warn(`definitions feed read failed: ${(error as Error).message}`);
     }
   }
 }

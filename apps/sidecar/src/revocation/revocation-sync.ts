@@ -11,6 +11,7 @@ import { CLOCK } from '../clock';
 import { epochSeconds, type Clock } from '@platform/domain';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
 import { ControlPlaneApi } from '../control-plane/control-plane-api';
+import { followStream } from '../control-plane/follow-stream';
 import { Readiness } from '../health/readiness';
 import { DenyList } from '@platform/domain';
 
@@ -109,28 +110,15 @@ export class RevocationSync implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
-  private async followStream(signal: AbortSignal): Promise<void> {
-    const backoff = new Backoff(500, 30_000);
-    while (!signal.aborted) {
-      const connection = new AbortController();
-      this.connection = connection;
-      const abortConnection = () => connection.abort();
-      signal.addEventListener('abort', abortConnection, { once: true });
-      try {
-        const entries = this.controlPlane.streamRevocations(this.denyList.lastSeq, connection.signal, () =>
-          backoff.reset(),
-        );
-        for await (const entry of entries) this.denyList.apply(entry);
-        if (!connection.signal.aborted) this.logger.warn('revocation stream ended; reconnecting');
-      } catch (error) {
-        if (!connection.signal.aborted)
-          this.logger.warn(`revocation stream failed: ${(error as Error).message}`);
-      } finally {
-        signal.removeEventListener('abort', abortConnection);
-      }
-      if (signal.aborted) return;
-      if (connection.signal.aborted) continue;
-      await pause(backoff.next(), signal);
-    }
+  private followStream(signal: AbortSignal): Promise<void> {
+    return followStream({
+      what: 'revocation stream',
+      logger: this.logger,
+      signal,
+      open: (connection, onOpen) =>
+        this.controlPlane.streamRevocations(this.denyList.lastSeq, connection, onOpen),
+      apply: (entry) => this.denyList.apply(entry),
+      onConnection: (connection) => (this.connection = connection),
+    });
   }
 }

@@ -1,13 +1,8 @@
 import { correlationId } from '@platform/telemetry';
 import { decodeJwt, type JWK } from 'jose';
 import { ControlPlaneApi } from '../control-plane/control-plane-api';
-import type {
-  DefinitionChange,
-  DefinitionPage,
-  JsonWebKeySet,
-  RevocationPage,
-} from '../control-plane/control-plane.types';
-import type { RevocationEntry, RevocationKind } from '@platform/domain';
+import type { DefinitionPage, JsonWebKeySet, RevocationPage } from '../control-plane/control-plane.types';
+import type { DefinitionChange, RevocationEntry, RevocationKind } from '@platform/domain';
 import { SidecarError } from '../errors';
 
 /**
@@ -93,9 +88,43 @@ export class FakeControlPlane extends ControlPlaneApi {
 
   /** Definition changes, as the control plane's feed would carry them (`publishDefinition`). */
   readonly definitionChanges: DefinitionChange[] = [];
+  /** When false, definition streams are refused (the sidecar falls back to reading the feed). */
+  streamingDefinitions = true;
+  readonly definitionStreamsOpenedAfter: number[] = [];
+  private readonly definitionWaiters = new Set<() => void>();
 
   publishDefinition(change: Omit<DefinitionChange, 'seq'>): void {
     this.definitionChanges.push({ ...change, seq: this.definitionChanges.length + 1 });
+    for (const wake of this.definitionWaiters) wake();
+  }
+
+  async *streamDefinitions(
+    afterSeq: number,
+    signal: AbortSignal,
+    onOpen?: () => void,
+  ): AsyncGenerator<DefinitionChange> {
+    this.definitionStreamsOpenedAfter.push(afterSeq);
+    this.ensureReachable();
+    if (!this.streamingDefinitions) throw new SidecarError('control_plane_unavailable', 'stream refused');
+    onOpen?.();
+    let cursor = afterSeq;
+    while (!signal.aborted) {
+      const next = this.definitionChanges.find((change) => change.seq > cursor);
+      if (next) {
+        cursor = next.seq;
+        yield next;
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          this.definitionWaiters.delete(wake);
+          signal.removeEventListener('abort', wake);
+          resolve();
+        };
+        this.definitionWaiters.add(wake);
+        signal.addEventListener('abort', wake);
+      });
+    }
   }
 
   async fetchDefinitionsAfter(afterSeq: number, limit: number): Promise<DefinitionPage> {

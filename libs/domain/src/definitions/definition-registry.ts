@@ -29,6 +29,8 @@ export class DefinitionRegistry {
     private readonly transactor: Transactor,
     private readonly trail: AuditTrail,
     private readonly clock: Clock,
+    /** Told after each committed write (the control plane pushes it to the sidecars at once). */
+    private readonly onCommitted: () => void = () => undefined,
   ) {}
 
   put(actor: AuditActor, tenant: string, name: string, document: unknown): Promise<ServiceDefinition> {
@@ -53,7 +55,7 @@ export class DefinitionRegistry {
     await this.write(actor, tenant, name, null, this.rules.actions.deleted);
   }
 
-  private write(
+  private async write(
     actor: AuditActor,
     tenant: string,
     name: string,
@@ -61,8 +63,8 @@ export class DefinitionRegistry {
     action: string,
   ): Promise<ServiceDefinition> {
     const now = this.clock.now();
-    return this.transactor.inTransaction(async (stores) => {
-      const written = await stores.definitions.putDefinition(
+    const written = await this.transactor.inTransaction(async (stores) => {
+      const stored = await stores.definitions.putDefinition(
         { kind: this.rules.kind, tenant, name, document },
         now,
       );
@@ -72,12 +74,14 @@ export class DefinitionRegistry {
           action,
           target: name,
           tenant,
-          attributes: { version: String(written.version) },
+          attributes: { version: String(stored.version) },
           occurredAt: now,
         }),
       ]);
-      return written;
+      return stored;
     });
+    this.onCommitted();
+    return written;
   }
 }
 

@@ -19,6 +19,27 @@ export interface ServiceDefinition {
   updatedAt: Date;
 }
 
+/** One change of a definition as the feed carries it to sidecars (`document: null`: deleted). */
+export interface DefinitionChange {
+  seq: number;
+  kind: string;
+  tenant: string;
+  name: string;
+  version: number;
+  document: Record<string, unknown> | null;
+}
+
+export function toDefinitionChange(d: ServiceDefinition): DefinitionChange {
+  return {
+    seq: d.seq,
+    kind: d.kind,
+    tenant: d.tenant,
+    name: d.name,
+    version: d.version,
+    document: d.document,
+  };
+}
+
 export interface DefinitionStore {
   /** Writes (a null document deletes) with the next seq; answers the stored definition. */
   putDefinition(
