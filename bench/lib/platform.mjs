@@ -119,12 +119,16 @@ export async function startExtraSidecar(platform, extraEnv = {}) {
   };
 }
 
-/** A second backend on its own port, beside `sidecar` (from startExtraSidecar): another replica. */
-export async function startExtraBackend(platform, sidecar) {
+/**
+ * Another backend on its own port, beside `sidecar` (the platform's own, or one from
+ * startExtraSidecar): a replica, or the same backend with other settings (`extraEnv`).
+ */
+export async function startExtraBackend(platform, sidecar, extraEnv = {}) {
   assertRunning();
   const [port, metricsPort] = await Promise.all([freePort(), freePort()]);
   const env = {
     ...platform.env,
+    ...extraEnv,
     BACKEND_PORT: String(port),
     BACKEND_METRICS_PORT: String(metricsPort),
     SIDECAR_GRPC_ADDRESS: sidecar.address,

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { grpc, grpcLoad, httpLoad, percentile, validateToken } from './load.mjs';
 import { measureRs256 } from './limit.mjs';
 import { onCleanup, track } from './processes.mjs';
-import { startExtraSidecar, startPlatform } from './platform.mjs';
+import { startExtraBackend, startExtraSidecar, startPlatform } from './platform.mjs';
 import { FORM, form, issueToken, jwsHeader, postForm, registerServiceApp } from './oauth.mjs';
 
 const require = createRequire(import.meta.url);
@@ -536,8 +536,65 @@ scenarios['rate-limit'] = async function rateLimit(ctx) {
       client.close();
     }
   }
-  return rows;
+  return [...rows, ...(await backendLimitCost(ctx, redisUrl))];
 };
+
+/**
+ * What the backend's own limits on its token endpoint cost issuance (issue 12's bar: under 10%):
+ * the platform's backend (limits on, in memory: the default) beside two more backends on the same
+ * sidecar and control plane, one with every limit off and one counting in Redis, each warmed as
+ * long as it is measured, measured back to back.
+ */
+async function backendLimitCost(ctx, redisUrl) {
+  const { platform, app, sampler } = ctx;
+  const variants = [
+    ['issuance-limits-off', 'off', { ...Object.fromEntries(LIMIT_VARIABLES.map((name) => [name, '0'])) }],
+    ['issuance-limits-redis', 'in Redis', { RATE_LIMIT_REDIS_URL: redisUrl }],
+  ];
+  const backends = {};
+  for (const [key, where, env] of variants) {
+    ctx.progress(`starting a backend with its rate limits ${where}`);
+    const backend = await startExtraBackend(platform, { address: platform.sidecarAddress }, env);
+    ctx.processes.push({ process: `backend (limits ${where})`, healthyMs: backend.healthyMs });
+    sampler.add(`backend (limits ${where})`, backend.pid);
+    await httpLoad(
+      { ...issuanceLoad(`${backend.baseUrl}/v1/oauth/token`, app), connections: ctx.options.connections },
+      ctx.options.warmup + ctx.options.duration,
+    );
+    backends[key] = backend;
+  }
+  sampler.idle();
+  const measured = async (label, baseUrl) => ctx.load(label, issuanceLoad(`${baseUrl}/v1/oauth/token`, app));
+  const off = await measured('issuance, backend rate limits off', backends['issuance-limits-off'].baseUrl);
+  const memory = await measured('issuance, backend rate limits in memory', platform.baseUrl);
+  const redis = await measured(
+    'issuance, backend rate limits in Redis',
+    backends['issuance-limits-redis'].baseUrl,
+  );
+  return [
+    { key: 'issuance-limits-off', label: 'Issuance, the backend’s rate limits off', ...off },
+    {
+      key: 'issuance-limits-memory',
+      label: 'Issuance, the backend’s rate limits counted in memory (the default)',
+      ...memory,
+      ratios: [{ against: 'issuance-limits-off' }],
+    },
+    {
+      key: 'issuance-limits-redis',
+      label: 'Issuance, the backend’s rate limits counted in Redis (same machine)',
+      ...redis,
+      ratios: [{ against: 'issuance-limits-off' }],
+    },
+  ];
+}
+
+/** The backend's limits (docs/rate-limits.md); `0` turns each off. */
+const LIMIT_VARIABLES = [
+  'RATE_LIMIT_CLIENT_PER_MINUTE',
+  'RATE_LIMIT_ADDRESS_PER_MINUTE',
+  'RATE_LIMIT_FAILED_AUTH_PER_CLIENT',
+  'RATE_LIMIT_FAILED_AUTH_PER_ADDRESS',
+];
 
 /**
  * EvaluateFlag at the sidecar over gRPC: a flag with JsonLogic targeting (roles, then a
