@@ -64,7 +64,7 @@ describe('npm run bench (quick scenarios, a second each)', () => {
     ]);
     if (run.code !== 0) throw new Error(`bench/run.mjs exited with ${run.code}:\n${run.output}`);
     report = JSON.parse(readFileSync(jsonOut, 'utf8')) as BenchReport;
-  }, 120_000);
+  }, 240_000);
 
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
