@@ -134,7 +134,7 @@ export async function startControlPlaneReplica(
 /** A second backend with its own sidecar (a replica of the edge), on the same control plane. */
 export async function startBackendReplica(
   platform: TestPlatform,
-): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+): Promise<{ baseUrl: string; metricsUrl: string; stop(): Promise<void> }> {
   const sidecar = await startExtraSidecar(platform);
   const [port, metricsPort] = await Promise.all([launcher.freePort(), launcher.freePort()]);
   const env = {
@@ -147,6 +147,7 @@ export async function startBackendReplica(
   const backend = await launcher.launchBackend({ env, stdio: log });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     stop: async () => {
       await backend.stop();
       await sidecar.stop();

@@ -35,6 +35,7 @@ import { MetadataController } from './metadata/metadata.controller';
 import { ControlPlaneRelay } from './forwarding/control-plane-relay';
 import { KeysController } from './keys/keys.controller';
 import { ClientRateLimits } from './oauth/client-rate-limits';
+import { LocalIntrospection } from './oauth/local-introspection';
 import { OAuthController } from './oauth/oauth.controller';
 import { FlagsController } from './flags/flags.controller';
 import { MaskingSettingsController } from './masking/masking-settings.controller';
@@ -101,6 +102,12 @@ export class BackendModule {
           useFactory: () => new ValidatedTokenCache(config.backendTokenCacheSize),
         },
         { provide: LocalTokenVerifier, useFactory: () => new LocalTokenVerifier(config.issuer) },
+        {
+          provide: LocalIntrospection,
+          useFactory: (cache: ValidatedTokenCache, verifier: LocalTokenVerifier) =>
+            new LocalIntrospection(cache, verifier),
+          inject: [ValidatedTokenCache, LocalTokenVerifier],
+        },
         InvalidationWatcher,
         LocalRevocation,
         ControlPlaneRelay,

@@ -32,6 +32,11 @@ export class DenyList {
   private readonly subjects = new Map<string, IssuedBeforeRevocation>();
   /** grant_id -> expires_at. */
   private readonly grants = new Map<string, number>();
+  /**
+   * `client_id created_at` -> expires_at of each secret rotation: they deny no token, but each new
+   * one is announced, so that watchers forget the authentications they remember.
+   */
+  private readonly rotations = new Map<string, number>();
   private seq = 0;
   /** The seq the watchers were last told. */
   private announcedSeq = 0;
@@ -131,7 +136,10 @@ export class DenyList {
     if (changed) this.announce({ seq: this.seq, entry });
   }
 
-  /** Adds the entry; answers whether any token it did not deny before is denied now. */
+  /**
+   * Adds the entry; answers whether watchers must hear of it: a token it did not deny before is
+   * denied now, or a secret was rotated.
+   */
   private add(entry: RevocationEntry): boolean {
     switch (entry.kind) {
       case 'jti':
@@ -142,6 +150,8 @@ export class DenyList {
         return extendIssuedBefore(this.clients, entry);
       case 'subject':
         return extendIssuedBefore(this.subjects, entry);
+      case 'secret':
+        return extend(this.rotations, `${entry.value} ${entry.created_at}`, entry.expires_at);
       default: {
         const unknownKind: never = entry.kind;
         throw new Error(`unknown revocation kind ${String(unknownKind)}`);
@@ -164,6 +174,8 @@ export class DenyList {
     for (const [jti, expiresAt] of this.jtis) if (expiresAt < nowSeconds && this.jtis.delete(jti)) removed++;
     for (const [grant, expiresAt] of this.grants)
       if (expiresAt < nowSeconds && this.grants.delete(grant)) removed++;
+    for (const [rotation, expiresAt] of this.rotations)
+      if (expiresAt < nowSeconds && this.rotations.delete(rotation)) removed++;
     for (const issuedBefore of [this.clients, this.subjects])
       for (const [value, entry] of issuedBefore)
         if (entry.expiresAt < nowSeconds && issuedBefore.delete(value)) removed++;

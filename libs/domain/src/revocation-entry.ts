@@ -32,8 +32,7 @@ export interface RevocableClaims {
 }
 
 /**
- * Whether `entry` denies the token: its own jti, its grant, its client revoked (deleted or
- * secret rotated) or its user deprovisioned at or after the token was issued. A kind this code does not know denies, so a
+ * Whether `entry` denies the token: its own jti, its grant, its client deleted or its user deprovisioned at or after the token was issued. A kind this code does not know denies, so a
  * newer control plane can never make an older reader accept a revoked token.
  */
 export function revocationDenies(
@@ -49,6 +48,8 @@ export function revocationDenies(
       return claims.sub === entry.value && claims.iat <= entry.created_at;
     case 'grant':
       return claims.grant_id !== undefined && claims.grant_id !== '' && claims.grant_id === entry.value;
+    case 'secret':
+      return false;
     default:
       return true;
   }

@@ -61,9 +61,12 @@ export interface SigningKeyStore {
 /**
  * What the deny-list holds: a token id, every token of a client issued before the entry
  * (app deletion), every token of a user issued before the entry (`subject`: the user was
- * deprovisioned), or every token of one authorization grant (refresh family revocation).
+ * deprovisioned), or every token of one authorization grant (refresh family revocation). A
+ * `secret` entry denies no token: it says that the client's secret was rotated, so that whoever
+ * remembers a successful authentication of that client (a backend answering introspection)
+ * forgets it.
  */
-export type RevocationKind = 'jti' | 'client' | 'subject' | 'grant';
+export type RevocationKind = 'jti' | 'client' | 'subject' | 'grant' | 'secret';
 
 export interface RevocationInput {
   kind: RevocationKind;

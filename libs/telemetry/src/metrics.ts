@@ -46,6 +46,12 @@ export const metrics = {
     labelNames: ['error'] as const,
     registers: [metricsRegistry],
   }),
+  introspections: new Counter({
+    name: 'platform_introspections_total',
+    help: 'Introspection requests at the backend, by who answered (backend: judged at the edge; control_plane: relayed).',
+    labelNames: ['answered_by'] as const,
+    registers: [metricsRegistry],
+  }),
   validationCache: new Counter({
     name: 'platform_validation_cache_lookups_total',
     help: 'Backend validation cache lookups, by result (hit or miss).',

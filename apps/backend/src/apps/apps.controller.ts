@@ -115,14 +115,19 @@ export class AppsController {
     tag: 'Registry',
     summary: 'Rotate an application’s secret',
     description:
-      'A new secret, shown once; the old one stops working at once. Deploy the new secret before relying on it. No body. A `spa` app has no secret: **409**.',
+      'A new secret, shown once; the old one stops working at once (at every backend within a second: a backend that answers introspection itself forgets the old secret when its sidecar streams the rotation, this one before the answer). Deploy the new secret before relying on it. No body. A `spa` app has no secret: **409**.',
   })
   @Answers(200, RotatedSecretDto, 'The new secret.')
   @Refuses(404, NO_APP)
   @Refuses(409, 'A `spa` app.')
   @AppId()
   rotateSecret(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
-    return this.relay.forward(request, reply, { to: '/api/v1/apps/:id/rotate-secret' });
+    return this.relay.forward(request, reply, {
+      to: '/api/v1/apps/:id/rotate-secret',
+      then: async (response) => {
+        if (response.status === 200) await this.localRevocation.applyNow();
+      },
+    });
   }
 
   private readonly publicAddresses = (response: UpstreamResponse): void => {

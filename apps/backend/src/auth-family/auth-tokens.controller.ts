@@ -208,7 +208,7 @@ export class AuthTokensController {
       body: 'form',
       then: (response) => {
         noStore(response);
-        return this.limits.settle(request, response);
+        return this.limits.settle(request, response.status);
       },
     });
   }

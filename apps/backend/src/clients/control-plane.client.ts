@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { DomainError } from '@platform/domain';
-import { ControlPlaneConnection } from '@platform/internal';
+import { ControlPlaneConnection, INTROSPECTION_REACH_HEADER } from '@platform/internal';
 
 /** One call to the control plane. `path` is absolute (`/api/v1/apps`), `query` is appended. */
 export interface UpstreamRequest {
@@ -48,6 +48,8 @@ const RELAYED_HEADERS = [
   'link',
   'location',
   'etag',
+  // Read and dropped by the introspection route (LocalIntrospection); never reaches the caller.
+  INTROSPECTION_REACH_HEADER,
 ] as const;
 
 const TIMEOUT_MS = 10_000;

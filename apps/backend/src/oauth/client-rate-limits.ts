@@ -10,7 +10,6 @@ import {
 } from '@platform/ratelimit';
 import { metrics } from '@platform/telemetry';
 import type { FastifyReply } from 'fastify';
-import type { UpstreamResponse } from '../clients/control-plane.client';
 import { PLATFORM_CONFIG } from '../config';
 
 /** client_ids are at most 64 characters (the registry's rule); a key is never longer. */
@@ -101,12 +100,12 @@ export class ClientRateLimits implements OnModuleInit, OnApplicationShutdown {
     return false;
   }
 
-  /** After the control plane answered: a failed client authentication counts against the source. */
-  async settle(request: PlatformRequest, response: UpstreamResponse): Promise<void> {
+  /** Once answered (`status`): a failed client authentication counts against the source. */
+  async settle(request: PlatformRequest, status: number): Promise<void> {
     // A client that authenticates starts again from no failures, as after a correct password.
     const failing = this.failing.get(request);
-    if (response.status === 200 && failing !== undefined) await this.failuresPerClient?.reset(failing);
-    if (response.status !== 401) return;
+    if (status === 200 && failing !== undefined) await this.failuresPerClient?.reset(failing);
+    if (status !== 401) return;
     const { client, address } = callerOf(request);
     await Promise.all([
       client === undefined ? undefined : this.failuresPerClient?.consume(`${client} ${address}`),

@@ -17,11 +17,13 @@ import {
   TokenResponseDto,
 } from '@platform/contract';
 import type { PlatformRequest } from '@platform/http';
+import { metrics } from '@platform/telemetry';
 import type { FastifyReply } from 'fastify';
 import { LocalRevocation } from '../auth/local-revocation';
 import type { UpstreamResponse } from '../clients/control-plane.client';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
 import { ClientRateLimits } from './client-rate-limits';
+import { LocalIntrospection } from './local-introspection';
 
 const NOT_FORM: [string, string] = [
   'invalid_request',
@@ -57,6 +59,8 @@ export const TOKEN_REFUSALS: Record<string, [string, string]> = {
 };
 
 const JWKS_CACHE_CONTROL = 'public, max-age=60';
+const ANSWERED_HERE = metrics.introspections.labels('backend');
+const RELAYED = metrics.introspections.labels('control_plane');
 
 /**
  * RFC 6749 token, RFC 7662 introspection, RFC 7009 revocation, and the key set. The control
@@ -68,6 +72,7 @@ export class OAuthController {
     private readonly relay: ControlPlaneRelay,
     private readonly localRevocation: LocalRevocation,
     private readonly limits: ClientRateLimits,
+    private readonly localIntrospection: LocalIntrospection,
   ) {}
 
   @Post('oauth/token')
@@ -111,10 +116,25 @@ export class OAuthController {
   @RateLimited()
   async introspect(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     if (!(await this.limits.admit(request, reply))) return;
+    const attempt = this.localIntrospection.read(request);
+    const answer = attempt && this.localIntrospection.answer(attempt);
+    if (answer !== undefined) {
+      ANSWERED_HERE.inc();
+      await this.limits.settle(request, 200);
+      await reply
+        .status(200)
+        .headers({ 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8' })
+        .send(JSON.stringify(answer));
+      return;
+    }
     return this.relay.forward(request, reply, {
       to: '/internal/v1/oauth/introspect',
       body: 'form',
-      then: (response) => this.settled(request, response),
+      then: (response) => {
+        RELAYED.inc();
+        this.localIntrospection.settle(attempt, response);
+        return this.settled(request, response);
+      },
     });
   }
 
@@ -155,7 +175,7 @@ export class OAuthController {
   /** Every OAuth answer: `no-store`, and a failed client authentication counted. */
   private settled(request: PlatformRequest, response: UpstreamResponse): Promise<void> {
     noStore(response);
-    return this.limits.settle(request, response);
+    return this.limits.settle(request, response.status);
   }
 
   @Get('jwks')

@@ -58,6 +58,8 @@ export class ApplicationsController {
   @HttpCode(200)
   async rotateSecret(@Param('id') clientId: string) {
     const rotated = await this.registry.rotateSecret(clientId);
+    // Its `secret` entry tells every backend to forget what it remembered of the old secret.
+    this.feed.wake();
     return {
       client_id: rotated.clientId,
       client_secret: rotated.clientSecret,

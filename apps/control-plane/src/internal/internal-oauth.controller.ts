@@ -1,7 +1,9 @@
-import { Controller, Header, Headers, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { Controller, Header, Headers, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { OAuthError, parseOAuthForm, TokenEndpoint, TokenIntrospector, TokenRevoker } from '@platform/domain';
 import { metrics } from '@platform/telemetry';
 import { mediaType, type PlatformRequest } from '@platform/http';
+import { INTROSPECTION_REACH_HEADER } from '@platform/internal';
+import type { FastifyReply } from 'fastify';
 import { RevocationFeed } from '../platform/revocation-feed';
 import { InternalGuard } from './internal.guard';
 
@@ -45,8 +47,17 @@ export class InternalOAuthController {
   @Post('introspect')
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
-  introspect(@Req() request: PlatformRequest, @Headers('authorization') authorization?: string) {
-    return this.introspector.introspect(oauthForm(request), authorization);
+  async introspect(
+    @Req() request: PlatformRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Headers('authorization') authorization?: string,
+  ) {
+    const { answer, seesAnyToken } = await this.introspector.introspectWithReach(
+      oauthForm(request),
+      authorization,
+    );
+    reply.header(INTROSPECTION_REACH_HEADER, seesAnyToken ? 'any' : 'own');
+    return answer;
   }
 
   @Post('revoke')

@@ -11,7 +11,7 @@ export interface JsonWebKeySet {
   keys: JWK[];
 }
 
-const KINDS: ReadonlySet<string> = new Set<RevocationKind>(['jti', 'client', 'subject', 'grant']);
+const KINDS: ReadonlySet<string> = new Set<RevocationKind>(['jti', 'client', 'subject', 'grant', 'secret']);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

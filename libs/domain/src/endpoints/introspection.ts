@@ -27,6 +27,46 @@ export type IntrospectionResponse =
 
 const INACTIVE: IntrospectionResponse = { active: false };
 
+/** The claims of a valid access token that an introspection answer shows. */
+export interface IntrospectedClaims {
+  client_id: string;
+  scope: string;
+  sub: string;
+  iat: number;
+  exp: number;
+  iss: string;
+  aud: string;
+  jti: string;
+  /** Absent or empty for a service token. */
+  tenant?: string;
+  roles?: string[];
+}
+
+/**
+ * The answer for a valid (verified, not denied) access token: its full form for the client it
+ * was issued to or a caller that sees any token, `{active: false}` for anyone else.
+ */
+export function accessTokenIntrospection(
+  claims: IntrospectedClaims,
+  callerClientId: string,
+  callerSeesAnyToken: boolean,
+): IntrospectionResponse {
+  if (callerClientId !== claims.client_id && !callerSeesAnyToken) return INACTIVE;
+  return {
+    active: true,
+    client_id: claims.client_id,
+    scope: claims.scope,
+    sub: claims.sub,
+    iat: claims.iat,
+    exp: claims.exp,
+    iss: claims.iss,
+    aud: claims.aud,
+    jti: claims.jti,
+    token_type: 'Bearer',
+    ...(claims.tenant && { tenant: claims.tenant, roles: claims.roles }),
+  };
+}
+
 /**
  * RFC 7662. The caller authenticates with its secret; it sees its own tokens, and a resource
  * server (tokens.introspect) or admin app sees any. Everything else is `{active:false}`, so
@@ -46,29 +86,25 @@ export class TokenIntrospector {
     params: Record<string, string>,
     authorization: string | undefined,
   ): Promise<IntrospectionResponse> {
+    return (await this.introspectWithReach(params, authorization)).answer;
+  }
+
+  /** The answer, and whether the authenticated caller may see any token or only its own. */
+  async introspectWithReach(
+    params: Record<string, string>,
+    authorization: string | undefined,
+  ): Promise<{ answer: IntrospectionResponse; seesAnyToken: boolean }> {
     const caller = await this.authenticator.authenticateConfidential(
       readClientCredentials(params, authorization),
     );
-    const token = params.token;
+    return { answer: await this.answer(caller, params.token), seesAnyToken: mayIntrospectAnyToken(caller) };
+  }
+
+  private async answer(caller: Application, token: string | undefined): Promise<IntrospectionResponse> {
     if (!token) throw new OAuthError('invalid_request', 'token is required');
 
     const claims = isCompactJws(token) ? await this.accessTokens.validate(token) : null;
-    if (claims) {
-      if (!this.maySee(caller, claims.client_id)) return INACTIVE;
-      return {
-        active: true,
-        client_id: claims.client_id,
-        scope: claims.scope,
-        sub: claims.sub,
-        iat: claims.iat,
-        exp: claims.exp,
-        iss: claims.iss,
-        aud: claims.aud,
-        jti: claims.jti,
-        token_type: 'Bearer',
-        ...(claims.tenant !== undefined && { tenant: claims.tenant, roles: claims.roles }),
-      };
-    }
+    if (claims) return accessTokenIntrospection(claims, caller.clientId, mayIntrospectAnyToken(caller));
     return refreshTokens.accepts(token) ? this.introspectRefreshToken(caller, token) : INACTIVE;
   }
 
@@ -76,7 +112,7 @@ export class TokenIntrospector {
     const record = await this.refreshTokens.findRefreshToken(refreshTokens.hash(token));
     const now = this.clock.now();
     if (!record || record.rotatedAt || record.revokedAt || record.expiresAt <= now) return INACTIVE;
-    if (!this.maySee(caller, record.clientId)) return INACTIVE;
+    if (caller.clientId !== record.clientId && !mayIntrospectAnyToken(caller)) return INACTIVE;
     const revoked = await this.revocations.findActiveRevocations(
       [
         { kind: 'grant', value: record.grantId },
@@ -96,9 +132,5 @@ export class TokenIntrospector {
       aud: this.issuer,
       token_type: 'refresh_token',
     };
-  }
-
-  private maySee(caller: Application, tokenClientId: string): boolean {
-    return caller.clientId === tokenClientId || mayIntrospectAnyToken(caller);
   }
 }

@@ -174,6 +174,12 @@ export class ApplicationRegistry {
       if (!(await stores.applications.updateApplicationSecret(clientId, secretHash, rotatedAt))) {
         throw notFound(`application ${clientId}`);
       }
+      // Denies no token; tells every backend to forget the old secret's authentications.
+      const horizon = new Date(rotatedAt.getTime() + this.settings.accessTokenLifetimeSeconds * 1000);
+      await stores.revocations.addRevocations(
+        [{ kind: 'secret', value: clientId, expiresAt: horizon }],
+        rotatedAt,
+      );
       await stores.tokenEvents.appendTokenEvents([this.event('app.secret_rotated', clientId, rotatedAt)]);
     });
     return { clientId, clientSecret, rotatedAt };

@@ -6,7 +6,9 @@ export interface DenyListEntry {
   /**
    * "jti" (one access token), "client" (every token of the app issued at or before
    * `created_at`: the app was deleted), "subject" (every token of the user `sub` issued at or
-   * before `created_at`: the user was deprovisioned) or "grant" (every token of the grant).
+   * before `created_at`: the user was deprovisioned), "grant" (every token of the grant), or
+   * "secret" (no token: the app's secret was rotated at `created_at`; forget any authentication
+   * of the app remembered before). Never in `ready.deny_list`.
    */
   'kind'?: (string);
   'value'?: (string);
@@ -24,7 +26,9 @@ export interface DenyListEntry__Output {
   /**
    * "jti" (one access token), "client" (every token of the app issued at or before
    * `created_at`: the app was deleted), "subject" (every token of the user `sub` issued at or
-   * before `created_at`: the user was deprovisioned) or "grant" (every token of the grant).
+   * before `created_at`: the user was deprovisioned), "grant" (every token of the grant), or
+   * "secret" (no token: the app's secret was rotated at `created_at`; forget any authentication
+   * of the app remembered before). Never in `ready.deny_list`.
    */
   'kind': (string);
   'value': (string);
