@@ -4,6 +4,7 @@ import { RateLimitGrpcController } from './grpc/ratelimit.grpc-controller';
 import { DefinitionSync } from './definitions/definition-sync';
 import { RateLimitChecker } from './ratelimit/rate-limit-checker';
 import { SidecarCounters } from './ratelimit/sidecar-counters';
+import { AuditRecorder } from './audit/audit-recorder';
 import { MaskingGrpcController } from './grpc/masking.grpc-controller';
 import { TenantMasking } from './masking/tenant-masking';
 import { TracingShutdown } from '@platform/telemetry';
@@ -78,6 +79,7 @@ export class SidecarModule {
         RevocationSync,
         TokenValidator,
         SidecarCounters,
+        AuditRecorder,
         InternalTokenVerifier,
         TokenClaimsReader,
         TenantMasking,

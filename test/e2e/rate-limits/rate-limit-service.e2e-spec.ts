@@ -145,21 +145,27 @@ const entry = (key: string, value: string) => ({ entries: [{ key, value }] });
       const fresh = await check(other, { ...request, descriptors: [entry('remote_address', '10.0.0.8')] });
       expect(fresh.response.statuses[0]).toMatchObject({ code: 'OK', limit_remaining: 2 });
 
-      // ResetRateLimit forgets the count, at every sidecar.
-      expect(
-        (
-          await reset({
-            token: service,
-            tenant: 'acme',
-            domain: 'checkout',
-            descriptor: entry('remote_address', '10.0.0.7'),
-          })
-        ).error,
-      ).toBeNull();
+      // ResetRateLimit is an administrator's: a service token may check, not reset.
+      const unblock = { tenant: 'acme', domain: 'checkout', descriptor: entry('remote_address', '10.0.0.7') };
+      expect((await reset({ ...unblock, token: service })).error?.code).toBe(grpc.status.PERMISSION_DENIED);
+      expect((await check(other, request)).response.overall_code).toBe('OVER_LIMIT');
+      // An admin's reset forgets the count at every sidecar, and is in the tenant's audit log.
+      expect((await reset({ ...unblock, token: admin })).error).toBeNull();
       expect((await check(other, request)).response.statuses[0]).toMatchObject({
         code: 'OK',
         limit_remaining: 2,
       });
+      const audit = await fetch(
+        `${platform.baseUrl}/api/v1/audit/records?action=ratelimit.counter_reset&target=checkout`,
+        { headers: { authorization: `Bearer ${admin}` } },
+      );
+      const { records } = (await audit.json()) as { records: Array<Record<string, unknown>> };
+      expect(records).toEqual([
+        expect.objectContaining({
+          tenant: 'acme',
+          attributes: { descriptor: 'remote_address=10.0.0.7' },
+        }),
+      ]);
     });
 
     it('applies a change of the rules at the other sidecar within a second, and a deletion too', async () => {
@@ -230,7 +236,7 @@ const entry = (key: string, value: string) => ({ entries: [{ key, value }] });
 
     it('answers NOT_FOUND when resetting a descriptor no rule limits', async () => {
       const { error } = await reset({
-        token: service,
+        token: admin,
         tenant: 'acme',
         domain: 'checkout',
         descriptor: entry('country', 'FR'),

@@ -1,28 +1,27 @@
 import { Controller } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
-import type { AuditRecordDto, AuditRecordPageDto } from '@platform/contract';
+import type { AuditRecordDto } from '@platform/contract';
 import type {
   AuditRecordMessage,
   EmitAuditEventRequest,
   QueryAuditRequest,
   QueryAuditResponse,
 } from '@platform/grpc';
-import { encodePrincipal } from '@platform/internal';
-import { AuthorizationError, invalidArgument } from '../authorization/authorization.error';
+import { invalidArgument } from '../authorization/authorization.error';
 import { TokenAuthorizer } from '../authorization/token-authorizer';
-import { ControlPlaneApi } from '../control-plane/control-plane-api';
-import { SidecarError } from '../errors';
+import { AuditRecorder } from '../audit/audit-recorder';
 
 /**
  * `platform.audit.v1.AuditService`: the audit log for the services beside this sidecar. The
  * caller's token is checked here (audit.write to emit, audit.read to query, as Authorize
- * decides); the control plane owns the log and is called with the caller as principal.
+ * decides); the control plane owns the log and is called with the caller as principal
+ * (AuditRecorder).
  */
 @Controller()
 export class AuditGrpcController {
   constructor(
     private readonly authorizer: TokenAuthorizer,
-    private readonly controlPlane: ControlPlaneApi,
+    private readonly audit: AuditRecorder,
   ) {}
 
   @GrpcMethod('AuditService', 'EmitAuditEvent')
@@ -36,9 +35,7 @@ export class AuditGrpcController {
       attributes: attributesOf(request.attributes_json ?? ''),
     };
     const { claims } = await this.authorizer.authorize(request.token ?? '', 'audit.write', tenant);
-    const path = tenant === '' ? '/internal/v1/audit/records' : `${tenantPath(tenant)}/audit/records`;
-    const record = await this.call('POST', path, encodePrincipal(claims), body);
-    return toAuditRecordMessage(record as AuditRecordDto);
+    return toAuditRecordMessage(await this.audit.record(claims, tenant, body));
   }
 
   @GrpcMethod('AuditService', 'QueryAudit')
@@ -57,32 +54,10 @@ export class AuditGrpcController {
       target: request.target ?? '',
     };
     for (const [name, value] of Object.entries(filters)) if (value !== '') query.set(name, value);
-    const path = `${tenantPath(tenant)}/audit/records${query.size > 0 ? `?${query}` : ''}`;
-    const page = (await this.call('GET', path, encodePrincipal(claims))) as AuditRecordPageDto;
+    const page = await this.audit.page(claims, tenant, query);
     return { records: page.records.map(toAuditRecordMessage), next_after: page.next_after };
   }
-
-  /** The control plane's refusals in gRPC terms: its 400 is the caller's INVALID_ARGUMENT. */
-  private async call(
-    method: 'GET' | 'POST',
-    path: string,
-    principal: string,
-    payload?: unknown,
-  ): Promise<unknown> {
-    const { status, body } = await this.controlPlane.callAsPrincipal(method, path, principal, payload);
-    if (status >= 200 && status < 300) return body;
-    const detail = (body as { detail?: unknown } | null)?.detail;
-    const message = typeof detail === 'string' ? detail : `the control plane answered ${status}`;
-    if (status === 400) throw invalidArgument(message);
-    if (status === 403) throw new AuthorizationError('permission_denied', message);
-    throw new SidecarError(
-      'control_plane_rejected',
-      `control plane answered ${status} on ${path.split('?')[0]}`,
-    );
-  }
 }
-
-const tenantPath = (tenant: string) => `/internal/v1/tenants/${encodeURIComponent(tenant)}`;
 
 function attributesOf(json: string): unknown {
   if (json === '') return undefined;

@@ -1,10 +1,16 @@
 import { Controller } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
-import { checkTenantIsolation, DEFAULT_TENANT, type DescriptorEntry } from '@platform/domain';
-import type { CheckRateLimitAnswer, CheckRateLimitRequest, ResetRateLimitRequest } from '@platform/grpc';
+import { checkTenantIsolation, DEFAULT_TENANT, type DescriptorEntry, isAdminToken } from '@platform/domain';
+import type {
+  CheckRateLimitAnswer,
+  CheckRateLimitRequest,
+  ResetRateLimitRequest,
+  TokenClaims,
+} from '@platform/grpc';
 import { AuthorizationError, invalidArgument } from '../authorization/authorization.error';
 import { principalOfClaims } from '../authorization/principals';
 import { SidecarError } from '../errors';
+import { AuditRecorder } from '../audit/audit-recorder';
 import { RateLimitChecker } from '../ratelimit/rate-limit-checker';
 import { TokenClaimsReader } from './token-claims.reader';
 
@@ -25,6 +31,7 @@ export class RateLimitGrpcController {
   constructor(
     private readonly tokens: TokenClaimsReader,
     private readonly checker: RateLimitChecker,
+    private readonly audit: AuditRecorder,
   ) {}
 
   @GrpcMethod('RateLimitService', 'CheckRateLimit')
@@ -35,7 +42,7 @@ export class RateLimitGrpcController {
     token = '',
     tenant = '',
   }: Partial<CheckRateLimitRequest>): Promise<CheckRateLimitAnswer> {
-    const scope = await this.tenantOf(token, tenant);
+    const scope = tenantOf(await this.tokens.read(token), tenant);
     requireDomain(domain);
     if (descriptors.length === 0) throw invalidArgument('descriptors must name at least one descriptor');
     const hits = hitsAddend === 0 ? 1 : hitsAddend;
@@ -65,30 +72,45 @@ export class RateLimitGrpcController {
     };
   }
 
+  /**
+   * An administrator's act (an admin token, as for the rules themselves): audited in the tenant's
+   * log before the count is forgotten, so no reset goes unrecorded.
+   */
   @GrpcMethod('RateLimitService', 'ResetRateLimit')
   async reset({ domain = '', descriptor, token = '', tenant = '' }: Partial<ResetRateLimitRequest>) {
-    const scope = await this.tenantOf(token, tenant);
+    const claims = await this.tokens.read(token);
+    const scope = tenantOf(claims, tenant);
+    if (!isAdminToken(claims)) {
+      throw new AuthorizationError('permission_denied', 'resetting a rate limit needs an admin token');
+    }
     requireDomain(domain);
     this.requireRules();
-    if (!(await this.checker.reset(scope, domain, entriesOf(descriptor)))) {
+    const entries = entriesOf(descriptor);
+    if (!this.checker.covers(scope, domain, entries)) {
       throw new AuthorizationError('not_found', `no rule of domain ${domain} limits that descriptor`);
     }
+    await this.audit.record(claims, scope, {
+      action: 'ratelimit.counter_reset',
+      target: domain,
+      attributes: { descriptor: entries.map(({ key, value }) => `${key}=${value}`).join('|') },
+    });
+    await this.checker.reset(scope, domain, entries);
     return {};
-  }
-
-  /** The caller's own tenant, or the one it names when it may reach it (isolation rules). */
-  private async tenantOf(token: string, named: string): Promise<string> {
-    const principal = principalOfClaims(await this.tokens.read(token));
-    const tenant = named || (principal.kind === 'user' ? principal.tenant : DEFAULT_TENANT);
-    const verdict = checkTenantIsolation(principal, tenant);
-    if (!verdict.allowed) throw new AuthorizationError('permission_denied', verdict.reason);
-    return tenant;
   }
 
   /** Until the rules are loaded nothing can be decided: fail closed, as for tokens. */
   private requireRules(): void {
     if (!this.checker.rulesLoaded) throw new SidecarError('not_ready', 'rate limit rules are loading');
   }
+}
+
+/** The caller's own tenant, or the one it names when it may reach it (isolation rules). */
+function tenantOf(claims: TokenClaims, named: string): string {
+  const principal = principalOfClaims(claims);
+  const tenant = named || (principal.kind === 'user' ? principal.tenant : DEFAULT_TENANT);
+  const verdict = checkTenantIsolation(principal, tenant);
+  if (!verdict.allowed) throw new AuthorizationError('permission_denied', verdict.reason);
+  return tenant;
 }
 
 function requireDomain(domain: string): void {

@@ -64,13 +64,17 @@ export class RateLimitChecker {
     };
   }
 
-  /** Forgets the descriptor's count; false when no rule limits it. */
-  async reset(tenant: string, domain: string, entries: DescriptorEntry[]): Promise<boolean> {
+  /** Whether a rule of the tenant's domain limits the descriptor. */
+  covers(tenant: string, domain: string, entries: DescriptorEntry[]): boolean {
+    const rules = this.rulesOf(tenant, domain);
+    return rules !== undefined && matchDescriptor(rules, entries) !== undefined;
+  }
+
+  /** Forgets the descriptor's count (nothing when no rule limits it). */
+  async reset(tenant: string, domain: string, entries: DescriptorEntry[]): Promise<void> {
     const rules = this.rulesOf(tenant, domain);
     const match = rules && matchDescriptor(rules, entries);
-    if (!match) return false;
-    await this.limitFor(tenant, domain, match.limit).reset(match.counterKey);
-    return true;
+    if (match) await this.limitFor(tenant, domain, match.limit).reset(match.counterKey);
   }
 
   private rulesOf(tenant: string, domain: string): RateLimitRules | undefined {

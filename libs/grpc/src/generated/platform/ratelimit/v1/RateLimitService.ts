@@ -30,16 +30,18 @@ export interface RateLimitServiceClient extends grpc.Client {
   checkRateLimit(argument: _platform_ratelimit_v1_CheckRateLimitRequest, callback: grpc.requestCallback<_platform_ratelimit_v1_CheckRateLimitResponse__Output>): grpc.ClientUnaryCall;
   
   /**
-   * Forgets the count of one descriptor (an operator unblocking a client). No rule for it:
-   * NOT_FOUND.
+   * Forgets the count of one descriptor (an operator unblocking a client). Needs an admin token
+   * (PERMISSION_DENIED otherwise); audited as `ratelimit.counter_reset` in the tenant's log. No
+   * rule for it: NOT_FOUND.
    */
   ResetRateLimit(argument: _platform_ratelimit_v1_ResetRateLimitRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_platform_ratelimit_v1_ResetRateLimitResponse__Output>): grpc.ClientUnaryCall;
   ResetRateLimit(argument: _platform_ratelimit_v1_ResetRateLimitRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_platform_ratelimit_v1_ResetRateLimitResponse__Output>): grpc.ClientUnaryCall;
   ResetRateLimit(argument: _platform_ratelimit_v1_ResetRateLimitRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_platform_ratelimit_v1_ResetRateLimitResponse__Output>): grpc.ClientUnaryCall;
   ResetRateLimit(argument: _platform_ratelimit_v1_ResetRateLimitRequest, callback: grpc.requestCallback<_platform_ratelimit_v1_ResetRateLimitResponse__Output>): grpc.ClientUnaryCall;
   /**
-   * Forgets the count of one descriptor (an operator unblocking a client). No rule for it:
-   * NOT_FOUND.
+   * Forgets the count of one descriptor (an operator unblocking a client). Needs an admin token
+   * (PERMISSION_DENIED otherwise); audited as `ratelimit.counter_reset` in the tenant's log. No
+   * rule for it: NOT_FOUND.
    */
   resetRateLimit(argument: _platform_ratelimit_v1_ResetRateLimitRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_platform_ratelimit_v1_ResetRateLimitResponse__Output>): grpc.ClientUnaryCall;
   resetRateLimit(argument: _platform_ratelimit_v1_ResetRateLimitRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_platform_ratelimit_v1_ResetRateLimitResponse__Output>): grpc.ClientUnaryCall;
@@ -58,8 +60,9 @@ export interface RateLimitServiceHandlers extends grpc.UntypedServiceImplementat
   CheckRateLimit: grpc.handleUnaryCall<_platform_ratelimit_v1_CheckRateLimitRequest__Output, _platform_ratelimit_v1_CheckRateLimitResponse>;
   
   /**
-   * Forgets the count of one descriptor (an operator unblocking a client). No rule for it:
-   * NOT_FOUND.
+   * Forgets the count of one descriptor (an operator unblocking a client). Needs an admin token
+   * (PERMISSION_DENIED otherwise); audited as `ratelimit.counter_reset` in the tenant's log. No
+   * rule for it: NOT_FOUND.
    */
   ResetRateLimit: grpc.handleUnaryCall<_platform_ratelimit_v1_ResetRateLimitRequest__Output, _platform_ratelimit_v1_ResetRateLimitResponse>;
   
