@@ -27,20 +27,14 @@ export type IntrospectionResponse =
 
 const INACTIVE: IntrospectionResponse = { active: false };
 
-/** The claims of a valid access token that an introspection answer shows. */
-export interface IntrospectedClaims {
-  client_id: string;
-  scope: string;
-  sub: string;
-  iat: number;
-  exp: number;
-  iss: string;
-  aud: string;
-  jti: string;
-  /** Absent or empty for a service token. */
-  tenant?: string;
-  roles?: string[];
-}
+/**
+ * The claims of a valid access token that an introspection answer shows (its active form's
+ * fields; `tenant` absent or empty for a service token).
+ */
+export type IntrospectedClaims = Omit<
+  Extract<IntrospectionResponse, { active: true }>,
+  'active' | 'token_type' | 'jti'
+> & { jti: string };
 
 /**
  * The answer for a valid (verified, not denied) access token: its full form for the client it
