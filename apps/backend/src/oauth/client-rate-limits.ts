@@ -64,11 +64,14 @@ export class ClientRateLimits implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Counts the request; when a limit refuses it (its own count, or failures on record for its
+   * Counts the request (for `presentedClientId` when the route already read the credentials);
+   * when a limit refuses it (its own count, or failures on record for its
    * client and address), answers 429 itself and resolves false.
    */
-  async admit(request: PlatformRequest, reply: FastifyReply): Promise<boolean> {
-    const { client, address } = callerOf(request);
+  async admit(request: PlatformRequest, reply: FastifyReply, presentedClientId?: string): Promise<boolean> {
+    // The route may have read the credentials already (introspection): not parsed twice.
+    const client = presentedClientId === undefined ? clientIdOf(request) : limitKeyOf(presentedClientId);
+    const address = request.ip;
     const source = `${client} ${address}`;
     // One round trip: the failure checks and the request counts side by side.
     const [failures, addressFailures, requests, addressRequests] = await Promise.all([
@@ -127,11 +130,15 @@ function callerOf(request: PlatformRequest): { client: string | undefined; addre
 function clientIdOf(request: PlatformRequest): string | undefined {
   const form = Object.fromEntries(new URLSearchParams(request.rawBody ?? ''));
   try {
-    const { clientId } = readClientCredentials(form, request.headers.authorization);
-    return clientId.length <= MAX_CLIENT_ID ? clientId : undefined;
+    return limitKeyOf(readClientCredentials(form, request.headers.authorization).clientId);
   } catch {
     return undefined;
   }
+}
+
+/** A client_id longer than any the registry allows names no client. */
+function limitKeyOf(clientId: string): string | undefined {
+  return clientId.length <= MAX_CLIENT_ID ? clientId : undefined;
 }
 
 function refusalOf(decisions: Array<RateLimitDecision | undefined>): RateLimitDecision | undefined {

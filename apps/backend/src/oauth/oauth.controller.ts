@@ -115,8 +115,8 @@ export class OAuthController {
   })
   @RateLimited()
   async introspect(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
-    if (!(await this.limits.admit(request, reply))) return;
     const attempt = this.localIntrospection.read(request);
+    if (!(await this.limits.admit(request, reply, attempt?.credentials.clientId))) return;
     const answer = attempt && this.localIntrospection.answer(attempt);
     if (answer !== undefined) {
       ANSWERED_HERE.inc();
