@@ -60,6 +60,12 @@ describe('oversized authorization request parameters', () => {
     expect(response.headers.get('location')).toBeNull();
   });
 
+  it('shows the error page, not a 5xx, when several parameters are oversized (a fuzz finding)', async () => {
+    const response = await authorize({ client_id: 'x'.repeat(4_000), state: 'x'.repeat(9_000) });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+  });
+
   it('never answers 5xx to a flood of long states', async () => {
     const statuses = await Promise.all(
       [100, 2_000, 4_096, 4_097, 5_000, 20_000].map(

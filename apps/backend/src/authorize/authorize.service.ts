@@ -50,11 +50,14 @@ export class AuthorizeService {
 
   async begin(request: AuthorizationRequest, session: string | undefined): Promise<AuthorizeOutcome> {
     refuseRepeatedTarget(request);
-    // An oversized parameter is left out of the check, which still tells whether the client
-    // and redirect URI can be trusted with the refusal (and a huge `state` is not echoed).
+    // Oversized parameters (every one of them) are left out of the check, which still tells
+    // whether the client and redirect URI can be trusted with the refusal (and a huge `state` is
+    // not echoed); the first is named in it.
     const oversized = oversizedAuthorizationParameter(request.parameters);
-    const parameters =
-      oversized === undefined ? request.parameters : { ...request.parameters, [oversized]: undefined };
+    const parameters = { ...request.parameters };
+    for (let name = oversized; name !== undefined; name = oversizedAuthorizationParameter(parameters)) {
+      parameters[name] = undefined;
+    }
     const check = await this.authorization.check(parameters);
     const trusted = check.ok || check.refusal.redirectable;
     if (oversized !== undefined && trusted && parameters.redirect_uri !== undefined) {
