@@ -14,6 +14,7 @@ export const SCENARIOS = [
   'masking',
   'rate-limit',
   'flags',
+  'secrets',
   'many-tokens',
   'tracing',
 ];

@@ -15,6 +15,7 @@ const {
   createMaskingServiceClient,
   createRateLimitServiceClient,
   createFlagServiceClient,
+  createSecretServiceClient,
   INTERNAL_TOKEN_METADATA,
 } = require('@platform/grpc');
 const { CORRELATION_HEADER } = require('@platform/telemetry');
@@ -659,6 +660,50 @@ scenarios.flags = async function flags(ctx) {
       {
         key: 'flags',
         label: 'Sidecar EvaluateFlag over gRPC (JsonLogic targeting, fractional split)',
+        connections: ctx.options.connections,
+        ...row,
+        unit: 'calls/s',
+      },
+    ];
+  } finally {
+    client.close();
+  }
+};
+
+/**
+ * ResolveSecret at the sidecar over gRPC (issue 13): each call is authorized by the policy
+ * service, reaches the control plane, opens the sealed value (unwrap + AES-256-GCM) and appends
+ * an audit record before answering; nothing is cached (docs/secrets.md).
+ */
+scenarios.secrets = async function secrets(ctx) {
+  const { platform } = ctx;
+  const tokenUrl = `${platform.baseUrl}/v1/oauth/token`;
+  const app = await registerServiceApp(platform, `bench-secrets-${Date.now().toString(36)}`, [
+    'secrets.read',
+    'secrets.write',
+  ]);
+  const token = (await issueToken(tokenUrl, app, 'secrets.read secrets.write')).access_token;
+  const write = await fetch(`${platform.baseUrl}/api/v1/tenants/bench/secrets/db-password`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ value: 'a-database-password-of-32-bytes!' }),
+  });
+  if (write.status !== 200) throw new Error(`secret write: ${write.status}`);
+  const client = createSecretServiceClient(platform.sidecarAddress);
+  try {
+    const request = { token, reference: 'secret://bench/db-password' };
+    const call = (done) =>
+      client.ResolveSecret(request, (error, response) =>
+        done(error ?? (response.version === 1 ? undefined : new Error(`version ${response.version}`))),
+      );
+    const row = await ctx.measure('secrets: sidecar ResolveSecret (policy, open, audit)', (seconds) =>
+      grpcLoad({ call, concurrency: ctx.options.connections }, seconds),
+    );
+    return [
+      {
+        key: 'secrets',
+        label:
+          'Sidecar ResolveSecret over gRPC (policy decision, control plane opens the value, read audited)',
         connections: ctx.options.connections,
         ...row,
         unit: 'calls/s',

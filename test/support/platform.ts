@@ -119,10 +119,12 @@ export async function startExtraSidecar(
 /** A second control plane (a replica) on its own port, sharing the first one's database. */
 export async function startControlPlaneReplica(
   platform: TestPlatform,
+  extraEnv: Record<string, string> = {},
 ): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await launcher.freePort();
   const env = {
     ...platform.env,
+    ...extraEnv,
     CONTROL_PLANE_PORT: String(port),
     CONTROL_PLANE_URL: `http://127.0.0.1:${port}`,
   };

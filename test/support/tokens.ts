@@ -1,10 +1,19 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Envelope, openPrivateJwk } from '@platform/domain';
 import Database from 'better-sqlite3';
 import { importJWK, SignJWT, type JWK } from 'jose';
 import type { TestPlatform } from './platform';
 
+/** The platform's key-encryption key: its SECRETS_KEK, else the development one in its data directory. */
+function envelopeOf(platform: TestPlatform): Envelope {
+  const kek = platform.env.SECRETS_KEK ?? readFileSync(join(platform.dataDir, 'secrets-kek'), 'utf8');
+  return new Envelope(Buffer.from(kek.trim(), 'base64url'));
+}
+
 /**
- * Signs a token with the platform's own current private key, read from its SQLite file.
+ * Signs a token with the platform's own current private key, read from its SQLite file and
+ * opened with its key-encryption key.
  * Lets a test hold a genuinely expired token without waiting an hour.
  */
 export async function signWithPlatformKey(
@@ -19,7 +28,8 @@ export async function signWithPlatformKey(
       kid: string;
       private_jwk: string;
     };
-    const key = await importJWK(JSON.parse(row.private_jwk) as JWK, 'RS256');
+    const { jwk } = openPrivateJwk(envelopeOf(platform), row.kid, row.private_jwk);
+    const key = await importJWK(jwk as JWK, 'RS256');
     return await new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: row.kid })
       .sign(key);

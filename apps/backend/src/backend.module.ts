@@ -38,6 +38,8 @@ import { ClientRateLimits } from './oauth/client-rate-limits';
 import { LocalIntrospection } from './oauth/local-introspection';
 import { OAuthController } from './oauth/oauth.controller';
 import { FlagsController } from './flags/flags.controller';
+import { AdminSecretsController } from './secrets/admin-secrets.controller';
+import { SecretsController } from './secrets/secrets.controller';
 import { MaskingSettingsController } from './masking/masking-settings.controller';
 import { RateLimitRulesController } from './rate-limits/rate-limit-rules.controller';
 import { ScimDiscoveryController } from './scim/scim-discovery.controller';
@@ -85,6 +87,8 @@ export class BackendModule {
         RateLimitRulesController,
         FlagsController,
         MaskingSettingsController,
+        SecretsController,
+        AdminSecretsController,
       ],
       providers: [
         TracingShutdown,

@@ -11,6 +11,7 @@ import { FlagsModule } from './flags/flags.module';
 import { MaskingModule } from './masking/masking.module';
 import { RateLimitsModule } from './ratelimit/rate-limits.module';
 import { ScimModule } from './scim/scim.module';
+import { SecretsModule } from './secrets/secrets.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { UserFlowModule } from './user-flow/user-flow.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -30,6 +31,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     RateLimitsModule,
     FlagsModule,
     MaskingModule,
+    SecretsModule,
   ],
   providers: [BootstrapService, TracingShutdown],
 })

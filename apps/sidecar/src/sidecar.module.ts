@@ -1,4 +1,5 @@
 import { FlagGrpcController } from './grpc/flag.grpc-controller';
+import { SecretGrpcController } from './grpc/secret.grpc-controller';
 import { TenantFlags } from './flags/tenant-flags';
 import { RateLimitGrpcController } from './grpc/ratelimit.grpc-controller';
 import { DefinitionSync } from './definitions/definition-sync';
@@ -65,6 +66,7 @@ export class SidecarModule {
         MaskingGrpcController,
         RateLimitGrpcController,
         FlagGrpcController,
+        SecretGrpcController,
       ],
       providers: [
         TracingShutdown,

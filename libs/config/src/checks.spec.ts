@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { assertBackendConfig, ConfigError } from './checks';
 import { loadConfig, type PlatformConfig } from './config';
 
@@ -69,8 +70,10 @@ describe('production', () => {
     expect(() => loadConfig(env)).not.toThrow();
     expect(() => loadConfig(env, 'backend')).toThrow(/OIDC_ISSUER/);
     expect(() => loadConfig(env, 'control-plane')).toThrow(/ADMIN_CLIENT_SECRET/);
+    const controlPlane = { ...env, ADMIN_CLIENT_SECRET: 'a-secret-of-16-chars-or-more' };
+    expect(() => loadConfig(controlPlane, 'control-plane')).toThrow(/SECRETS_KEK/);
     expect(() =>
-      loadConfig({ ...env, ADMIN_CLIENT_SECRET: 'a-secret-of-16-chars-or-more' }, 'control-plane'),
+      loadConfig({ ...controlPlane, SECRETS_KEK: randomBytes(32).toString('base64') }, 'control-plane'),
     ).not.toThrow();
   });
 });

@@ -23,6 +23,9 @@ export function checkConfig(vars: EnvironmentVariables, config: PlatformConfig, 
   if (role === 'control-plane' && production && !config.adminClientSecret) {
     throw new ConfigError('ADMIN_CLIENT_SECRET is required in production');
   }
+  if (role === 'control-plane' && production && !vars.SECRETS_KEK && !vars.SECRETS_KEK_FILE) {
+    throw new ConfigError('SECRETS_KEK or SECRETS_KEK_FILE is required in production');
+  }
   if (role === 'sidecar') {
     assertLoopbackBinding({
       grpcAddress: config.sidecarGrpcAddress,

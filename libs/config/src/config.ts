@@ -73,6 +73,13 @@ export interface PlatformConfig {
     failedAuthPerAddress: number;
     failedAuthWindowSeconds: number;
   };
+  /** The key-encryption keys of tenants' secrets (docs/secrets.md); read by the control plane only. */
+  secrets: {
+    /** SECRETS_KEK, or the content of SECRETS_KEK_FILE; outside production a file in DATA_DIR when neither is set. */
+    kek: () => Buffer;
+    /** SECRETS_KEK_PREVIOUS: still unwrap what they wrapped. */
+    previousKeks: Buffer[];
+  };
   /** What only the control plane's webhook sender reads (docs/webhooks.md). */
   webhooks: {
     /** Private, loopback and plain-http receivers allowed: outside production unless set. */
@@ -165,6 +172,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role?: ProcessR
         count(vars.RATE_LIMIT_FAILED_AUTH_PER_ADDRESS) ?? DEFAULTS.rateLimitFailedAuthPerAddress,
       failedAuthWindowSeconds: DEFAULTS.rateLimitFailedAuthWindowSeconds,
     },
+    secrets: {
+      kek: () => keyEncryptionKey(vars, dataDir),
+      previousKeks: (vars.SECRETS_KEK_PREVIOUS?.split(',') ?? []).map(decodeKek),
+    },
     webhooks: {
       allowPrivateUrls:
         vars.WEBHOOK_ALLOW_PRIVATE_URLS === undefined
@@ -182,6 +193,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role?: ProcessR
 const count = (value: string | undefined): number | undefined =>
   value === undefined ? undefined : Number(value);
 
+const decodeKek = (encoded: string): Buffer => Buffer.from(encoded.trim(), 'base64url');
+
+/**
+ * The current key-encryption key: SECRETS_KEK, else SECRETS_KEK_FILE's content, else (outside
+ * production, which checkConfig makes name one) a random key kept in DATA_DIR (mode 0600).
+ */
+function keyEncryptionKey(vars: EnvironmentVariables, dataDir: string): Buffer {
+  if (vars.SECRETS_KEK) return decodeKek(vars.SECRETS_KEK);
+  const file = vars.SECRETS_KEK_FILE ?? join(dataDir, 'secrets-kek');
+  if (!vars.SECRETS_KEK_FILE) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    writeOnce(file, randomBytes(32).toString('base64url'));
+  }
+  const key = decodeKek(readFileSync(file, 'utf8'));
+  if (key.length !== 32) throw new ConfigError(`${file} must hold a 32-byte key in base64 or base64url`);
+  return key;
+}
+
+/** Writes `content` unless the file exists: whichever process starts first creates it. */
+function writeOnce(file: string, content: string): void {
+  try {
+    writeFileSync(file, content, { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
 /**
  * Outside production the three local processes agree on an internal token through a file
  * in DATA_DIR (mode 0600), created by whichever process starts first.
@@ -189,10 +227,6 @@ const count = (value: string | undefined): number | undefined =>
 function sharedDevelopmentToken(dataDir: string): string {
   const file = join(dataDir, 'internal-token');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  try {
-    writeFileSync(file, randomBytes(32).toString('base64url'), { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
+  writeOnce(file, randomBytes(32).toString('base64url'));
   return readFileSync(file, 'utf8').trim();
 }

@@ -11,6 +11,9 @@ import {
   MinLength,
 } from 'class-validator';
 
+/** 32 bytes in base64 (43 characters and `=`) or base64url (43). */
+const KEK = /^[A-Za-z0-9+/_-]{43}=?$/;
+
 /** The environment variables every process reads; validated once at boot. */
 export class EnvironmentVariables {
   @IsOptional()
@@ -76,6 +79,23 @@ export class EnvironmentVariables {
   @IsString()
   @MinLength(32)
   INTERNAL_TOKEN?: string;
+
+  /** The key-encryption key of tenants' secrets: 32 bytes, base64 or base64url (docs/secrets.md). */
+  @IsOptional()
+  @Matches(KEK, { message: 'SECRETS_KEK must be 32 bytes in base64 or base64url' })
+  SECRETS_KEK?: string;
+
+  /** A file holding SECRETS_KEK instead (a mounted Kubernetes Secret). */
+  @IsOptional()
+  @IsString()
+  SECRETS_KEK_FILE?: string;
+
+  /** Earlier KEKs, comma-separated, still read until a rewrap has moved every data key off them. */
+  @IsOptional()
+  @Matches(new RegExp(`^${KEK.source.slice(1, -1)}(,${KEK.source.slice(1, -1)})*$`), {
+    message: 'SECRETS_KEK_PREVIOUS must be comma-separated 32-byte keys in base64 or base64url',
+  })
+  SECRETS_KEK_PREVIOUS?: string;
 
   @IsOptional()
   @IsUrl({ require_tld: false, protocols: ['http', 'https'] })

@@ -98,7 +98,13 @@ describe('deploy/kubernetes/platform.yaml', () => {
     for (const name of names.filter((n) => n !== 'APP')) {
       expect({ name, known: known.includes(`  ${name}?:`) }).toEqual({ name, known: true });
     }
-    for (const secret of ['INTERNAL_TOKEN', 'ADMIN_CLIENT_SECRET', 'DATABASE_URL', 'OIDC_CLIENT_SECRET']) {
+    for (const secret of [
+      'INTERNAL_TOKEN',
+      'ADMIN_CLIENT_SECRET',
+      'SECRETS_KEK',
+      'DATABASE_URL',
+      'OIDC_CLIENT_SECRET',
+    ]) {
       expect(names).not.toContain(secret);
     }
   });

@@ -13,3 +13,4 @@ export * from './scim';
 export * from './rate-limits';
 export * from './flags';
 export * from './masking';
+export * from './secrets';

@@ -38,6 +38,7 @@ export type Tag =
   | 'Rate limits'
   | 'Feature flags'
   | 'Masking'
+  | 'Secrets'
   | 'User login and consent'
   | 'App login family'
   | 'Platform';

@@ -5,6 +5,7 @@
  */
 import type { Application } from './application';
 import type { AuditStore } from './audit/audit-record';
+import type { SecretStore } from './vault/secret';
 import type { DefinitionStore } from './definitions/service-definition';
 import type { WebhookStore } from './webhooks/webhook-endpoint';
 
@@ -56,6 +57,8 @@ export interface SigningKeyStore {
   insertSigningKey(key: SigningKeyRecord): Promise<void>;
   retireSigningKey(kid: string, at: Date): Promise<void>;
   deleteSigningKey(kid: string): Promise<void>;
+  /** Stores the private key anew (sealed, or rewrapped under another KEK). */
+  replacePrivateJwk(kid: string, privateJwk: string): Promise<void>;
 }
 
 /**
@@ -353,6 +356,7 @@ export interface Stores {
   audit: AuditStore;
   webhooks: WebhookStore;
   definitions: DefinitionStore;
+  secrets: SecretStore;
 }
 
 export interface Transactor {

@@ -32,6 +32,12 @@ import type {
 } from './generated/platform/flags/v1/EvaluateFlagResponse';
 import type { FlagServiceClient } from './generated/platform/flags/v1/FlagService';
 import type { FlagValue__Output } from './generated/platform/flags/v1/FlagValue';
+import type { ResolveSecretRequest__Output } from './generated/platform/secrets/v1/ResolveSecretRequest';
+import type {
+  ResolveSecretResponse,
+  ResolveSecretResponse__Output,
+} from './generated/platform/secrets/v1/ResolveSecretResponse';
+import type { SecretServiceClient } from './generated/platform/secrets/v1/SecretService';
 import type { CheckRateLimitRequest__Output } from './generated/platform/ratelimit/v1/CheckRateLimitRequest';
 import type {
   CheckRateLimitResponse,
@@ -60,6 +66,7 @@ export const AUDIT_PROTO = 'platform/audit/v1/audit.proto';
 export const MASKING_PROTO = 'platform/masking/v1/masking.proto';
 export const RATE_LIMIT_PROTO = 'platform/ratelimit/v1/ratelimit.proto';
 export const FLAG_PROTO = 'platform/flags/v1/flags.proto';
+export const SECRET_PROTO = 'platform/secrets/v1/secrets.proto';
 
 export const AUTH_SERVICE_NAME = 'platform.auth.v1.AuthService';
 export const POLICY_SERVICE_NAME = 'platform.policy.v1.PolicyService';
@@ -68,6 +75,7 @@ export const AUDIT_SERVICE_NAME = 'platform.audit.v1.AuditService';
 export const MASKING_SERVICE_NAME = 'platform.masking.v1.MaskingService';
 export const RATE_LIMIT_SERVICE_NAME = 'platform.ratelimit.v1.RateLimitService';
 export const FLAG_SERVICE_NAME = 'platform.flags.v1.FlagService';
+export const SECRET_SERVICE_NAME = 'platform.secrets.v1.SecretService';
 
 /** Field names stay snake_case as written in the .proto files; int64 arrives as number. */
 export const PROTO_LOADER_OPTIONS: Options = {
@@ -221,4 +229,16 @@ export function createFlagServiceClient(
   options: grpc.ChannelOptions = {},
 ): FlagServiceClient {
   return createClient<FlagServiceClient>(FLAG_PROTO, FLAG_SERVICE_NAME, address, options);
+}
+
+export type ResolveSecretRequest = ResolveSecretRequest__Output;
+export type ResolveSecretAnswer = ResolveSecretResponse;
+export type ResolveSecretResult = ResolveSecretResponse__Output;
+export type { SecretServiceClient };
+
+export function createSecretServiceClient(
+  address: string,
+  options: grpc.ChannelOptions = {},
+): SecretServiceClient {
+  return createClient<SecretServiceClient>(SECRET_PROTO, SECRET_SERVICE_NAME, address, options);
 }

@@ -18,6 +18,7 @@ export {
   type OAuthClientOptions,
 } from './oauth-client';
 export { PlatformClient, type PlatformClientOptions } from './platform-client';
+export { SecretsClient } from './secrets-client';
 export { ServiceTokenSource, type ServiceTokenSourceOptions } from './service-token-source';
 export { REFRESH_AT_FRACTION, refreshDeadline } from './token-cache';
 export type { TokenSource } from './token-source';

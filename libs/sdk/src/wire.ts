@@ -14,6 +14,11 @@ import type {
   RegisteredApplicationDto,
   RotatedSecretDto,
   ScopeDto,
+  SecretMetadataDto,
+  SecretNamesPageDto,
+  SecretsRewrapDto,
+  SecretValueDto,
+  SecretVersionDto,
   TokenResponseDto,
 } from '@platform/contract';
 import type { AppType } from '@platform/domain';
@@ -69,3 +74,10 @@ export type AuditCheckpoint = AuditCheckpointDto;
 
 /** The audit path of one record to the latest checkpoint. */
 export type AuditInclusionProof = AuditInclusionProofDto;
+
+/** A version as written: never its value. */
+export type SecretVersion = SecretVersionDto;
+export type SecretValue = SecretValueDto;
+export type SecretMetadata = SecretMetadataDto;
+export type SecretNamesPage = SecretNamesPageDto;
+export type SecretsRewrap = SecretsRewrapDto;

@@ -32,7 +32,7 @@ function runBench(args: string[]): Promise<{ code: number; output: string }> {
     execFile(
       process.execPath,
       ['bench/run.mjs', ...args],
-      { cwd: ROOT, timeout: 110_000, maxBuffer: 16 * 1024 * 1024 },
+      { cwd: ROOT, timeout: 200_000, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, output: `${stdout}\n${stderr}` });
@@ -98,6 +98,7 @@ describe('npm run bench (quick scenarios, a second each)', () => {
         'issuance-limits-memory',
         'issuance-limits-redis',
         'flags',
+        'secrets',
         'many-unprotected',
         'many-jose',
         'many-tokens',

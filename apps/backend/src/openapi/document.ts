@@ -58,6 +58,10 @@ const TAGS: Array<[string, string]> = [
     'flagd flag definitions per tenant, evaluated by the sidecars’ FlagService (admin Bearer token).',
   ],
   ['Masking', 'Per-tenant settings of the sidecars’ MaskingService (admin Bearer token).'],
+  [
+    'Secrets',
+    'Versioned secrets per tenant, sealed at rest (envelope encryption), every read audited; also `ResolveSecret` at the sidecar (docs/secrets.md).',
+  ],
   ['User login and consent', 'Browser routes: server-rendered pages and redirects.'],
   ['App login family', 'Login, refresh, validation and revocation for apps of the user-forwarding model.'],
   ['Platform', 'Health, the caller, and this documentation.'],

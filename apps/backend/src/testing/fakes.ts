@@ -28,6 +28,7 @@ export const testConfig = (overrides: Partial<PlatformConfig> = {}): PlatformCon
   internalToken: 'internal-test-token',
   oidc: { issuer: undefined, clientId: undefined, clientSecret: undefined, scopes: 'openid email profile' },
   logFormat: 'text',
+  secrets: { kek: () => Buffer.alloc(32), previousKeks: [] },
   revocationPollMs: 30_000,
   backendTokenCacheSize: 10_000,
   sidecar: {

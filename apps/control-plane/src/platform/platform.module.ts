@@ -17,6 +17,7 @@ import {
   ClientAuthenticator,
   ClientCredentialsGrant,
   ConsentService,
+  Envelope,
   GroupedTokenEvents,
   JwtAccessTokenStrategy,
   REFRESH_TOKEN_LIFETIME_SECONDS,
@@ -97,10 +98,28 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     },
     { provide: SECRET_HASHER, useFactory: () => new VerifiedSecretCache(argon2idHasher) },
     {
+      provide: Envelope,
+      useFactory: (config: PlatformConfig) => new Envelope(config.secrets.kek(), config.secrets.previousKeks),
+      inject: [PLATFORM_CONFIG],
+    },
+    {
       provide: SigningKeyRing,
-      useFactory: (stores: Stores, transactor: Transactor, trail: AuditTrail, clock: Clock) =>
-        new SigningKeyRing(stores.signingKeys, transactor, trail, clock, ACCESS_TOKEN_LIFETIME_SECONDS),
-      inject: [STORES, TRANSACTOR, AuditTrail, CLOCK],
+      useFactory: (
+        stores: Stores,
+        envelope: Envelope,
+        transactor: Transactor,
+        trail: AuditTrail,
+        clock: Clock,
+      ) =>
+        new SigningKeyRing(
+          stores.signingKeys,
+          envelope,
+          transactor,
+          trail,
+          clock,
+          ACCESS_TOKEN_LIFETIME_SECONDS,
+        ),
+      inject: [STORES, Envelope, TRANSACTOR, AuditTrail, CLOCK],
     },
     {
       provide: JwtAccessTokenStrategy,
@@ -303,6 +322,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
   ],
   exports: [
     Drain,
+    Envelope,
     AuditCheckpoints,
     AuditLog,
     AuditTrail,

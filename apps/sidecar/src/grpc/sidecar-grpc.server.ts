@@ -21,6 +21,8 @@ import {
   RATE_LIMIT_SERVICE_NAME,
   FLAG_PROTO,
   FLAG_SERVICE_NAME,
+  SECRET_PROTO,
+  SECRET_SERVICE_NAME,
   AUTH_PROTO,
   AUTH_SERVICE_NAME,
   correlatedHandlers,
@@ -45,6 +47,7 @@ const SERVICE_NAMES = [
   MASKING_SERVICE_NAME,
   RATE_LIMIT_SERVICE_NAME,
   FLAG_SERVICE_NAME,
+  SECRET_SERVICE_NAME,
 ] as const;
 const SHUTDOWN_GRACE_MS = 5_000;
 
@@ -74,6 +77,7 @@ export class SidecarGrpcServer extends ServerGrpc {
       ...loadProto(MASKING_PROTO),
       ...loadProto(RATE_LIMIT_PROTO),
       ...loadProto(FLAG_PROTO),
+      ...loadProto(SECRET_PROTO),
     };
     super({
       package: SERVICE_NAMES.filter((name) => name !== '').map(packageOf),

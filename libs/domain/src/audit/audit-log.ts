@@ -84,6 +84,11 @@ export class AuditLog {
       attributes: emission.attributes,
       occurredAt: emission.occurredAt,
     });
+    return this.append(event);
+  }
+
+  /** A record the platform's own rules wrote (a secret read), by the same group commit. */
+  append(event: AuditEventInput): Promise<AuditRecord> {
     return this.appends.submit(event);
   }
 

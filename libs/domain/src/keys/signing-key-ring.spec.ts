@@ -1,12 +1,17 @@
 import { jwtVerify } from 'jose';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, JwtAccessTokenStrategy } from '../tokens/access-token';
 import { ManualClock } from '../clock';
+import { AuditTrail } from '../audit/audit-trail';
 import {
   InMemoryStores,
   InMemoryTransactor,
   signingKeyRingOn,
+  TEST_ENVELOPE,
   TEST_ISSUER,
 } from '../testing/in-memory-stores';
+import { Envelope } from '../vault/envelope';
+import { openPrivateJwk } from './sealed-private-key';
+import { SigningKeyRing } from './signing-key-ring';
 
 function setUp() {
   const clock = new ManualClock();
@@ -35,6 +40,52 @@ describe('SigningKeyRing', () => {
     expect(store.kids()).toEqual([ring.signingKey().kid]);
     await ring.load();
     expect(store.kids()).toHaveLength(1);
+  });
+
+  it('stores the private key sealed by the envelope, never in the clear', async () => {
+    const { store, ring } = setUp();
+    await ring.load();
+    const [stored] = await store.listSigningKeys();
+    const { d } = openPrivateJwk(TEST_ENVELOPE, stored.kid, stored.privateJwk).jwk;
+
+    expect(Object.keys(JSON.parse(stored.privateJwk))).toEqual(['sealed']);
+    expect(stored.privateJwk).not.toContain(d);
+  });
+
+  it('seals a key an earlier release stored in the clear, and signs with it as before', async () => {
+    const { store, ring, tokens, issue } = setUp();
+    await ring.load();
+    const [sealed] = await store.listSigningKeys();
+    const clear = JSON.stringify(openPrivateJwk(TEST_ENVELOPE, sealed.kid, sealed.privateJwk).jwk);
+    await store.replacePrivateJwk(sealed.kid, clear);
+
+    await ring.load();
+    const [resealed] = await store.listSigningKeys();
+    expect(openPrivateJwk(TEST_ENVELOPE, resealed.kid, resealed.privateJwk).kekId).toBe(
+      TEST_ENVELOPE.currentKekId,
+    );
+    await expect(tokens.verify((await issue()).token)).resolves.toBeTruthy();
+  });
+
+  it('rewraps every private key under a new KEK, once', async () => {
+    const { stores, store, ring } = setUp();
+    await ring.load();
+    const next = new Envelope(Buffer.alloc(32, 9), [Buffer.alloc(32, 7)]);
+    const rotated = new SigningKeyRing(
+      stores.signingKeys,
+      next,
+      new InMemoryTransactor(stores),
+      new AuditTrail(new ManualClock()),
+      new ManualClock(),
+      ACCESS_TOKEN_LIFETIME_SECONDS,
+    );
+
+    expect(await rotated.rewrap()).toBe(1);
+    expect(await rotated.rewrap()).toBe(0);
+    const [stored] = await store.listSigningKeys();
+    expect(openPrivateJwk(new Envelope(Buffer.alloc(32, 9)), stored.kid, stored.privateJwk).kekId).toBe(
+      next.currentKekId,
+    );
   });
 
   it('publishes the public half only, as the key set entry of the spec', async () => {

@@ -1,9 +1,11 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
-import type { JsonWebKey, KeyObject, webcrypto } from 'node:crypto';
+import type { KeyObject, webcrypto } from 'node:crypto';
 import type { Clock } from '../clock';
 import { PLATFORM_ACTOR, type AuditActor, type AuditTrail } from '../audit/audit-trail';
 import type { SigningKeyRecord, SigningKeyStore, Transactor } from '../storage';
 import { rs256PrivateKey } from '../tokens/jws';
+import type { Envelope } from '../vault/envelope';
+import { openPrivateJwk, rewrapPrivateJwk, sealPrivateJwk } from './sealed-private-key';
 
 type CryptoKey = webcrypto.CryptoKey;
 
@@ -31,7 +33,8 @@ interface LoadedKey {
 /**
  * The control plane's signing keys. The newest key signs; a key that a newer one replaced
  * stays published (and accepted) for one token lifetime plus a minute of clock skew, then is
- * deleted. Keys are imported once per load, never per token.
+ * deleted. Keys are imported once per load, never per token. Private keys are stored sealed by
+ * the secrets' envelope (docs/secrets.md); a key found in the clear is sealed on load.
  */
 export class SigningKeyRing {
   private signing: SigningKey | undefined;
@@ -40,6 +43,7 @@ export class SigningKeyRing {
 
   constructor(
     private readonly store: SigningKeyStore,
+    private readonly envelope: Envelope,
     private readonly transactor: Transactor,
     private readonly trail: AuditTrail,
     private readonly clock: Clock,
@@ -50,7 +54,7 @@ export class SigningKeyRing {
   async load(): Promise<void> {
     let records = await this.store.listSigningKeys();
     if (records.length === 0) {
-      await this.store.insertSigningKey(await generateSigningKey(this.clock.now()));
+      await this.store.insertSigningKey(await generateSigningKey(this.envelope, this.clock.now()));
       records = await this.store.listSigningKeys();
     }
     const now = this.clock.now().getTime();
@@ -65,10 +69,13 @@ export class SigningKeyRing {
     }
     // The newest key that no rotation has retired signs (ties on createdAt are possible).
     const newest = live.find((k) => !k.retiredAt) ?? live[0];
-    this.signing = {
-      kid: newest.kid,
-      privateKey: rs256PrivateKey(JSON.parse(newest.privateJwk) as JsonWebKey),
-    };
+    const { jwk } = openPrivateJwk(this.envelope, newest.kid, newest.privateJwk);
+    this.signing = { kid: newest.kid, privateKey: rs256PrivateKey(jwk) };
+    for (const record of live) {
+      const { jwk: opened, kekId } = openPrivateJwk(this.envelope, record.kid, record.privateJwk);
+      const sealed = kekId === null && sealPrivateJwk(this.envelope, record.kid, JSON.stringify(opened));
+      if (sealed) await this.store.replacePrivateJwk(record.kid, sealed);
+    }
     this.published = await Promise.all(live.map(loadPublic));
     this.jwks = { keys: this.published.map((k) => k.publicJwk) };
   }
@@ -79,7 +86,7 @@ export class SigningKeyRing {
    */
   async rotate(actor: AuditActor = PLATFORM_ACTOR): Promise<{ kid: string; createdAt: Date }> {
     const now = this.clock.now();
-    const record = await generateSigningKey(now);
+    const record = await generateSigningKey(this.envelope, now);
     await this.transactor.inTransaction(async (stores) => {
       await stores.signingKeys.insertSigningKey(record);
       const retired = this.published.filter((key) => !key.record.retiredAt).map((key) => key.record.kid);
@@ -110,6 +117,19 @@ export class SigningKeyRing {
     return true;
   }
 
+  /** After a KEK rotation: every private key wrapped again under the current KEK; answers how many. */
+  async rewrap(): Promise<number> {
+    let rewrapped = 0;
+    for (const record of await this.store.listSigningKeys()) {
+      const moved = rewrapPrivateJwk(this.envelope, record.privateJwk);
+      if (moved) {
+        await this.store.replacePrivateJwk(record.kid, moved);
+        rewrapped += 1;
+      }
+    }
+    return rewrapped;
+  }
+
   signingKey(): SigningKey {
     if (!this.signing) throw new Error('signing keys not loaded');
     return this.signing;
@@ -124,7 +144,7 @@ export class SigningKeyRing {
   }
 }
 
-async function generateSigningKey(now: Date): Promise<SigningKeyRecord> {
+async function generateSigningKey(envelope: Envelope, now: Date): Promise<SigningKeyRecord> {
   const { privateKey, publicKey } = await generateKeyPair('RS256', {
     modulusLength: 2048,
     extractable: true,
@@ -134,7 +154,7 @@ async function generateSigningKey(now: Date): Promise<SigningKeyRecord> {
   return {
     kid,
     alg: 'RS256',
-    privateJwk: JSON.stringify(await exportJWK(privateKey)),
+    privateJwk: sealPrivateJwk(envelope, kid, JSON.stringify(await exportJWK(privateKey))),
     publicJwk: JSON.stringify(publicJwk),
     createdAt: now,
     retiredAt: null,

@@ -36,6 +36,8 @@ import { RefreshTokenGrant } from '../grants/refresh-token.grant';
 import { TokenEndpoint } from '../grants/token-endpoint';
 import { REFRESH_TOKEN_LIFETIME_SECONDS, UserTokenIssuer } from '../grants/user-tokens';
 import { SigningKeyRing } from '../keys/signing-key-ring';
+import { Envelope } from '../vault/envelope';
+import { InMemorySecretStore } from './in-memory-secret-store';
 import type { DefinitionKind, DefinitionStore, ServiceDefinition } from '../definitions/service-definition';
 import { ApplicationRegistry } from '../registry/application-registry';
 import { ScopeRegistry } from '../registry/scope-registry';
@@ -180,6 +182,10 @@ export class InMemorySigningKeyStore implements SigningKeyStore, Snapshotting {
 
   async deleteSigningKey(kid: string): Promise<void> {
     this.rows = this.rows.filter((k) => k.kid !== kid);
+  }
+
+  async replacePrivateJwk(kid: string, privateJwk: string): Promise<void> {
+    this.rows = this.rows.map((k) => (k.kid === kid ? { ...k, privateJwk } : k));
   }
 
   kids(): string[] {
@@ -752,6 +758,7 @@ export class InMemoryStores implements Stores {
   readonly audit = new InMemoryAuditStore();
   readonly webhooks = new InMemoryWebhookStore();
   readonly definitions = new InMemoryDefinitionStore();
+  readonly secrets = new InMemorySecretStore();
 
   private all(): Snapshotting[] {
     return [
@@ -768,6 +775,7 @@ export class InMemoryStores implements Stores {
       this.audit,
       this.webhooks,
       this.definitions,
+      this.secrets,
     ];
   }
 
@@ -823,6 +831,9 @@ function inMemoryStorage(): { stores: InMemoryStores; transactor: InMemoryTransa
  * transaction that rolls back restores only its own state, never a write made beside it.
  * (Never hand these to code running inside `inTransaction`: it would wait for itself.)
  */
+/** Seals the test engines' signing keys: a fixed KEK, so rings on shared stores open each other's. */
+export const TEST_ENVELOPE = new Envelope(Buffer.alloc(32, 7));
+
 /** A key ring on `stores`, rotating through a transactor of its own (several may share the stores). */
 export function signingKeyRingOn(
   stores: InMemoryStores | Stores,
@@ -831,6 +842,7 @@ export function signingKeyRingOn(
 ): SigningKeyRing {
   return new SigningKeyRing(
     stores.signingKeys,
+    TEST_ENVELOPE,
     transactor,
     new AuditTrail(clock),
     clock,
@@ -864,6 +876,7 @@ export function autocommitting(stores: InMemoryStores, transactor: InMemoryTrans
     audit: wrap(stores.audit),
     webhooks: wrap(stores.webhooks),
     definitions: wrap(stores.definitions),
+    secrets: wrap(stores.secrets),
   };
 }
 

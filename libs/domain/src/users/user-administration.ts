@@ -29,6 +29,16 @@ export function isPlatformAdmin(principal: ActingPrincipal): boolean {
 const forbidden = (message: string): DomainError => new DomainError('forbidden', message);
 
 /**
+ * A user acts in its own tenant only, unless it is a platform administrator; an application's
+ * scopes, already checked by the policy, bound it instead.
+ */
+export function assertReachesTenant(principal: ActingPrincipal, tenant: string): void {
+  if (principal.kind === 'user' && principal.tenant !== tenant && !isPlatformAdmin(principal)) {
+    throw forbidden(`the caller does not belong to tenant ${tenant}`);
+  }
+}
+
+/**
  * Tenant user administration. Whether the caller may read or write users of the tenant at all
  * is decided before (the backend's permission guard, through the sidecar's policies); this
  * service keeps the rules that depend on the data: a user outside the tenant does not exist
@@ -44,13 +54,13 @@ export class UserAdministration {
   ) {}
 
   async list(principal: ActingPrincipal, tenant: string): Promise<User[]> {
-    this.assertReaches(principal, tenant);
+    assertReachesTenant(principal, tenant);
     return this.users.listUsersOfTenant(tenant);
   }
 
   /** not_found also when the user exists in another tenant: the tenant is the boundary. */
   async get(principal: ActingPrincipal, tenant: string, userId: string): Promise<User> {
-    this.assertReaches(principal, tenant);
+    assertReachesTenant(principal, tenant);
     const user = await this.users.findUser(userId);
     if (!user || user.tenant !== tenant) throw notFound(`user ${userId} in tenant ${tenant}`);
     return user;
@@ -84,11 +94,6 @@ export class UserAdministration {
    * Defence in depth behind the backend's guard: a user who is not a platform administrator
    * never reaches into another tenant, whatever the caller forwarded.
    */
-  private assertReaches(principal: ActingPrincipal, tenant: string): void {
-    if (principal.kind === 'user' && principal.tenant !== tenant && !isPlatformAdmin(principal)) {
-      throw forbidden(`the caller does not belong to tenant ${tenant}`);
-    }
-  }
 }
 
 function validRoles(roles: unknown): string[] {

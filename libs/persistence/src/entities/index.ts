@@ -5,6 +5,7 @@ import { GroupEntity, GroupMemberEntity } from './group.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
 import { RevocationEntity } from './revocation.entity';
 import { ScopeEntity } from './scope.entity';
+import { SecretVersionEntity } from './secret-version.entity';
 import { ServiceDefinitionEntity, ServiceDefinitionSequenceEntity } from './service-definition.entity';
 import { SessionEntity } from './session.entity';
 import { SigningKeyEntity } from './signing-key.entity';
@@ -28,6 +29,7 @@ export {
   RefreshTokenEntity,
   RevocationEntity,
   ScopeEntity,
+  SecretVersionEntity,
   ServiceDefinitionEntity,
   ServiceDefinitionSequenceEntity,
   SessionEntity,
@@ -62,4 +64,5 @@ export const ENTITIES = [
   WebhookDispatchCursorEntity,
   ServiceDefinitionEntity,
   ServiceDefinitionSequenceEntity,
+  SecretVersionEntity,
 ];

@@ -4,6 +4,7 @@ import { AuditLog1764100000000 } from './1764100000000-audit-log';
 import { Webhooks1764200000000 } from './1764200000000-webhooks';
 import { Scim1764300000000 } from './1764300000000-scim';
 import { ServiceDefinitions1764400000000 } from './1764400000000-service-definitions';
+import { Secrets1764500000000 } from './1764500000000-secrets';
 
 /** In order. Append new migrations; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   Webhooks1764200000000,
   Scim1764300000000,
   ServiceDefinitions1764400000000,
+  Secrets1764500000000,
 ];

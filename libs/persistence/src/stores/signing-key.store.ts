@@ -21,6 +21,10 @@ export class TypeOrmSigningKeyStore implements SigningKeyStore {
   async deleteSigningKey(kid: string): Promise<void> {
     await this.manager.delete(SigningKeyEntity, { kid });
   }
+
+  async replacePrivateJwk(kid: string, privateJwk: string): Promise<void> {
+    await this.manager.update(SigningKeyEntity, { kid }, { privateJwk });
+  }
 }
 
 function toSigningKey(row: SigningKeyEntity): SigningKeyRecord {

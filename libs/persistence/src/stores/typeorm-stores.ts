@@ -7,6 +7,7 @@ import type {
   RefreshTokenStore,
   RevocationStore,
   ScopeStore,
+  SecretStore,
   SessionStore,
   SigningKeyStore,
   Stores,
@@ -23,6 +24,7 @@ import { TypeOrmGroupStore } from './group.store';
 import { TypeOrmRefreshTokenStore } from './refresh-token.store';
 import { TypeOrmRevocationStore } from './revocation.store';
 import { TypeOrmScopeStore } from './scope.store';
+import { TypeOrmSecretStore } from './secret.store';
 import { TypeOrmDefinitionStore } from './service-definition.store';
 import { TypeOrmSessionStore } from './session.store';
 import { TypeOrmSigningKeyStore } from './signing-key.store';
@@ -45,6 +47,7 @@ export class TypeOrmStores implements Stores {
   readonly audit: AuditStore;
   readonly webhooks: WebhookStore;
   readonly definitions: DefinitionStore;
+  readonly secrets: SecretStore;
 
   constructor(manager: EntityManager) {
     this.applications = new TypeOrmApplicationStore(manager);
@@ -60,6 +63,7 @@ export class TypeOrmStores implements Stores {
     this.audit = new TypeOrmAuditStore(manager);
     this.webhooks = new TypeOrmWebhookStore(manager);
     this.definitions = new TypeOrmDefinitionStore(manager);
+    this.secrets = new TypeOrmSecretStore(manager);
   }
 
   /**
@@ -84,6 +88,7 @@ export class TypeOrmStores implements Stores {
       audit: serialized(stores.audit, lock),
       webhooks: serialized(stores.webhooks, lock),
       definitions: serialized(stores.definitions, lock),
+      secrets: serialized(stores.secrets, lock),
     };
   }
 }

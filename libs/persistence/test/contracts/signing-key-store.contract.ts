@@ -33,6 +33,16 @@ export const signingKeyStoreContract: Contract = (context) => {
     await expect(store().listSigningKeys()).resolves.toEqual([kept]);
   });
 
+  it('replaces the stored private key of one key only', async () => {
+    const [one, other] = [aSigningKey({ createdAt: at(0) }), aSigningKey({ createdAt: at(1) })];
+    await store().insertSigningKey(one);
+    await store().insertSigningKey(other);
+
+    await store().replacePrivateJwk(one.kid, '{"sealed":{}}');
+
+    await expect(store().listSigningKeys()).resolves.toEqual([other, { ...one, privateJwk: '{"sealed":{}}' }]);
+  });
+
   it('lists nothing before the first key', async () => {
     await expect(store().listSigningKeys()).resolves.toEqual([]);
   });

@@ -1,0 +1,38 @@
+import { Module } from '@nestjs/common';
+import {
+  AuditLog,
+  AuditTrail,
+  type Clock,
+  Envelope,
+  SecretVault,
+  type Stores,
+  type Transactor,
+} from '@platform/domain';
+import { AdminApiGuard } from '../admin/admin-api.guard';
+import { InternalGuard } from '../internal/internal.guard';
+import { CLOCK, STORES, TRANSACTOR } from '../platform/tokens';
+import { AdminSecretsController } from './admin-secrets.controller';
+import { InternalSecretsController } from './internal-secrets.controller';
+
+/** Tenants' secrets (docs/secrets.md): sealed by the envelope, read through the backend and the sidecars. */
+@Module({
+  controllers: [InternalSecretsController, AdminSecretsController],
+  providers: [
+    AdminApiGuard,
+    InternalGuard,
+    {
+      provide: SecretVault,
+      useFactory: (
+        envelope: Envelope,
+        stores: Stores,
+        transactor: Transactor,
+        trail: AuditTrail,
+        audit: AuditLog,
+        clock: Clock,
+      ) =>
+        new SecretVault(envelope, stores.secrets, transactor, trail, (event) => audit.append(event), clock),
+      inject: [Envelope, STORES, TRANSACTOR, AuditTrail, AuditLog, CLOCK],
+    },
+  ],
+})
+export class SecretsModule {}

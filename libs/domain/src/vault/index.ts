@@ -1,0 +1,3 @@
+export * from './envelope';
+export * from './secret';
+export * from './secret-vault';

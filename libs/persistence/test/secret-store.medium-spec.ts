@@ -1,0 +1,4 @@
+import { secretStoreContract } from './contracts/secret-store.contract';
+import { describeContract } from './support/contract';
+
+describeContract('SecretStore', secretStoreContract);
