@@ -60,3 +60,4 @@ export * from './ratelimit';
 export * from './flags';
 export * from './definitions';
 export * from './vault';
+export * from './jobs';

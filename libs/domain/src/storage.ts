@@ -5,6 +5,7 @@
  */
 import type { Application } from './application';
 import type { AuditStore } from './audit/audit-record';
+import type { JobStore } from './jobs/job';
 import type { SecretStore } from './vault/secret';
 import type { DefinitionStore } from './definitions/service-definition';
 import type { WebhookStore } from './webhooks/webhook-endpoint';
@@ -357,6 +358,7 @@ export interface Stores {
   webhooks: WebhookStore;
   definitions: DefinitionStore;
   secrets: SecretStore;
+  jobs: JobStore;
 }
 
 export interface Transactor {

@@ -37,6 +37,7 @@ import { TokenEndpoint } from '../grants/token-endpoint';
 import { REFRESH_TOKEN_LIFETIME_SECONDS, UserTokenIssuer } from '../grants/user-tokens';
 import { SigningKeyRing } from '../keys/signing-key-ring';
 import { Envelope } from '../vault/envelope';
+import { InMemoryJobStore } from './in-memory-job-store';
 import { InMemorySecretStore } from './in-memory-secret-store';
 import type { DefinitionKind, DefinitionStore, ServiceDefinition } from '../definitions/service-definition';
 import { ApplicationRegistry } from '../registry/application-registry';
@@ -759,6 +760,7 @@ export class InMemoryStores implements Stores {
   readonly webhooks = new InMemoryWebhookStore();
   readonly definitions = new InMemoryDefinitionStore();
   readonly secrets = new InMemorySecretStore();
+  readonly jobs = new InMemoryJobStore();
 
   private all(): Snapshotting[] {
     return [
@@ -776,6 +778,7 @@ export class InMemoryStores implements Stores {
       this.webhooks,
       this.definitions,
       this.secrets,
+      this.jobs,
     ];
   }
 
@@ -877,6 +880,7 @@ export function autocommitting(stores: InMemoryStores, transactor: InMemoryTrans
     webhooks: wrap(stores.webhooks),
     definitions: wrap(stores.definitions),
     secrets: wrap(stores.secrets),
+    jobs: wrap(stores.jobs),
   };
 }
 

@@ -2,6 +2,7 @@ import { ApplicationEntity } from './application.entity';
 import { AuditChainHeadEntity, AuditCheckpointEntity, AuditRecordEntity } from './audit-record.entity';
 import { AuthorizationCodeEntity } from './authorization-code.entity';
 import { GroupEntity, GroupMemberEntity } from './group.entity';
+import { JobEntity, JobEventEntity } from './job.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
 import { RevocationEntity } from './revocation.entity';
 import { ScopeEntity } from './scope.entity';
@@ -26,6 +27,8 @@ export {
   AuthorizationCodeEntity,
   GroupEntity,
   GroupMemberEntity,
+  JobEntity,
+  JobEventEntity,
   RefreshTokenEntity,
   RevocationEntity,
   ScopeEntity,
@@ -65,4 +68,6 @@ export const ENTITIES = [
   ServiceDefinitionEntity,
   ServiceDefinitionSequenceEntity,
   SecretVersionEntity,
+  JobEntity,
+  JobEventEntity,
 ];

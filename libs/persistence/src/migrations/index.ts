@@ -5,6 +5,7 @@ import { Webhooks1764200000000 } from './1764200000000-webhooks';
 import { Scim1764300000000 } from './1764300000000-scim';
 import { ServiceDefinitions1764400000000 } from './1764400000000-service-definitions';
 import { Secrets1764500000000 } from './1764500000000-secrets';
+import { Jobs1764600000000 } from './1764600000000-jobs';
 
 /** In order. Append new migrations; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   Scim1764300000000,
   ServiceDefinitions1764400000000,
   Secrets1764500000000,
+  Jobs1764600000000,
 ];

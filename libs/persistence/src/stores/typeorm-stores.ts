@@ -4,6 +4,7 @@ import type {
   AuthorizationCodeStore,
   DefinitionStore,
   GroupStore,
+  JobStore,
   RefreshTokenStore,
   RevocationStore,
   ScopeStore,
@@ -21,6 +22,7 @@ import { TypeOrmApplicationStore } from './application.store';
 import { TypeOrmAuditStore } from './audit.store';
 import { TypeOrmAuthorizationCodeStore } from './authorization-code.store';
 import { TypeOrmGroupStore } from './group.store';
+import { TypeOrmJobStore } from './job.store';
 import { TypeOrmRefreshTokenStore } from './refresh-token.store';
 import { TypeOrmRevocationStore } from './revocation.store';
 import { TypeOrmScopeStore } from './scope.store';
@@ -48,6 +50,7 @@ export class TypeOrmStores implements Stores {
   readonly webhooks: WebhookStore;
   readonly definitions: DefinitionStore;
   readonly secrets: SecretStore;
+  readonly jobs: JobStore;
 
   constructor(manager: EntityManager) {
     this.applications = new TypeOrmApplicationStore(manager);
@@ -64,6 +67,7 @@ export class TypeOrmStores implements Stores {
     this.webhooks = new TypeOrmWebhookStore(manager);
     this.definitions = new TypeOrmDefinitionStore(manager);
     this.secrets = new TypeOrmSecretStore(manager);
+    this.jobs = new TypeOrmJobStore(manager);
   }
 
   /**
@@ -89,6 +93,7 @@ export class TypeOrmStores implements Stores {
       webhooks: serialized(stores.webhooks, lock),
       definitions: serialized(stores.definitions, lock),
       secrets: serialized(stores.secrets, lock),
+      jobs: serialized(stores.jobs, lock),
     };
   }
 }

@@ -40,7 +40,10 @@ export const signingKeyStoreContract: Contract = (context) => {
 
     await store().replacePrivateJwk(one.kid, '{"sealed":{}}');
 
-    await expect(store().listSigningKeys()).resolves.toEqual([other, { ...one, privateJwk: '{"sealed":{}}' }]);
+    await expect(store().listSigningKeys()).resolves.toEqual([
+      other,
+      { ...one, privateJwk: '{"sealed":{}}' },
+    ]);
   });
 
   it('lists nothing before the first key', async () => {

@@ -1,0 +1,489 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type AuditActor, auditActorOf, PLATFORM_ACTOR, type AuditTrail } from '../audit/audit-trail';
+import type { Clock } from '../clock';
+import { conflict, DomainError, notFound, validationFailed } from '../errors';
+import type { Stores, Transactor } from '../storage';
+import { type ActingPrincipal, assertReachesTenant } from '../users/user-administration';
+import {
+  FINAL_JOB_STATES,
+  type Job,
+  type JobEvent,
+  type JobQuery,
+  type JobState,
+  type JobStore,
+  LEASED_JOB_STATES,
+  type RetryPolicy,
+} from './job';
+
+export const JOB_DEFAULTS = {
+  timeoutSeconds: 3_600,
+  retry: { maxAttempts: 3, initialBackoffSeconds: 1, maxBackoffSeconds: 300 } satisfies RetryPolicy,
+  leaseSeconds: 30,
+};
+const LIMITS = {
+  timeoutSeconds: [1, 7 * 86_400],
+  maxAttempts: [1, 25],
+  backoffSeconds: [0, 86_400],
+  leaseSeconds: [5, 600],
+} as const;
+/** A payload or an output, as JSON: work orders and results, not files. */
+export const MAX_JOB_JSON_BYTES = 32_768;
+export const MAX_LOG_LINE = 4_096;
+export const MAX_LOG_LINES_PER_CALL = 500;
+const TYPE = /^[a-z][a-z0-9._-]{0,63}$/;
+const KEY = /^[\x21-\x7e]{1,128}$/;
+const SWEEP_PAGE = 100;
+
+export interface JobSubmission {
+  type: string;
+  payload: unknown;
+  idempotencyKey?: string;
+  timeoutSeconds?: number;
+  retry?: Partial<RetryPolicy>;
+}
+
+/** How an attempt ended, as its worker reports it. */
+export type JobOutcome =
+  | { outcome: 'succeeded'; output?: unknown }
+  | { outcome: 'failed'; message: string; retryable?: boolean }
+  | { outcome: 'cancelled' };
+
+/**
+ * The job queue's rules (docs/jobs.md): submission (idempotent by key), cancellation, reading,
+ * and the worker's side (claim under a lease, heartbeat, log lines, completion), with the
+ * sweep that requeues a job whose worker stopped renewing its lease and ends one that ran past
+ * its timeout. Every change is one transaction with its event and, for what a caller or the
+ * platform decided, its audit record; `onChange` is told after each commit (local waiters).
+ */
+export class JobQueue {
+  constructor(
+    private readonly jobs: Pick<
+      JobStore,
+      'findJob' | 'findJobByIdempotencyKey' | 'listJobs' | 'listOverdueJobs' | 'listJobEvents'
+    >,
+    private readonly transactor: Transactor,
+    private readonly trail: AuditTrail,
+    private readonly clock: Clock,
+    private readonly onChange: (job: Job) => void = () => undefined,
+  ) {}
+
+  /** Queues a job; with an idempotency key already used by the tenant, answers that job instead. */
+  async submit(
+    principal: ActingPrincipal,
+    tenant: string,
+    submission: JobSubmission,
+  ): Promise<{ job: Job; created: boolean }> {
+    assertReachesTenant(principal, tenant);
+    const job = this.newJob(principal, tenant, submission);
+    if (job.idempotencyKey !== null) {
+      const earlier = await this.jobs.findJobByIdempotencyKey(tenant, job.idempotencyKey);
+      if (earlier) return { job: sameSubmission(earlier, job), created: false };
+    }
+    const inserted = await this.transactor.inTransaction(async (stores) => {
+      if ((await stores.jobs.insertJob(job)) === 'duplicate') return false;
+      await this.recorded(stores, job, 'QUEUED', auditActorOf(principal), 'job.submitted', {
+        type: job.type,
+      });
+      return true;
+    });
+    if (!inserted) {
+      const winner = await this.jobs.findJobByIdempotencyKey(tenant, job.idempotencyKey as string);
+      return { job: sameSubmission(winner as Job, job), created: false };
+    }
+    this.onChange(job);
+    return { job, created: true };
+  }
+
+  async get(principal: ActingPrincipal, tenant: string, id: string): Promise<Job> {
+    assertReachesTenant(principal, tenant);
+    const job = await this.jobs.findJob(id);
+    if (!job || job.tenant !== tenant) throw notFound(`job ${id}`);
+    return job;
+  }
+
+  list(principal: ActingPrincipal, query: JobQuery): Promise<Job[]> {
+    assertReachesTenant(principal, query.tenant);
+    return this.jobs.listJobs(query);
+  }
+
+  /**
+   * A queued job is cancelled at once; a running one becomes CANCELLING and its worker learns
+   * at its next heartbeat. A job already ended: 409.
+   */
+  async cancel(principal: ActingPrincipal, tenant: string, id: string): Promise<Job> {
+    for (;;) {
+      const job = await this.get(principal, tenant, id);
+      if (FINAL_JOB_STATES.includes(job.state)) throw conflict(`job ${id} has already ended: ${job.state}`);
+      if (job.state === 'CANCELLING') return job;
+      const now = this.clock.now();
+      const next: Partial<Job> =
+        job.state === 'QUEUED'
+          ? {
+              state: 'CANCELLED',
+              finishedAt: now,
+              error: { code: 'cancelled', message: 'cancelled before it ran' },
+            }
+          : { state: 'CANCELLING' };
+      const changed = await this.transactor.inTransaction(async (stores) => {
+        if (!(await stores.jobs.updateJob(id, { states: [job.state] }, { ...next, updatedAt: now })))
+          return false;
+        await this.recorded(
+          stores,
+          job,
+          next.state as JobState,
+          auditActorOf(principal),
+          'job.cancel_requested',
+          {},
+        );
+        return true;
+      });
+      // Lost to a claim or a completion meanwhile: look again.
+      if (changed) return this.changed(id);
+    }
+  }
+
+  /** The job's log lines after the event id `after`, oldest first. */
+  async logs(
+    principal: ActingPrincipal,
+    tenant: string,
+    id: string,
+    after: number,
+    limit: number,
+  ): Promise<JobEvent[]> {
+    await this.get(principal, tenant, id);
+    return this.jobs.listJobEvents(id, 'log', after, limit);
+  }
+
+  /** The job's state changes after the event id `after`, oldest first. */
+  async transitions(
+    principal: ActingPrincipal,
+    tenant: string,
+    id: string,
+    after: number,
+  ): Promise<JobEvent[]> {
+    await this.get(principal, tenant, id);
+    return this.jobs.listJobEvents(id, 'state', after, 1_000);
+  }
+
+  /** A job that has ended, with its output or error; 409 while it runs. */
+  async result(principal: ActingPrincipal, tenant: string, id: string): Promise<Job> {
+    const job = await this.get(principal, tenant, id);
+    if (!FINAL_JOB_STATES.includes(job.state)) throw conflict(`job ${id} has not ended: ${job.state}`);
+    return job;
+  }
+
+  /** A worker takes the oldest claimable job of its types, leased for `leaseSeconds`; null: none. */
+  async claim(
+    worker: ActingPrincipal,
+    types: readonly string[],
+    options: { tenant?: string; leaseSeconds?: number } = {},
+  ): Promise<Job | null> {
+    if (types.length === 0 || types.length > 50 || !types.every((t) => TYPE.test(t))) {
+      throw validationFailed('types must be 1 to 50 job types (lower case, 1 to 64 of a-z 0-9 . _ -)');
+    }
+    const leaseSeconds = bounded(
+      'lease_seconds',
+      options.leaseSeconds ?? JOB_DEFAULTS.leaseSeconds,
+      LIMITS.leaseSeconds,
+    );
+    const now = this.clock.now();
+    const lease = {
+      id: randomBytes(16).toString('base64url'),
+      worker: worker.clientId,
+      expiresAt: after(now, leaseSeconds),
+    };
+    const claimed = await this.transactor.inTransaction(async (stores) => {
+      const job = await stores.jobs.claimJob({
+        types,
+        tenant: options.tenant,
+        now,
+        lease,
+        deadlineAt: (j) => after(now, j.timeoutSeconds),
+      });
+      if (job) await this.event(stores, job, 'RUNNING');
+      return job;
+    });
+    if (claimed) this.onChange(claimed);
+    return claimed;
+  }
+
+  /** Renews the lease; answers whether the job is to be cancelled. 409 when the lease is gone. */
+  async heartbeat(
+    id: string,
+    leaseId: string,
+    leaseSeconds = JOB_DEFAULTS.leaseSeconds,
+  ): Promise<{ cancelRequested: boolean; leaseExpiresAt: Date }> {
+    const job = await this.leased(id, leaseId);
+    const expiresAt = after(this.clock.now(), bounded('lease_seconds', leaseSeconds, LIMITS.leaseSeconds));
+    const renewed = await this.transactor.inTransaction((stores) =>
+      stores.jobs.updateJob(
+        id,
+        { states: LEASED_JOB_STATES, leaseId },
+        { lease: { ...(job.lease as NonNullable<Job['lease']>), expiresAt }, updatedAt: this.clock.now() },
+      ),
+    );
+    if (!renewed) throw leaseGone(id);
+    const now = await this.changed(id);
+    return { cancelRequested: now.state === 'CANCELLING', leaseExpiresAt: expiresAt };
+  }
+
+  async appendLogs(id: string, leaseId: string, lines: readonly string[]): Promise<void> {
+    if (lines.length === 0 || lines.length > MAX_LOG_LINES_PER_CALL) {
+      throw validationFailed(`lines must be 1 to ${MAX_LOG_LINES_PER_CALL} log lines`);
+    }
+    if (lines.some((line) => typeof line !== 'string' || line.length > MAX_LOG_LINE)) {
+      throw validationFailed(`a log line is a string of at most ${MAX_LOG_LINE} characters`);
+    }
+    const job = await this.leased(id, leaseId);
+    const at = this.clock.now();
+    await this.transactor.inTransaction((stores) =>
+      stores.jobs.appendJobEvents(
+        lines.map((line) => ({ jobId: id, kind: 'log', attempt: job.attempt, at, state: null, line })),
+      ),
+    );
+    this.onChange(job);
+  }
+
+  /**
+   * The worker's report of its attempt. A failure retries (after the backoff) while attempts
+   * remain, unless `retryable: false`; a job being cancelled ends CANCELLED unless it succeeded.
+   */
+  async complete(worker: ActingPrincipal, id: string, leaseId: string, report: JobOutcome): Promise<Job> {
+    if (report.outcome === 'succeeded') checkJson('output', report.output ?? null);
+    const job = await this.leased(id, leaseId);
+    const now = this.clock.now();
+    const next = this.afterAttempt(job, report, now);
+    const done = await this.transactor.inTransaction(async (stores) => {
+      if (
+        !(await stores.jobs.updateJob(
+          id,
+          { states: LEASED_JOB_STATES, leaseId },
+          { ...next, updatedAt: now },
+        ))
+      ) {
+        return false;
+      }
+      await this.recorded(
+        stores,
+        job,
+        next.state as JobState,
+        { kind: 'app', id: worker.clientId },
+        `job.attempt_${report.outcome}`,
+        {
+          attempt: job.attempt,
+        },
+      );
+      return true;
+    });
+    if (!done) throw leaseGone(id);
+    return this.changed(id);
+  }
+
+  /**
+   * Ends what ran past its timeout (TIMED_OUT) and takes back what a worker stopped renewing:
+   * requeued after the backoff while attempts remain, else FAILED; a job being cancelled,
+   * CANCELLED. Every replica may sweep: each change is guarded by the lease it found.
+   */
+  async sweep(): Promise<number> {
+    const now = this.clock.now();
+    let swept = 0;
+    for (const job of await this.jobs.listOverdueJobs(now, SWEEP_PAGE)) {
+      const lease = job.lease as NonNullable<Job['lease']>;
+      const next: Partial<Job> =
+        job.deadlineAt !== null && job.deadlineAt <= now
+          ? ended('TIMED_OUT', now, {
+              code: 'timed_out',
+              message: `ran past its timeout of ${job.timeoutSeconds} s`,
+            })
+          : job.state === 'CANCELLING'
+            ? ended('CANCELLED', now, {
+                code: 'cancelled',
+                message: 'cancelled; its worker stopped renewing the lease',
+              })
+            : this.retryOrFail(job, now, {
+                code: 'lease_expired',
+                message: `worker ${lease.worker} stopped renewing its lease`,
+              });
+      const changed = await this.transactor.inTransaction(async (stores) => {
+        if (
+          !(await stores.jobs.updateJob(
+            job.id,
+            { states: [job.state], leaseId: lease.id },
+            { ...next, updatedAt: now },
+          ))
+        ) {
+          return false;
+        }
+        await this.recorded(
+          stores,
+          job,
+          next.state as JobState,
+          PLATFORM_ACTOR,
+          `job.${next.state === 'QUEUED' ? 'requeued' : (next.state as string).toLowerCase()}`,
+          {
+            attempt: job.attempt,
+          },
+        );
+        return true;
+      });
+      if (changed) {
+        swept += 1;
+        this.onChange(job);
+      }
+    }
+    return swept;
+  }
+
+  private afterAttempt(job: Job, report: JobOutcome, now: Date): Partial<Job> {
+    if (report.outcome === 'succeeded') {
+      return { ...ended('SUCCEEDED', now, null), output: report.output ?? null };
+    }
+    if (job.state === 'CANCELLING' || report.outcome === 'cancelled') {
+      return ended('CANCELLED', now, { code: 'cancelled', message: 'cancelled while it ran' });
+    }
+    const message = String(report.message ?? '').slice(0, 2_000) || 'the worker reported a failure';
+    if (report.retryable === false) return ended('FAILED', now, { code: 'worker_error', message });
+    return this.retryOrFail(job, now, { code: 'worker_error', message });
+  }
+
+  private retryOrFail(job: Job, now: Date, error: Job['error'] & object): Partial<Job> {
+    if (job.attempt >= job.retry.maxAttempts) return ended('FAILED', now, error);
+    const { initialBackoffSeconds, maxBackoffSeconds } = job.retry;
+    const backoff = Math.min(maxBackoffSeconds, initialBackoffSeconds * 2 ** (job.attempt - 1));
+    return { state: 'QUEUED', lease: null, deadlineAt: null, runAfter: after(now, backoff), error };
+  }
+
+  /** The job, when `leaseId` is its current lease. */
+  private async leased(id: string, leaseId: string): Promise<Job> {
+    const job = await this.jobs.findJob(id);
+    if (!job) throw notFound(`job ${id}`);
+    if (!LEASED_JOB_STATES.includes(job.state) || job.lease?.id !== leaseId) throw leaseGone(id);
+    return job;
+  }
+
+  private async changed(id: string): Promise<Job> {
+    const job = (await this.jobs.findJob(id)) as Job;
+    this.onChange(job);
+    return job;
+  }
+
+  private async event(stores: Stores, job: Job, state: JobState): Promise<void> {
+    await stores.jobs.appendJobEvents([
+      { jobId: job.id, kind: 'state', attempt: job.attempt, at: this.clock.now(), state, line: null },
+    ]);
+  }
+
+  private async recorded(
+    stores: Stores,
+    job: Job,
+    state: JobState,
+    actor: AuditActor,
+    action: string,
+    attributes: Record<string, string | number>,
+  ): Promise<void> {
+    await this.event(stores, job, state);
+    await stores.audit.appendAuditRecords([
+      this.trail.record({
+        actor,
+        action,
+        tenant: job.tenant,
+        target: job.id,
+        attributes: { ...attributes, state },
+      }),
+    ]);
+  }
+
+  private newJob(principal: ActingPrincipal, tenant: string, submission: JobSubmission): Job {
+    if (typeof submission.type !== 'string' || !TYPE.test(submission.type)) {
+      throw validationFailed('type must be 1 to 64 of a-z 0-9 . _ - starting with a letter');
+    }
+    checkJson('payload', submission.payload);
+    const key = submission.idempotencyKey;
+    if (key !== undefined && !KEY.test(key)) {
+      throw validationFailed('idempotency_key must be 1 to 128 printable ASCII characters');
+    }
+    const retry = { ...JOB_DEFAULTS.retry, ...submission.retry };
+    const now = this.clock.now();
+    return {
+      id: jobId(now),
+      tenant,
+      type: submission.type,
+      payload: submission.payload ?? null,
+      state: 'QUEUED',
+      idempotencyKey: key ?? null,
+      submittedBy: principal.id,
+      timeoutSeconds: bounded(
+        'timeout_seconds',
+        submission.timeoutSeconds ?? JOB_DEFAULTS.timeoutSeconds,
+        LIMITS.timeoutSeconds,
+      ),
+      retry: {
+        maxAttempts: bounded('max_attempts', retry.maxAttempts, LIMITS.maxAttempts),
+        initialBackoffSeconds: bounded(
+          'initial_backoff_seconds',
+          retry.initialBackoffSeconds,
+          LIMITS.backoffSeconds,
+        ),
+        maxBackoffSeconds: bounded('max_backoff_seconds', retry.maxBackoffSeconds, LIMITS.backoffSeconds),
+      },
+      attempt: 0,
+      runAfter: now,
+      lease: null,
+      deadlineAt: null,
+      finishedAt: null,
+      output: null,
+      error: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+  }
+}
+
+let issued = 0;
+
+/**
+ * Time-ordered ids (listings page by id): milliseconds and a counter (so one process's ids of
+ * the same millisecond keep their order) in base 36, then randomness.
+ */
+function jobId(now: Date): string {
+  issued = (issued + 1) % 36 ** 4;
+  const time = now.getTime().toString(36).padStart(9, '0');
+  return `${time}${issued.toString(36).padStart(4, '0')}${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+}
+
+const after = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000);
+
+function ended(state: JobState, now: Date, error: Job['error']): Partial<Job> {
+  return { state, finishedAt: now, lease: null, deadlineAt: null, error };
+}
+
+function bounded(name: string, value: number, [min, max]: readonly [number, number]): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw validationFailed(`${name} must be a whole number from ${min} to ${max}`);
+  }
+  return value;
+}
+
+function checkJson(name: string, value: unknown): void {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value ?? null);
+  } catch {
+    json = undefined;
+  }
+  if (json === undefined || Buffer.byteLength(json) > MAX_JOB_JSON_BYTES) {
+    throw validationFailed(`${name} must be JSON of at most ${MAX_JOB_JSON_BYTES} bytes`);
+  }
+}
+
+/** The same key again: the same job when it asks for the same work, 409 when it does not. */
+function sameSubmission(earlier: Job, again: Job): Job {
+  if (earlier.type !== again.type || JSON.stringify(earlier.payload) !== JSON.stringify(again.payload)) {
+    throw conflict(`idempotency key ${again.idempotencyKey} was used for another job (${earlier.id})`);
+  }
+  return earlier;
+}
+
+function leaseGone(id: string): DomainError {
+  return conflict(`the lease on job ${id} is gone (expired, or the job ended): stop working on it`);
+}

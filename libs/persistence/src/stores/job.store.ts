@@ -1,0 +1,222 @@
+import type { Job, JobClaim, JobEvent, JobEventInput, JobQuery, JobState, JobStore } from '@platform/domain';
+import { LEASED_JOB_STATES } from '@platform/domain';
+import { Brackets, type EntityManager, In, MoreThan } from 'typeorm';
+import { JobEntity, JobEventEntity } from '../entities/job.entity';
+import { insertOnce } from './insert-once';
+
+export class TypeOrmJobStore implements JobStore {
+  private readonly postgres: boolean;
+
+  constructor(private readonly manager: EntityManager) {
+    this.postgres = manager.connection.options.type === 'postgres';
+  }
+
+  async insertJob(job: Job): Promise<'created' | 'duplicate'> {
+    return insertOnce(this.manager, JobEntity, toRow(job));
+  }
+
+  async findJob(id: string): Promise<Job | null> {
+    const row = await this.manager.findOneBy(JobEntity, { id });
+    return row && toJob(row);
+  }
+
+  async findJobByIdempotencyKey(tenant: string, key: string): Promise<Job | null> {
+    const row = await this.manager.findOneBy(JobEntity, { tenant, idempotencyKey: key });
+    return row && toJob(row);
+  }
+
+  async listJobs(query: JobQuery): Promise<Job[]> {
+    const rows = await this.manager.find(JobEntity, {
+      where: {
+        tenant: query.tenant,
+        ...(query.state && { state: query.state }),
+        ...(query.type && { type: query.type }),
+        ...(query.after !== undefined && { id: MoreThan(query.after) }),
+      },
+      order: { id: 'ASC' },
+      take: query.limit,
+    });
+    return rows.map(toJob);
+  }
+
+  claimJob(claim: JobClaim): Promise<Job | null> {
+    const claimIn = async (m: EntityManager): Promise<Job | null> => {
+      const select = m
+        .createQueryBuilder(JobEntity, 'j')
+        .where('j.state = :queued', { queued: 'QUEUED' })
+        .andWhere('j.type IN (:...types)', { types: [...claim.types] })
+        .andWhere('j.runAfter <= :now', { now: claim.now.getTime() })
+        .orderBy('j.runAfter', 'ASC')
+        .addOrderBy('j.id', 'ASC')
+        .limit(1);
+      if (claim.tenant !== undefined) select.andWhere('j.tenant = :tenant', { tenant: claim.tenant });
+      // Concurrent claimers on Postgres pass over a row another is taking instead of queueing on it.
+      if (this.postgres) select.setLock('pessimistic_write').setOnLocked('skip_locked');
+      const row = await select.getOne();
+      if (!row) return null;
+      const queued = toJob(row);
+      const claimed: Job = {
+        ...queued,
+        state: 'RUNNING',
+        attempt: queued.attempt + 1,
+        lease: claim.lease,
+        deadlineAt: claim.deadlineAt(queued),
+        updatedAt: claim.now,
+      };
+      const result = await m.update(JobEntity, { id: row.id, state: 'QUEUED' }, changeOf(claimed));
+      return result.affected === 1 ? claimed : null;
+    };
+    return this.manager.queryRunner?.isTransactionActive
+      ? claimIn(this.manager)
+      : this.manager.transaction(claimIn);
+  }
+
+  async updateJob(
+    id: string,
+    guard: { states: readonly JobState[]; leaseId?: string },
+    change: Partial<Job>,
+  ): Promise<boolean> {
+    const result = await this.manager.update(
+      JobEntity,
+      { id, state: In([...guard.states]), ...(guard.leaseId !== undefined && { leaseId: guard.leaseId }) },
+      changeOf(change),
+    );
+    return result.affected === 1;
+  }
+
+  async listOverdueJobs(now: Date, limit: number): Promise<Job[]> {
+    const rows = await this.manager
+      .createQueryBuilder(JobEntity, 'j')
+      .where('j.state IN (:...states)', { states: [...LEASED_JOB_STATES] })
+      .andWhere(
+        new Brackets((b) =>
+          b.where('j.leaseExpiresAt <= :now', { now: now.getTime() }).orWhere('j.deadlineAt <= :now'),
+        ),
+      )
+      .orderBy('j.leaseExpiresAt', 'ASC')
+      .limit(limit)
+      .getMany();
+    return rows.map(toJob);
+  }
+
+  async appendJobEvents(events: readonly JobEventInput[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.manager.insert(
+      JobEventEntity,
+      events.map((e) => ({
+        jobId: e.jobId,
+        kind: e.kind,
+        attempt: e.attempt,
+        at: e.at,
+        state: e.state,
+        line: e.line,
+      })),
+    );
+  }
+
+  async listJobEvents(
+    jobId: string,
+    kind: JobEvent['kind'],
+    afterId: number,
+    limit: number,
+  ): Promise<JobEvent[]> {
+    const rows = await this.manager.find(JobEventEntity, {
+      where: { jobId, kind, id: MoreThan(afterId) },
+      order: { id: 'ASC' },
+      take: limit,
+    });
+    return rows.map((row) => ({
+      id: row.id,
+      jobId: row.jobId,
+      kind: row.kind as JobEvent['kind'],
+      attempt: row.attempt,
+      at: row.at,
+      state: row.state as JobState | null,
+      line: row.line,
+    }));
+  }
+}
+
+/** What a job's state change can set. */
+type ChangedColumn =
+  | 'state'
+  | 'attempt'
+  | 'runAfter'
+  | 'leaseId'
+  | 'leaseWorker'
+  | 'leaseExpiresAt'
+  | 'deadlineAt'
+  | 'finishedAt'
+  | 'output'
+  | 'errorCode'
+  | 'errorMessage'
+  | 'updatedAt';
+
+/** The columns a (partial) job sets. */
+function changeOf(change: Partial<Job>): Partial<Pick<JobEntity, ChangedColumn>> {
+  const row: Partial<JobEntity> = {};
+  if (change.state !== undefined) row.state = change.state;
+  if (change.attempt !== undefined) row.attempt = change.attempt;
+  if (change.runAfter !== undefined) row.runAfter = change.runAfter;
+  if (change.lease !== undefined) {
+    row.leaseId = change.lease?.id ?? null;
+    row.leaseWorker = change.lease?.worker ?? null;
+    row.leaseExpiresAt = change.lease?.expiresAt ?? null;
+  }
+  if (change.deadlineAt !== undefined) row.deadlineAt = change.deadlineAt;
+  if (change.finishedAt !== undefined) row.finishedAt = change.finishedAt;
+  if (change.output !== undefined) row.output = JSON.stringify(change.output);
+  if (change.error !== undefined) {
+    row.errorCode = change.error?.code ?? null;
+    row.errorMessage = change.error?.message ?? null;
+  }
+  if (change.updatedAt !== undefined) row.updatedAt = change.updatedAt;
+  return row;
+}
+
+function toRow(job: Job): JobEntity {
+  return {
+    id: job.id,
+    tenant: job.tenant,
+    type: job.type,
+    payload: JSON.stringify(job.payload),
+    idempotencyKey: job.idempotencyKey,
+    submittedBy: job.submittedBy,
+    timeoutSeconds: job.timeoutSeconds,
+    maxAttempts: job.retry.maxAttempts,
+    initialBackoffSeconds: job.retry.initialBackoffSeconds,
+    maxBackoffSeconds: job.retry.maxBackoffSeconds,
+    createdAt: job.createdAt,
+    ...(changeOf(job) as Pick<JobEntity, ChangedColumn>),
+  };
+}
+
+function toJob(row: JobEntity): Job {
+  return {
+    id: row.id,
+    tenant: row.tenant,
+    type: row.type,
+    payload: JSON.parse(row.payload) as unknown,
+    state: row.state as JobState,
+    idempotencyKey: row.idempotencyKey,
+    submittedBy: row.submittedBy,
+    timeoutSeconds: row.timeoutSeconds,
+    retry: {
+      maxAttempts: row.maxAttempts,
+      initialBackoffSeconds: row.initialBackoffSeconds,
+      maxBackoffSeconds: row.maxBackoffSeconds,
+    },
+    attempt: row.attempt,
+    runAfter: row.runAfter,
+    lease:
+      row.leaseId !== null && row.leaseWorker !== null && row.leaseExpiresAt !== null
+        ? { id: row.leaseId, worker: row.leaseWorker, expiresAt: row.leaseExpiresAt }
+        : null,
+    deadlineAt: row.deadlineAt,
+    finishedAt: row.finishedAt,
+    output: row.output === null ? null : (JSON.parse(row.output) as unknown),
+    error: row.errorCode !== null ? { code: row.errorCode, message: row.errorMessage ?? '' } : null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}

@@ -1,0 +1,177 @@
+import { type ActingPrincipal, AuditTrail, type Job, JobQueue, ManualClock } from '@platform/domain';
+import type { Contract } from '../support/contract';
+import { uniqueId } from '../support/factories';
+
+const submitter: ActingPrincipal = {
+  kind: 'service',
+  id: 'scheduler',
+  clientId: 'scheduler',
+  tenant: null,
+  roles: [],
+  scopes: ['jobs.write'],
+};
+const worker: ActingPrincipal = { ...submitter, id: 'worker', clientId: 'worker', scopes: ['jobs.work'] };
+
+export const jobStoreContract: Contract = (context) => {
+  let clock: ManualClock;
+  let queue: JobQueue;
+  let type: string;
+  beforeEach(() => {
+    clock = new ManualClock();
+    const { stores, transactor } = context();
+    queue = new JobQueue(stores.jobs, transactor, new AuditTrail(clock), clock);
+    // Every test has its own type, so claims never see another test's jobs.
+    type = uniqueId('report').toLowerCase();
+  });
+  const submit = (extra: Record<string, unknown> = {}, tenant = 'acme') =>
+    queue.submit(submitter, tenant, { type, payload: { n: 1 }, ...extra }).then((r) => r.job);
+
+  it('claims the oldest eligible job of the types asked for, once, and none before its time', async () => {
+    const first = await submit();
+    clock.advance(1);
+    const second = await submit();
+    await queue.submit(submitter, 'acme', { type: 'other-type', payload: null });
+
+    const a = await queue.claim(worker, [type]);
+    const b = await queue.claim(worker, [type]);
+    expect([a?.id, b?.id]).toEqual([first.id, second.id]);
+    expect(a).toMatchObject({ state: 'RUNNING', attempt: 1, lease: { worker: 'worker' } });
+    await expect(queue.claim(worker, [type])).resolves.toBeNull();
+  });
+
+  it('never hands one job to two of many concurrent claimers', async () => {
+    const submitted = await Promise.all(Array.from({ length: 5 }, () => submit()));
+    const claims = await Promise.all(Array.from({ length: 12 }, () => queue.claim(worker, [type])));
+    const claimed = claims.filter((c): c is Job => c !== null).map((c) => c.id);
+
+    expect(claimed.sort()).toEqual(submitted.map((j) => j.id).sort());
+  });
+
+  it('answers the same job for the same idempotency key, and 409 for another job under it', async () => {
+    const first = await queue.submit(submitter, 'acme', { type, payload: { n: 1 }, idempotencyKey: 'k-1' });
+    const again = await queue.submit(submitter, 'acme', { type, payload: { n: 1 }, idempotencyKey: 'k-1' });
+    const racing = await Promise.all(
+      [1, 2, 3].map(() =>
+        queue.submit(submitter, 'acme', { type, payload: { n: 2 }, idempotencyKey: 'k-2' }),
+      ),
+    );
+
+    expect(first.created).toBe(true);
+    expect(again).toEqual({ job: first.job, created: false });
+    expect(new Set(racing.map((r) => r.job.id)).size).toBe(1);
+    expect(racing.filter((r) => r.created)).toHaveLength(1);
+    await expect(
+      queue.submit(submitter, 'acme', { type, payload: { n: 9 }, idempotencyKey: 'k-1' }),
+    ).rejects.toMatchObject({ code: 'conflict' });
+  });
+
+  it('runs a job to SUCCEEDED with heartbeats and logs, and refuses a stale lease', async () => {
+    const job = await submit();
+    const claimed = (await queue.claim(worker, [type])) as Job;
+    const lease = claimed.lease!.id;
+
+    await expect(queue.heartbeat(job.id, lease)).resolves.toMatchObject({ cancelRequested: false });
+    await queue.appendLogs(job.id, lease, ['starting', 'half way']);
+    await queue.appendLogs(job.id, lease, ['done']);
+    await expect(queue.heartbeat(job.id, 'not-the-lease')).rejects.toMatchObject({ code: 'conflict' });
+    const done = await queue.complete(worker, job.id, lease, { outcome: 'succeeded', output: { rows: 3 } });
+
+    expect(done).toMatchObject({ state: 'SUCCEEDED', output: { rows: 3 }, lease: null, error: null });
+    const logs = await queue.logs(submitter, 'acme', job.id, 0, 10);
+    expect(logs.map((l) => l.line)).toEqual(['starting', 'half way', 'done']);
+    const states = await queue.transitions(submitter, 'acme', job.id, 0);
+    expect(states.map((s) => s.state)).toEqual(['QUEUED', 'RUNNING', 'SUCCEEDED']);
+    await expect(queue.complete(worker, job.id, lease, { outcome: 'succeeded' })).rejects.toMatchObject({
+      code: 'conflict',
+    });
+  });
+
+  it('takes back a job whose worker stopped renewing its lease, and retries it after the backoff', async () => {
+    const job = await submit({ retry: { maxAttempts: 2, initialBackoffSeconds: 10, maxBackoffSeconds: 60 } });
+    const first = (await queue.claim(worker, [type], { leaseSeconds: 5 })) as Job;
+
+    clock.advanceSeconds(6);
+    expect(await queue.sweep()).toBe(1);
+    await expect(queue.get(submitter, 'acme', job.id)).resolves.toMatchObject({
+      state: 'QUEUED',
+      error: { code: 'lease_expired' },
+    });
+    await expect(queue.claim(worker, [type])).resolves.toBeNull();
+    clock.advanceSeconds(10);
+    const second = (await queue.claim(worker, [type], { leaseSeconds: 5 })) as Job;
+    expect(second).toMatchObject({ id: job.id, attempt: 2 });
+    await expect(queue.heartbeat(job.id, first.lease!.id)).rejects.toMatchObject({ code: 'conflict' });
+
+    clock.advanceSeconds(6);
+    await queue.sweep();
+    await expect(queue.get(submitter, 'acme', job.id)).resolves.toMatchObject({
+      state: 'FAILED',
+      attempt: 2,
+    });
+  });
+
+  it('ends a job that runs past its timeout as TIMED_OUT, not retried', async () => {
+    const job = await submit({ timeoutSeconds: 20 });
+    const claimed = (await queue.claim(worker, [type], { leaseSeconds: 30 })) as Job;
+    clock.advanceSeconds(15);
+    await queue.heartbeat(job.id, claimed.lease!.id, 30);
+    clock.advanceSeconds(6);
+
+    await queue.sweep();
+    await expect(queue.get(submitter, 'acme', job.id)).resolves.toMatchObject({
+      state: 'TIMED_OUT',
+      error: { code: 'timed_out' },
+    });
+  });
+
+  it('cancels a queued job at once and a running one through its worker’s heartbeat', async () => {
+    const queued = await submit();
+    const running = await submit();
+    await expect(queue.cancel(submitter, 'acme', queued.id)).resolves.toMatchObject({ state: 'CANCELLED' });
+    const claimed = (await queue.claim(worker, [type])) as Job;
+    expect(claimed.id).toBe(running.id);
+
+    await expect(queue.cancel(submitter, 'acme', running.id)).resolves.toMatchObject({ state: 'CANCELLING' });
+    await expect(queue.heartbeat(running.id, claimed.lease!.id)).resolves.toMatchObject({
+      cancelRequested: true,
+    });
+    await expect(
+      queue.complete(worker, running.id, claimed.lease!.id, { outcome: 'cancelled' }),
+    ).resolves.toMatchObject({ state: 'CANCELLED' });
+    await expect(queue.cancel(submitter, 'acme', running.id)).rejects.toMatchObject({ code: 'conflict' });
+  });
+
+  it('retries a failure while attempts remain unless the worker says it is final', async () => {
+    const job = await submit({ retry: { maxAttempts: 3, initialBackoffSeconds: 0, maxBackoffSeconds: 0 } });
+    const one = (await queue.claim(worker, [type])) as Job;
+    await expect(
+      queue.complete(worker, job.id, one.lease!.id, { outcome: 'failed', message: 'flaky' }),
+    ).resolves.toMatchObject({ state: 'QUEUED', error: { message: 'flaky' } });
+    const two = (await queue.claim(worker, [type])) as Job;
+    await expect(
+      queue.complete(worker, job.id, two.lease!.id, {
+        outcome: 'failed',
+        message: 'bad input',
+        retryable: false,
+      }),
+    ).resolves.toMatchObject({
+      state: 'FAILED',
+      attempt: 2,
+      error: { code: 'worker_error', message: 'bad input' },
+    });
+  });
+
+  it('lists a tenant’s jobs by state and type, in id order, paged', async () => {
+    const tenant = uniqueId('tenant');
+    const jobs = [await submit({}, tenant), await submit({}, tenant), await submit({}, tenant)];
+    await submit({}, uniqueId('other'));
+    await queue.cancel(submitter, tenant, jobs[1].id);
+
+    const all = await queue.list(submitter, { tenant, limit: 10 });
+    expect(all.map((j) => j.id)).toEqual(jobs.map((j) => j.id));
+    const page = await queue.list(submitter, { tenant, after: jobs[0].id, limit: 1 });
+    expect(page.map((j) => j.id)).toEqual([jobs[1].id]);
+    const cancelled = await queue.list(submitter, { tenant, state: 'CANCELLED', type, limit: 10 });
+    expect(cancelled.map((j) => j.id)).toEqual([jobs[1].id]);
+  });
+};
