@@ -38,6 +38,8 @@ import { ClientRateLimits } from './oauth/client-rate-limits';
 import { LocalIntrospection } from './oauth/local-introspection';
 import { OAuthController } from './oauth/oauth.controller';
 import { FlagsController } from './flags/flags.controller';
+import { JobWorkersController } from './jobs/job-workers.controller';
+import { JobsController } from './jobs/jobs.controller';
 import { AdminSecretsController } from './secrets/admin-secrets.controller';
 import { SecretsController } from './secrets/secrets.controller';
 import { MaskingSettingsController } from './masking/masking-settings.controller';
@@ -89,6 +91,8 @@ export class BackendModule {
         MaskingSettingsController,
         SecretsController,
         AdminSecretsController,
+        JobsController,
+        JobWorkersController,
       ],
       providers: [
         TracingShutdown,

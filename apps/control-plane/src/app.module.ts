@@ -12,6 +12,7 @@ import { MaskingModule } from './masking/masking.module';
 import { RateLimitsModule } from './ratelimit/rate-limits.module';
 import { ScimModule } from './scim/scim.module';
 import { SecretsModule } from './secrets/secrets.module';
+import { JobsModule } from './jobs/jobs.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { UserFlowModule } from './user-flow/user-flow.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -32,6 +33,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     FlagsModule,
     MaskingModule,
     SecretsModule,
+    JobsModule,
   ],
   providers: [BootstrapService, TracingShutdown],
 })

@@ -1,4 +1,5 @@
 import { FlagGrpcController } from './grpc/flag.grpc-controller';
+import { JobGrpcController } from './grpc/job.grpc-controller';
 import { SecretGrpcController } from './grpc/secret.grpc-controller';
 import { TenantFlags } from './flags/tenant-flags';
 import { RateLimitGrpcController } from './grpc/ratelimit.grpc-controller';
@@ -67,6 +68,7 @@ export class SidecarModule {
         RateLimitGrpcController,
         FlagGrpcController,
         SecretGrpcController,
+        JobGrpcController,
       ],
       providers: [
         TracingShutdown,

@@ -14,3 +14,4 @@ export * from './rate-limits';
 export * from './flags';
 export * from './masking';
 export * from './secrets';
+export * from './jobs';

@@ -39,6 +39,7 @@ export type Tag =
   | 'Feature flags'
   | 'Masking'
   | 'Secrets'
+  | 'Jobs'
   | 'User login and consent'
   | 'App login family'
   | 'Platform';

@@ -89,10 +89,17 @@ describe('isDefinedScope', () => {
     expect(isDefinedScope('files.write', defined)).toBe(true);
   });
 
-  it('has fourteen standard scopes, users.*, audit.read and scim.* among them', () => {
-    expect(defined).toHaveLength(14);
+  it('has fifteen standard scopes, users.*, audit.read, scim.* and jobs.work among them', () => {
+    expect(defined).toHaveLength(15);
     expect(defined).toEqual(
-      expect.arrayContaining(['users.read', 'users.write', 'audit.read', 'scim.read', 'scim.write']),
+      expect.arrayContaining([
+        'users.read',
+        'users.write',
+        'audit.read',
+        'scim.read',
+        'scim.write',
+        'jobs.work',
+      ]),
     );
     expect(isDefinedScope('users.*', defined)).toBe(true);
   });

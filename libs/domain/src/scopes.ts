@@ -7,6 +7,7 @@ export const SCOPE_PATTERN = /^[a-z][a-z0-9_-]*(?:\.[a-z][a-z0-9_-]*)*\.(?:[a-z]
 export const STANDARD_SCOPES: ReadonlyArray<{ name: string; description: string }> = [
   { name: 'jobs.read', description: 'List and view job executions' },
   { name: 'jobs.write', description: 'Create, cancel, manage jobs' },
+  { name: 'jobs.work', description: 'Claim and run jobs as a worker (leases, heartbeats, logs, results)' },
   { name: 'files.read', description: 'Read file content and metadata' },
   { name: 'files.write', description: 'Upload and delete files' },
   { name: 'secrets.read', description: 'Read secret values' },

@@ -38,6 +38,12 @@ import type {
   ResolveSecretResponse__Output,
 } from './generated/platform/secrets/v1/ResolveSecretResponse';
 import type { SecretServiceClient } from './generated/platform/secrets/v1/SecretService';
+import type { Job, Job__Output } from './generated/platform/jobs/v1/Job';
+import type { JobLogPage__Output } from './generated/platform/jobs/v1/JobLogPage';
+import type { JobServiceClient } from './generated/platform/jobs/v1/JobService';
+import type { JobTransition__Output } from './generated/platform/jobs/v1/JobTransition';
+import type { ListJobsResponse__Output } from './generated/platform/jobs/v1/ListJobsResponse';
+import type { SubmitJobResponse__Output } from './generated/platform/jobs/v1/SubmitJobResponse';
 import type { CheckRateLimitRequest__Output } from './generated/platform/ratelimit/v1/CheckRateLimitRequest';
 import type {
   CheckRateLimitResponse,
@@ -67,6 +73,7 @@ export const MASKING_PROTO = 'platform/masking/v1/masking.proto';
 export const RATE_LIMIT_PROTO = 'platform/ratelimit/v1/ratelimit.proto';
 export const FLAG_PROTO = 'platform/flags/v1/flags.proto';
 export const SECRET_PROTO = 'platform/secrets/v1/secrets.proto';
+export const JOB_PROTO = 'platform/jobs/v1/jobs.proto';
 
 export const AUTH_SERVICE_NAME = 'platform.auth.v1.AuthService';
 export const POLICY_SERVICE_NAME = 'platform.policy.v1.PolicyService';
@@ -76,6 +83,7 @@ export const MASKING_SERVICE_NAME = 'platform.masking.v1.MaskingService';
 export const RATE_LIMIT_SERVICE_NAME = 'platform.ratelimit.v1.RateLimitService';
 export const FLAG_SERVICE_NAME = 'platform.flags.v1.FlagService';
 export const SECRET_SERVICE_NAME = 'platform.secrets.v1.SecretService';
+export const JOB_SERVICE_NAME = 'platform.jobs.v1.JobService';
 
 /** Field names stay snake_case as written in the .proto files; int64 arrives as number. */
 export const PROTO_LOADER_OPTIONS: Options = {
@@ -241,4 +249,17 @@ export function createSecretServiceClient(
   options: grpc.ChannelOptions = {},
 ): SecretServiceClient {
   return createClient<SecretServiceClient>(SECRET_PROTO, SECRET_SERVICE_NAME, address, options);
+}
+
+/** What the sidecar answers for a job (built) and what a client reads. */
+export type JobMessage = Job;
+export type JobResult = Job__Output;
+export type JobTransitionResult = JobTransition__Output;
+export type JobLogPageResult = JobLogPage__Output;
+export type ListJobsResult = ListJobsResponse__Output;
+export type SubmitJobResult = SubmitJobResponse__Output;
+export type { JobServiceClient };
+
+export function createJobServiceClient(address: string, options: grpc.ChannelOptions = {}): JobServiceClient {
+  return createClient<JobServiceClient>(JOB_PROTO, JOB_SERVICE_NAME, address, options);
 }

@@ -47,12 +47,15 @@ export interface Feed<Item> {
   idOf(item: Item): number;
   event: string;
   toData(item: Item): unknown;
+  /** The feed can have no new item (a job that ended): once caught up, the stream ends. */
+  finished?(): Promise<boolean>;
 }
 
 /**
  * Streams `feed` from the cursor (`Last-Event-ID` when the client reconnects, else `after`)
- * until the client goes away: every stored item first, then each new one as it is stored. It
- * reads the database rather than a local signal, so it sees what any replica wrote.
+ * until the client goes away or the feed is finished: every stored item first, then each new
+ * one as it is stored. It reads the database rather than a local signal, so it sees what any
+ * replica wrote.
  */
 export async function followFeed<Item>(
   reply: FastifyReply,
@@ -67,13 +70,20 @@ export async function followFeed<Item>(
   let cursor = sse.lastEventId !== null && Number.isSafeInteger(resumed) && resumed >= 0 ? resumed : after;
   let closed = false;
   sse.onClose(() => (closed = true));
+  // Asked before each read: what was stored before it finished is in the read that follows.
+  let finished = false;
   while (!closed && sse.isConnected) {
+    finished = (await feed.finished?.()) ?? false;
     const items = await feed.page(cursor, LIVE_FEED_PAGE_SIZE);
     for (const item of items) {
       cursor = feed.idOf(item);
       await sse.send({ id: String(cursor), event: feed.event, data: feed.toData(item) });
     }
-    if (items.length < LIVE_FEED_PAGE_SIZE) await sleep(LIVE_FEED_POLL_MS);
+    if (items.length < LIVE_FEED_PAGE_SIZE) {
+      if (finished) break;
+      await sleep(LIVE_FEED_POLL_MS);
+    }
   }
   open?.delete(sse);
+  if (finished && !closed) sse.close();
 }

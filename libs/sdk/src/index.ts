@@ -19,6 +19,8 @@ export {
 } from './oauth-client';
 export { PlatformClient, type PlatformClientOptions } from './platform-client';
 export { SecretsClient } from './secrets-client';
+export { JobsClient, type JobListQuery } from './jobs-client';
+export { JobWorker, PermanentJobError, type JobContext, type JobWorkerOptions } from './job-worker';
 export { ServiceTokenSource, type ServiceTokenSourceOptions } from './service-token-source';
 export { REFRESH_AT_FRACTION, refreshDeadline } from './token-cache';
 export type { TokenSource } from './token-source';

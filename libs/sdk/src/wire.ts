@@ -14,6 +14,13 @@ import type {
   RegisteredApplicationDto,
   RotatedSecretDto,
   ScopeDto,
+  ClaimedJobDto,
+  JobDto,
+  JobHeartbeatAnswerDto,
+  JobLogPageDto,
+  JobPageDto,
+  JobTransitionPageDto,
+  SubmitJobDto,
   SecretMetadataDto,
   SecretNamesPageDto,
   SecretsRewrapDto,
@@ -81,3 +88,14 @@ export type SecretValue = SecretValueDto;
 export type SecretMetadata = SecretMetadataDto;
 export type SecretNamesPage = SecretNamesPageDto;
 export type SecretsRewrap = SecretsRewrapDto;
+
+/** A job, shaped as a google.longrunning Operation (docs/jobs.md). */
+export type Job = Omit<JobDto, 'state'> & {
+  state: 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLING' | 'CANCELLED' | 'TIMED_OUT';
+};
+export type JobSubmission = SubmitJobDto;
+export type JobPage = JobPageDto;
+export type JobLogPage = JobLogPageDto;
+export type JobTransitionPage = JobTransitionPageDto;
+export type ClaimedJob = ClaimedJobDto;
+export type JobHeartbeatAnswer = JobHeartbeatAnswerDto;

@@ -91,7 +91,10 @@ export class ControlPlaneRelay implements BeforeApplicationShutdown {
         ...(route.query !== undefined && {
           query: pick(request.query as Record<string, unknown>, route.query),
         }),
-        authorization: headerValue(request.headers.authorization),
+        ...(route.forwardAuthorization !== false && {
+          authorization: headerValue(request.headers.authorization),
+        }),
+        ...(route.upstreamHeaders !== undefined && { headers: route.upstreamHeaders(request) }),
         lastEventId: headerValue(request.headers['last-event-id']),
       },
       abort.signal,

@@ -59,6 +59,10 @@ const TAGS: Array<[string, string]> = [
   ],
   ['Masking', 'Per-tenant settings of the sidecars’ MaskingService (admin Bearer token).'],
   [
+    'Jobs',
+    'The job queue: submitting and reading jobs per tenant (`jobs.write`, `jobs.read`), and the worker’s side (`jobs.work`): claim under a lease, heartbeat, log, complete (docs/jobs.md).',
+  ],
+  [
     'Secrets',
     'Versioned secrets per tenant, sealed at rest (envelope encryption), every read audited; also `ResolveSecret` at the sidecar (docs/secrets.md).',
   ],

@@ -10,7 +10,9 @@ export type AuthorizationErrorCode =
   /** The policies (or tenant isolation) refused. */
   | 'permission_denied'
   /** What the request names does not exist (a rate limit rule to reset). */
-  | 'not_found';
+  | 'not_found'
+  /** What the request names is not in a state that allows it (a job already ended). */
+  | 'failed_precondition';
 
 export interface RefusedDecision {
   decisionId: string;

@@ -45,3 +45,14 @@ export function principalOfMessage(message: Partial<PrincipalMessage> | null | u
   if (tenant === '') throw invalidArgument('a user principal needs a tenant');
   return { kind, id, clientId: client_id, tenant, roles: [...roles], scopes: [...scopes] };
 }
+
+/**
+ * The tenant a call acts in: the one it names, else a user's own; a service token, which acts
+ * platform-wide, has to name one (INVALID_ARGUMENT).
+ */
+export function tenantOfCall(claims: TokenClaims, named: string): string {
+  if (named !== '') return named;
+  const principal = principalOfClaims(claims);
+  if (principal.kind === 'user') return principal.tenant;
+  throw invalidArgument('tenant is required for a service token');
+}

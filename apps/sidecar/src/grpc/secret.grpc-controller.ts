@@ -4,7 +4,7 @@ import type { SecretValueDto } from '@platform/contract';
 import { parseSecretReference, type SecretReference } from '@platform/domain';
 import type { ResolveSecretAnswer, ResolveSecretRequest } from '@platform/grpc';
 import { invalidArgument } from '../authorization/authorization.error';
-import { principalOfClaims } from '../authorization/principals';
+import { tenantOfCall } from '../authorization/principals';
 import { TokenAuthorizer } from '../authorization/token-authorizer';
 import { callForCaller, tenantPath } from '../control-plane/caller-call';
 import { ControlPlaneApi } from '../control-plane/control-plane-api';
@@ -50,10 +50,7 @@ export class SecretGrpcController {
       return readReference(reference);
     }
     if (name === '') throw invalidArgument('a reference or a name is required');
-    const claims = await this.tokens.read(token);
-    const principal = principalOfClaims(claims);
-    const owner = tenant || (principal.kind === 'user' ? principal.tenant : '');
-    if (owner === '') throw invalidArgument('tenant is required for a service token');
+    const owner = tenantOfCall(await this.tokens.read(token), tenant);
     return { tenant: owner, name, version: version === 0 ? undefined : version };
   }
 }

@@ -23,6 +23,8 @@ import {
   FLAG_SERVICE_NAME,
   SECRET_PROTO,
   SECRET_SERVICE_NAME,
+  JOB_PROTO,
+  JOB_SERVICE_NAME,
   AUTH_PROTO,
   AUTH_SERVICE_NAME,
   correlatedHandlers,
@@ -48,6 +50,7 @@ const SERVICE_NAMES = [
   RATE_LIMIT_SERVICE_NAME,
   FLAG_SERVICE_NAME,
   SECRET_SERVICE_NAME,
+  JOB_SERVICE_NAME,
 ] as const;
 const SHUTDOWN_GRACE_MS = 5_000;
 
@@ -78,6 +81,7 @@ export class SidecarGrpcServer extends ServerGrpc {
       ...loadProto(RATE_LIMIT_PROTO),
       ...loadProto(FLAG_PROTO),
       ...loadProto(SECRET_PROTO),
+      ...loadProto(JOB_PROTO),
     };
     super({
       package: SERVICE_NAMES.filter((name) => name !== '').map(packageOf),

@@ -69,6 +69,8 @@ function authorizationStatusOf(code: AuthorizationErrorCode): status {
       return status.PERMISSION_DENIED;
     case 'not_found':
       return status.NOT_FOUND;
+    case 'failed_precondition':
+      return status.FAILED_PRECONDITION;
     default: {
       const unmapped: never = code;
       throw new Error(`unmapped authorization error code ${String(unmapped)}`);

@@ -1,0 +1,83 @@
+import { Body, Controller, Headers, HttpCode, Param, Post, Res, UseGuards } from '@nestjs/common';
+import { AppendJobLogsDto, ClaimJobDto, CompleteJobDto, JobHeartbeatDto } from '@platform/contract';
+import { JobQueue, type JobOutcome } from '@platform/domain';
+import { PRINCIPAL_HEADER } from '@platform/internal';
+import type { FastifyReply } from 'fastify';
+import { InternalGuard } from '../internal/internal.guard';
+import { readPrincipal } from '../tenants/principal';
+import { JobSignals } from './job-signals';
+import { toClaimedJobResponse, toJobResponse } from './jobs-wire';
+
+/** Below the backend relay's 10 s wait for an answer. */
+const MAX_WAIT_SECONDS = 5;
+
+/**
+ * The worker's side of the queue (docs/jobs.md), for a caller the backend authorized for
+ * `jobs.work`: claim under a lease (long poll), heartbeat, log lines, completion. Every call
+ * after the claim carries the lease id; a lease that is gone is 409.
+ */
+@Controller('internal/v1/jobs')
+@UseGuards(InternalGuard)
+export class InternalJobWorkersController {
+  constructor(
+    private readonly queue: JobQueue,
+    private readonly signals: JobSignals,
+  ) {}
+
+  /** 200 a claimed job with its lease; 204 when none came within `wait_seconds`. */
+  @Post('claim')
+  async claim(
+    @Body() body: ClaimJobDto,
+    @Headers(PRINCIPAL_HEADER) header: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const worker = readPrincipal(header);
+    const wait = AbortSignal.timeout(Math.min(body.wait_seconds ?? 0, MAX_WAIT_SECONDS) * 1000);
+    const gone = new AbortController();
+    reply.raw.on('close', () => gone.abort());
+    const stop = AbortSignal.any([wait, gone.signal]);
+    for (;;) {
+      const job = await this.queue.claim(worker, body.types, {
+        tenant: body.tenant,
+        leaseSeconds: body.lease_seconds,
+      });
+      if (job) {
+        // A claim for a caller that went away meanwhile is left to its lease to expire.
+        return toClaimedJobResponse(job);
+      }
+      if (stop.aborted) break;
+      await this.signals.next(stop);
+    }
+    void reply.status(204);
+    return undefined;
+  }
+
+  @Post(':id/heartbeat')
+  @HttpCode(200)
+  async heartbeat(@Param('id') id: string, @Body() body: JobHeartbeatDto) {
+    const beat = await this.queue.heartbeat(id, body.lease_id, body.lease_seconds);
+    return { cancel_requested: beat.cancelRequested, lease_expires_at: beat.leaseExpiresAt.toISOString() };
+  }
+
+  @Post(':id/logs')
+  @HttpCode(204)
+  async logs(@Param('id') id: string, @Body() body: AppendJobLogsDto): Promise<void> {
+    await this.queue.appendLogs(id, body.lease_id, body.lines);
+  }
+
+  @Post(':id/complete')
+  @HttpCode(200)
+  async complete(
+    @Param('id') id: string,
+    @Body() body: CompleteJobDto,
+    @Headers(PRINCIPAL_HEADER) header?: string,
+  ) {
+    const report: JobOutcome =
+      body.outcome === 'succeeded'
+        ? { outcome: 'succeeded', output: body.output }
+        : body.outcome === 'failed'
+          ? { outcome: 'failed', message: body.error?.message ?? '', retryable: body.error?.retryable }
+          : { outcome: 'cancelled' };
+    return toJobResponse(await this.queue.complete(readPrincipal(header), id, body.lease_id, report));
+  }
+}

@@ -1,0 +1,160 @@
+import { Body, Controller, Get, Headers, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { DEFAULT_PAGE_SIZE, JobEventsQueryDto, ListJobsQueryDto, SubmitJobDto } from '@platform/contract';
+import { FINAL_JOB_STATES, JobQueue, type JobState } from '@platform/domain';
+import { followFeed, liveReplyOf, LiveRoute } from '@platform/http';
+import { PRINCIPAL_HEADER } from '@platform/internal';
+import type { FastifyReply } from 'fastify';
+import { InternalGuard } from '../internal/internal.guard';
+import { readPrincipal } from '../tenants/principal';
+import { toJobResponse, toLogLine, toLogPage, toTransition, toTransitionPage } from './jobs-wire';
+
+/**
+ * A tenant's jobs (docs/jobs.md) for a caller the backend or a sidecar already authorized
+ * (`jobs.write` to submit and cancel, `jobs.read` to read), named in `x-platform-principal`.
+ */
+@Controller('internal/v1/tenants/:tenant/jobs')
+@UseGuards(InternalGuard)
+export class InternalJobsController {
+  constructor(private readonly queue: JobQueue) {}
+
+  /** 201 a new job; 200 the job an earlier submission with the same idempotency key made. */
+  @Post()
+  async submit(
+    @Param('tenant') tenant: string,
+    @Body() body: SubmitJobDto,
+    @Headers(PRINCIPAL_HEADER) principal: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const { job, created } = await this.queue.submit(readPrincipal(principal), tenant, {
+      type: body.type,
+      payload: body.payload,
+      idempotencyKey: body.idempotency_key,
+      timeoutSeconds: body.timeout_seconds,
+      retry: {
+        ...(body.max_attempts !== undefined && { maxAttempts: body.max_attempts }),
+        ...(body.initial_backoff_seconds !== undefined && {
+          initialBackoffSeconds: body.initial_backoff_seconds,
+        }),
+        ...(body.max_backoff_seconds !== undefined && { maxBackoffSeconds: body.max_backoff_seconds }),
+      },
+    });
+    void reply.status(created ? 201 : 200);
+    return toJobResponse(job);
+  }
+
+  @Get()
+  async list(
+    @Param('tenant') tenant: string,
+    @Query() query: ListJobsQueryDto,
+    @Headers(PRINCIPAL_HEADER) principal?: string,
+  ) {
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const jobs = await this.queue.list(readPrincipal(principal), {
+      tenant,
+      state: query.state as JobState | undefined,
+      type: query.type,
+      after: query.after,
+      limit,
+    });
+    return {
+      jobs: jobs.map(toJobResponse),
+      next_after: jobs.length === limit ? (jobs.at(-1)?.id ?? null) : null,
+    };
+  }
+
+  @Get(':id')
+  async get(
+    @Param('tenant') tenant: string,
+    @Param('id') id: string,
+    @Headers(PRINCIPAL_HEADER) principal?: string,
+  ) {
+    return toJobResponse(await this.queue.get(readPrincipal(principal), tenant, id));
+  }
+
+  @Post(':id/cancel')
+  async cancel(
+    @Param('tenant') tenant: string,
+    @Param('id') id: string,
+    @Headers(PRINCIPAL_HEADER) principal?: string,
+  ) {
+    return toJobResponse(await this.queue.cancel(readPrincipal(principal), tenant, id));
+  }
+
+  /** A job that has ended: its output or error; 409 while it runs. */
+  @Get(':id/output')
+  async output(
+    @Param('tenant') tenant: string,
+    @Param('id') id: string,
+    @Headers(PRINCIPAL_HEADER) principal?: string,
+  ) {
+    return toJobResponse(await this.queue.result(readPrincipal(principal), tenant, id));
+  }
+
+  /** The states the job went through; live (SSE, `event: job_transition`) until it ends. */
+  @Get(':id/transitions')
+  @LiveRoute()
+  async transitions(
+    @Param('tenant') tenant: string,
+    @Param('id') id: string,
+    @Query() query: JobEventsQueryDto,
+    @Headers(PRINCIPAL_HEADER) header: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const principal = readPrincipal(header);
+    const after = query.after ?? 0;
+    const events = await this.queue.transitions(principal, tenant, id, after);
+    const live = liveReplyOf(reply);
+    if (!live) return toTransitionPage(events, after);
+    return followFeed(
+      reply,
+      live,
+      {
+        page: (cursor) => this.queue.transitions(principal, tenant, id, cursor),
+        idOf: (event) => event.id,
+        event: 'job_transition',
+        toData: toTransition,
+        finished: () => this.ended(principal, tenant, id),
+      },
+      after,
+    );
+  }
+
+  /** Log lines, paged; live (SSE, `event: job_log`) until the job ends. */
+  @Get(':id/logs')
+  @LiveRoute()
+  async logs(
+    @Param('tenant') tenant: string,
+    @Param('id') id: string,
+    @Query() query: JobEventsQueryDto,
+    @Headers(PRINCIPAL_HEADER) header: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const principal = readPrincipal(header);
+    const after = query.after ?? 0;
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const done = await this.ended(principal, tenant, id);
+    const lines = await this.queue.logs(principal, tenant, id, after, limit);
+    const live = liveReplyOf(reply);
+    if (!live) return toLogPage(lines, after, done && lines.length < limit);
+    return followFeed(
+      reply,
+      live,
+      {
+        page: (cursor, size) => this.queue.logs(principal, tenant, id, cursor, size),
+        idOf: (event) => event.id,
+        event: 'job_log',
+        toData: toLogLine,
+        finished: () => this.ended(principal, tenant, id),
+      },
+      after,
+    );
+  }
+
+  private async ended(
+    principal: ReturnType<typeof readPrincipal>,
+    tenant: string,
+    id: string,
+  ): Promise<boolean> {
+    return FINAL_JOB_STATES.includes((await this.queue.get(principal, tenant, id)).state);
+  }
+}

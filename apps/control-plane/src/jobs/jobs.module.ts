@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { AuditTrail, type Clock, JobQueue, type Stores, type Transactor } from '@platform/domain';
+import { InternalGuard } from '../internal/internal.guard';
+import { CLOCK, STORES, TRANSACTOR } from '../platform/tokens';
+import { InternalJobWorkersController } from './internal-job-workers.controller';
+import { InternalJobsController } from './internal-jobs.controller';
+import { JobSignals } from './job-signals';
+import { JobSweepLoop } from './job-sweep-loop';
+
+/** The job queue (docs/jobs.md): submitters' and workers' routes, and the sweep of overdue leases. */
+@Module({
+  controllers: [InternalJobsController, InternalJobWorkersController],
+  providers: [
+    InternalGuard,
+    JobSignals,
+    JobSweepLoop,
+    {
+      provide: JobQueue,
+      useFactory: (
+        stores: Stores,
+        transactor: Transactor,
+        trail: AuditTrail,
+        clock: Clock,
+        signals: JobSignals,
+      ) => new JobQueue(stores.jobs, transactor, trail, clock, () => signals.changed()),
+      inject: [STORES, TRANSACTOR, AuditTrail, CLOCK, JobSignals],
+    },
+  ],
+})
+export class JobsModule {}

@@ -1,0 +1,319 @@
+import * as grpc from '@grpc/grpc-js';
+import {
+  createJobServiceClient,
+  type JobLogPageResult,
+  type JobResult,
+  type JobServiceClient,
+  type JobTransitionResult,
+  type SubmitJobResult,
+} from '@platform/grpc';
+import { JobsClient, JobWorker, PermanentJobError, type PlatformClient } from '@platform/sdk';
+import { EventSource } from 'eventsource';
+import { identityOf, signIn } from '../../support/internal-consent';
+import { serviceClient, untilJob } from '../../support/jobs';
+import { adminToken, discover, registerApp } from '../../support/oauth';
+import { unaryCall } from '../../support/grpc';
+import { startPlatform, type TestPlatform } from '../../support/platform';
+
+/** Every message of a server stream, until it ends (or `timeoutMs`). */
+function collect<T>(
+  stream: grpc.ClientReadableStream<T>,
+  timeoutMs = 15_000,
+): Promise<{ messages: T[]; error: grpc.ServiceError | null }> {
+  return new Promise((resolve) => {
+    const messages: T[] = [];
+    const timer = setTimeout(() => stream.cancel(), timeoutMs);
+    stream.on('data', (message: T) => messages.push(message));
+    stream.on('error', (error: grpc.ServiceError) => {
+      clearTimeout(timer);
+      resolve({ messages, error });
+    });
+    stream.on('end', () => {
+      clearTimeout(timer);
+      resolve({ messages, error: null });
+    });
+  });
+}
+
+describe('jobs: submit, run, watch, cancel, over REST and gRPC', () => {
+  let platform: TestPlatform;
+  let grpcJobs: JobServiceClient;
+  let submitter: { client: PlatformClient; token: string };
+  let jobs: JobsClient;
+  let workerClient: PlatformClient;
+  let reader: string;
+  let outsider: string;
+  let acmeViewer: string;
+  const workers: JobWorker[] = [];
+
+  /** Each test's worker runs its own job type. */
+  const startWorker = (type: string, handler: ConstructorParameters<typeof JobWorker>[1]['handler']) => {
+    const worker = new JobWorker(workerClient, { types: [type], handler, leaseSeconds: 6 });
+    worker.start();
+    workers.push(worker);
+    return worker;
+  };
+
+  beforeAll(async () => {
+    platform = await startPlatform();
+    const as = await discover(platform);
+    const admin = await adminToken(as, platform);
+    const made = await serviceClient(platform.baseUrl, admin, platform, 'scheduler', [
+      'jobs.read',
+      'jobs.write',
+    ]);
+    submitter = {
+      client: made.client,
+      token: await (made.client as unknown as { tokens: { getToken(): Promise<string> } }).tokens.getToken(),
+    };
+    jobs = new JobsClient(made.client);
+    workerClient = (await serviceClient(platform.baseUrl, admin, platform, 'renderer', ['jobs.work'])).client;
+    const token = async (clientId: string, scopes: string[]) =>
+      (await serviceClient(platform.baseUrl, admin, platform, clientId, scopes)).token();
+    reader = await token('dashboard', ['jobs.read']);
+    outsider = await token('thumbnailer', ['files.read']);
+    const portal = await registerApp(platform, admin, {
+      client_id: 'portal',
+      app_type: 'web',
+      declared_scopes: ['jobs.read', 'jobs.write'],
+      redirect_uris: ['http://127.0.0.1:9/auth/callback'],
+    });
+    acmeViewer = (await signIn(platform, portal, { identity: identityOf('vic', 'acme', ['viewer']) })).tokens
+      .access_token;
+    grpcJobs = createJobServiceClient(platform.sidecarAddress);
+  });
+  afterAll(async () => {
+    for (const worker of workers) await worker.stop();
+    grpcJobs?.close();
+    await platform?.stop();
+  });
+
+  const submitOverGrpc = (request: Record<string, unknown>) =>
+    unaryCall<SubmitJobResult>((metadata, options, done) =>
+      grpcJobs.SubmitJob({ token: submitter.token, tenant: 'acme', ...request }, metadata, options, done),
+    );
+  const rest = (token: string, method: string, path: string, body?: unknown) =>
+    fetch(`${platform.baseUrl}/api/v1${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  it('runs a job submitted over gRPC: WatchJob streams every state to the end, logs and output follow', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    startWorker('report.render', async (payload, context) => {
+      await context.log(`rendering ${(payload as { month: string }).month}`);
+      await gate;
+      await context.log('rendered 3 pages');
+      return { pages: 3 };
+    });
+    const { error, response } = await submitOverGrpc({
+      type: 'report.render',
+      payload_json: JSON.stringify({ month: '2026-11' }),
+    });
+    expect(error).toBeNull();
+    expect(response).toMatchObject({
+      created: true,
+      job: { state: 'QUEUED', type: 'report.render', tenant: 'acme', done: false },
+    });
+    const id = response.job!.id;
+
+    const watch = collect<JobTransitionResult>(grpcJobs.WatchJob({ token: reader, tenant: 'acme', id }));
+    const logs = collect<JobLogPageResult>(
+      grpcJobs.GetJobLogs({ token: reader, tenant: 'acme', id, follow: true }),
+    );
+    await untilJob(jobs, 'acme', id, (job) => job.state === 'RUNNING');
+    const early = await unaryCall<JobResult>((m, o, done) =>
+      grpcJobs.GetJobOutput({ token: reader, tenant: 'acme', id }, m, o, done),
+    );
+    expect(early.error?.code).toBe(grpc.status.FAILED_PRECONDITION);
+    release();
+
+    const watched = await watch;
+    expect(watched.error).toBeNull();
+    const states = watched.messages.map((t) => t.state);
+    expect(states.at(-1)).toBe('SUCCEEDED');
+    expect(['QUEUED', 'RUNNING']).toContain(states[0]);
+    const followed = await logs;
+    expect(followed.error).toBeNull();
+    expect(followed.messages.flatMap((page) => page.lines.map((l) => l.line))).toEqual([
+      'rendering 2026-11',
+      'rendered 3 pages',
+    ]);
+    expect(followed.messages.at(-1)?.done).toBe(true);
+
+    const output = await unaryCall<JobResult>((m, o, done) =>
+      grpcJobs.GetJobOutput({ token: reader, tenant: 'acme', id }, m, o, done),
+    );
+    expect(output.response).toMatchObject({ state: 'SUCCEEDED', done: true, attempt: 1, worker: '' });
+    expect(JSON.parse(output.response.output_json)).toEqual({ pages: 3 });
+  });
+
+  it('submits idempotently over REST, lists, and answers the first job for the same key', async () => {
+    const body = { type: 'invoice.run', payload: { period: '2026-11' }, idempotency_key: 'invoice-2026-11' };
+    const first = await rest(submitter.token, 'POST', '/tenants/acme/jobs', body);
+    const again = await rest(submitter.token, 'POST', '/tenants/acme/jobs', body);
+    expect([first.status, again.status]).toEqual([201, 200]);
+    const [a, b] = [(await first.json()) as { id: string }, (await again.json()) as { id: string }];
+    expect(b.id).toBe(a.id);
+    const other = await rest(submitter.token, 'POST', '/tenants/acme/jobs', {
+      ...body,
+      payload: { period: '2026-12' },
+    });
+    expect(other.status).toBe(409);
+
+    const page = await jobs.list('acme', { type: 'invoice.run' });
+    expect(page.jobs.map((j) => j.id)).toEqual([a.id]);
+    const grpcAgain = await submitOverGrpc({
+      type: 'invoice.run',
+      payload_json: JSON.stringify(body.payload),
+      idempotency_key: body.idempotency_key,
+    });
+    expect(grpcAgain.response).toMatchObject({ created: false, job: { id: a.id } });
+    const listed = await unaryCall<{ jobs: JobResult[] }>((m, o, done) =>
+      grpcJobs.ListJobs({ token: reader, tenant: 'acme', type: 'invoice.run' }, m, o, done),
+    );
+    expect(listed.response.jobs.map((j) => j.id)).toEqual([a.id]);
+  });
+
+  it('cancels a queued job at once and a running one through its worker', async () => {
+    const queued = await jobs.submit('acme', { type: 'nobody.runs.this', payload: null });
+    await expect(jobs.cancel('acme', queued.id)).resolves.toMatchObject({ state: 'CANCELLED', done: true });
+
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    startWorker('video.encode', async (_payload, context) => {
+      started();
+      await new Promise((resolve) => context.signal.addEventListener('abort', resolve));
+      throw context.signal.reason;
+    });
+    const job = await jobs.submit('acme', { type: 'video.encode', payload: { file: 'a.mp4' } });
+    await running;
+    const cancelling = await unaryCall<JobResult>((m, o, done) =>
+      grpcJobs.CancelJob({ token: submitter.token, tenant: 'acme', id: job.id }, m, o, done),
+    );
+    expect(cancelling.response.state).toBe('CANCELLING');
+    const ended = await untilJob(jobs, 'acme', job.id, (j) => j.done);
+    expect(ended).toMatchObject({ state: 'CANCELLED', error: { code: 'cancelled' } });
+    const late = await unaryCall<JobResult>((m, o, done) =>
+      grpcJobs.CancelJob({ token: submitter.token, tenant: 'acme', id: job.id }, m, o, done),
+    );
+    expect(late.error?.code).toBe(grpc.status.FAILED_PRECONDITION);
+  });
+
+  it('retries a failing job with backoff and fails it for good on a permanent error', async () => {
+    let calls = 0;
+    startWorker('flaky.task', async () => {
+      calls += 1;
+      if (calls === 1) throw new Error('connection reset');
+      throw new PermanentJobError('the input is invalid');
+    });
+    const job = await jobs.submit('acme', {
+      type: 'flaky.task',
+      payload: null,
+      max_attempts: 5,
+      initial_backoff_seconds: 0,
+    });
+    const ended = await untilJob(jobs, 'acme', job.id, (j) => j.done);
+    expect(ended).toMatchObject({
+      state: 'FAILED',
+      attempt: 2,
+      error: { code: 'worker_error', message: 'the input is invalid' },
+    });
+    const { transitions } = await jobs.transitions('acme', job.id);
+    expect(transitions.map((t) => t.state)).toEqual(['QUEUED', 'RUNNING', 'QUEUED', 'RUNNING', 'FAILED']);
+  });
+
+  it('follows a job’s logs over REST Server-Sent Events until it ends', async () => {
+    startWorker('log.spam', async (_payload, context) => {
+      for (let i = 1; i <= 3; i += 1) await context.log(`line ${i}`);
+      return null;
+    });
+    const job = await jobs.submit('acme', { type: 'log.spam', payload: null });
+    const lines: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const source = new EventSource(`${platform.baseUrl}/api/v1/tenants/acme/jobs/${job.id}/logs`, {
+        fetch: (input, init) =>
+          fetch(input, { ...init, headers: { ...init?.headers, authorization: `Bearer ${reader}` } }),
+      });
+      const timer = setTimeout(() => reject(new Error(`only ${lines.length} lines`)), 15_000);
+      source.addEventListener('job_log', (event) =>
+        lines.push((JSON.parse(event.data) as { line: string }).line),
+      );
+      source.onerror = () => {
+        // The server ended the stream once the job ended: stop here rather than reconnect.
+        source.close();
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    expect(lines).toEqual(['line 1', 'line 2', 'line 3']);
+  });
+
+  it('enforces jobs.read, jobs.write, jobs.work and the tenant; bad input is 400', async () => {
+    expect((await rest(outsider, 'GET', '/tenants/acme/jobs')).status).toBe(403);
+    expect((await rest(reader, 'POST', '/tenants/acme/jobs', { type: 'x.y', payload: null })).status).toBe(
+      403,
+    );
+    expect((await rest(submitter.token, 'POST', '/jobs/claim', { types: ['x.y'] })).status).toBe(403);
+    expect((await rest(acmeViewer, 'GET', '/tenants/acme/jobs')).status).toBe(200);
+    expect((await rest(acmeViewer, 'GET', '/tenants/globex/jobs')).status).toBe(403);
+    expect((await rest(reader, 'GET', '/tenants/acme/jobs/0000nope')).status).toBe(404);
+    for (const body of [
+      { type: 'Bad Type', payload: null },
+      { type: 'x.y', timeout_seconds: 0 },
+      { type: 'x.y', max_attempts: 99 },
+      {},
+    ]) {
+      const response = await rest(submitter.token, 'POST', '/tenants/acme/jobs', body);
+      expect({ body, status: response.status }).toEqual({ body, status: 400 });
+    }
+    const cases: Array<[Record<string, unknown>, grpc.status]> = [
+      [{ token: outsider, tenant: 'acme', type: 'x.y' }, grpc.status.PERMISSION_DENIED],
+      [{ token: 'not-a-token', tenant: 'acme', type: 'x.y' }, grpc.status.UNAUTHENTICATED],
+      [{ token: submitter.token, type: 'x.y' }, grpc.status.INVALID_ARGUMENT],
+      [
+        { token: submitter.token, tenant: 'acme', type: 'x.y', payload_json: '{nope' },
+        grpc.status.INVALID_ARGUMENT,
+      ],
+      [{ token: acmeViewer, tenant: 'globex', type: 'x.y' }, grpc.status.PERMISSION_DENIED],
+    ];
+    for (const [request, code] of cases) {
+      const { error } = await unaryCall<SubmitJobResult>((m, o, done) =>
+        grpcJobs.SubmitJob(request, m, o, done),
+      );
+      expect({ request: request.payload_json ?? request.tenant, code: error?.code }).toEqual({
+        request: request.payload_json ?? request.tenant,
+        code,
+      });
+    }
+    const missing = await unaryCall<JobResult>((m, o, done) =>
+      grpcJobs.GetJob({ token: reader, tenant: 'acme', id: '0000nope' }, m, o, done),
+    );
+    expect(missing.error?.code).toBe(grpc.status.NOT_FOUND);
+  });
+
+  it('audits submissions, cancellations and completions in the tenant’s log', async () => {
+    const response = await rest(reader, 'GET', '/audit/records?tenant=acme&limit=1000');
+    expect(response.status).toBe(403);
+    const admin = await adminToken(await discover(platform), platform);
+    const { records } = (await (
+      await rest(admin, 'GET', '/audit/records?tenant=acme&limit=1000')
+    ).json()) as {
+      records: Array<{ action: string; actor: { id: string } }>;
+    };
+    const actions = new Set(records.map((r) => `${r.action} by ${r.actor.id}`));
+    for (const expected of [
+      'job.submitted by scheduler',
+      'job.cancel_requested by scheduler',
+      'job.attempt_succeeded by renderer',
+      'job.attempt_failed by renderer',
+    ]) {
+      expect(actions).toContain(expected);
+    }
+  });
+});
