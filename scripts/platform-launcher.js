@@ -138,17 +138,6 @@ async function launchPlatform({
     return child;
   };
 
-  const stopChild = (child) =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
-      child.once('exit', () => {
-        clearTimeout(kill);
-        resolve();
-      });
-      child.kill('SIGTERM');
-    });
-
   const stop = async () => {
     stopping = true;
     await Promise.all(children.reverse().map(stopChild));
@@ -201,6 +190,18 @@ async function launchPlatform({
   };
 }
 
+/** SIGTERM, and SIGKILL for a process still there 5 s later. */
+const stopChild = (child) =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+
 /** Starts one more process of `name` beside a running platform; resolves once `healthUrl` answers. */
 async function launchExtra(name, healthUrl, { env, stdio = 'inherit', timeoutMs = 30_000 }) {
   const child = spawn(process.execPath, [MAIN[name]], {
@@ -208,15 +209,7 @@ async function launchExtra(name, healthUrl, { env, stdio = 'inherit', timeoutMs 
     stdio: ['ignore', stdio, stdio],
   });
   await waitForHealth(healthUrl, child, name, timeoutMs);
-  return {
-    child,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
+  return { child, stop: () => stopChild(child) };
 }
 
 /** Starts one more sidecar (with its own ports) against an already running control plane. */

@@ -136,11 +136,13 @@ export async function startControlPlaneReplica(
 /** A second backend with its own sidecar (a replica of the edge), on the same control plane. */
 export async function startBackendReplica(
   platform: TestPlatform,
+  extraEnv: Record<string, string> = {},
 ): Promise<{ baseUrl: string; metricsUrl: string; stop(): Promise<void> }> {
-  const sidecar = await startExtraSidecar(platform);
+  const sidecar = await startExtraSidecar(platform, extraEnv);
   const [port, metricsPort] = await Promise.all([launcher.freePort(), launcher.freePort()]);
   const env = {
     ...platform.env,
+    ...extraEnv,
     BACKEND_PORT: String(port),
     BACKEND_METRICS_PORT: String(metricsPort),
     SIDECAR_GRPC_ADDRESS: sidecar.address,

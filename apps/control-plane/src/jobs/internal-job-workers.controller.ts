@@ -32,21 +32,19 @@ export class InternalJobWorkersController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     const worker = readPrincipal(header);
-    const wait = AbortSignal.timeout(Math.min(body.wait_seconds ?? 0, MAX_WAIT_SECONDS) * 1000);
-    const gone = new AbortController();
-    reply.raw.on('close', () => gone.abort());
-    const stop = AbortSignal.any([wait, gone.signal]);
+    const deadline = Date.now() + Math.min(body.wait_seconds ?? 0, MAX_WAIT_SECONDS) * 1000;
+    let gone = false;
+    reply.raw.once('close', () => (gone = true));
     for (;;) {
       const job = await this.queue.claim(worker, body.types, {
         tenant: body.tenant,
         leaseSeconds: body.lease_seconds,
       });
-      if (job) {
-        // A claim for a caller that went away meanwhile is left to its lease to expire.
-        return toClaimedJobResponse(job);
-      }
-      if (stop.aborted) break;
-      await this.signals.next(stop);
+      // A claim for a caller that went away meanwhile is left to its lease to expire.
+      if (job) return toClaimedJobResponse(job);
+      const left = deadline - Date.now();
+      if (left <= 0 || gone) break;
+      await this.signals.next(left);
     }
     void reply.status(204);
     return undefined;

@@ -1,4 +1,4 @@
-import { EventEmitter, once } from 'node:events';
+import { EventEmitter } from 'node:events';
 import { Injectable } from '@nestjs/common';
 
 /**
@@ -14,9 +14,16 @@ export class JobSignals {
     this.emitter.emit('changed');
   }
 
-  /** Resolves at the next change here, or after `POLL_MS`, or when `signal` aborts. */
-  async next(signal: AbortSignal): Promise<void> {
-    const timeout = AbortSignal.any([signal, AbortSignal.timeout(JobSignals.POLL_MS)]);
-    await once(this.emitter, 'changed', { signal: timeout }).catch(() => undefined);
+  /** Resolves at the next change here, or after `ms` (at most POLL_MS). */
+  next(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.emitter.off('changed', done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.min(ms, JobSignals.POLL_MS));
+      this.emitter.once('changed', done);
+    });
   }
 }
