@@ -15,6 +15,7 @@ export const SCENARIOS = [
   'rate-limit',
   'flags',
   'secrets',
+  'jobs',
   'many-tokens',
   'tracing',
 ];

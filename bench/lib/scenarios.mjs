@@ -19,6 +19,7 @@ const {
   INTERNAL_TOKEN_METADATA,
 } = require('@platform/grpc');
 const { CORRELATION_HEADER } = require('@platform/telemetry');
+const { JobWorker, PlatformClient, ServiceTokenSource } = require('@platform/sdk');
 
 /** How long one revocation may take to reach the second sidecar before it counts as an error. */
 const PROPAGATION_TIMEOUT_MS = 5_000;
@@ -711,6 +712,86 @@ scenarios.secrets = async function secrets(ctx) {
     ];
   } finally {
     client.close();
+  }
+};
+
+/**
+ * The job queue end to end (issue 13): jobs submitted over REST and run by 4 SDK JobWorkers
+ * (long-poll claims, completion), from the first submission to the last SUCCEEDED; the latency
+ * of each is its `finished_at` less its `created_at`, as the control plane stored them.
+ */
+scenarios.jobs = async function jobs(ctx) {
+  const { platform } = ctx;
+  // A hundred jobs per second of the run's duration: 1,500 in a full run, 500 quick.
+  const count = ctx.options.duration * 100;
+  const tokenUrl = `${platform.baseUrl}/v1/oauth/token`;
+  const stamp = Date.now().toString(36);
+  const submitter = await registerServiceApp(platform, `bench-jobs-${stamp}`, ['jobs.read', 'jobs.write']);
+  const worker = await registerServiceApp(platform, `bench-worker-${stamp}`, ['jobs.work']);
+  const token = (await issueToken(tokenUrl, submitter, 'jobs.read jobs.write')).access_token;
+  const tokens = new ServiceTokenSource({ baseUrl: platform.baseUrl, ...worker, scope: 'jobs.work' });
+  const client = new PlatformClient({ baseUrl: platform.baseUrl, tokens });
+  let ran = 0;
+  const workers = Array.from(
+    { length: 4 },
+    () => new JobWorker(client, { types: ['bench.echo'], handler: async (payload) => ((ran += 1), payload) }),
+  );
+  for (const w of workers) w.start();
+  const jobsUrl = `${platform.baseUrl}/api/v1/tenants/bench/jobs`;
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  try {
+    ctx.progress(`  jobs: ${count} submitted, run by 4 workers`);
+    const started = performance.now();
+    let next = 0;
+    let errors = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < count) {
+          const n = next++;
+          const response = await fetch(jobsUrl, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ type: 'bench.echo', payload: { n } }),
+          });
+          if (response.status !== 201) errors += 1;
+          await response.arrayBuffer();
+        }
+      }),
+    );
+    const finished = [];
+    while (finished.length < count - errors) {
+      finished.length = 0;
+      let after = '';
+      for (;;) {
+        const page = await (
+          await fetch(`${jobsUrl}?state=SUCCEEDED&limit=1000${after && `&after=${after}`}`, { headers })
+        ).json();
+        finished.push(...page.jobs);
+        if (!page.next_after) break;
+        after = page.next_after;
+      }
+      if (performance.now() - started > 120_000)
+        throw new Error(`only ${finished.length} of ${count} jobs succeeded in 120 s`);
+      if (finished.length < count - errors) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const latencies = finished
+      .map((j) => Date.parse(j.finished_at) - Date.parse(j.created_at))
+      .sort((a, b) => a - b);
+    return [
+      {
+        key: 'jobs',
+        label: `Jobs from submission to SUCCEEDED, 4 SDK workers (${count} jobs)`,
+        connections: 16,
+        rps: Math.round(count / seconds),
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+        errors: errors + (ran < count ? count - ran : 0),
+        unit: 'jobs/s',
+      },
+    ];
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()));
   }
 };
 

@@ -99,6 +99,7 @@ describe('npm run bench (quick scenarios, a second each)', () => {
         'issuance-limits-redis',
         'flags',
         'secrets',
+        'jobs',
         'many-unprotected',
         'many-jose',
         'many-tokens',
