@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type * as oauth from 'oauth4webapi';
 import {
   adminToken,
@@ -11,6 +12,9 @@ import { startPlatform, type TestPlatform } from '../../support/platform';
 import { createScratchDatabase, describeOnPostgres, type ScratchDatabase } from '../../support/postgres';
 
 // The same service-model journey as on SQLite, on a real Postgres (mandatory under CI=true).
+/** One key-encryption key across the restart, as a deployment keeps it (the signing key is sealed under it). */
+const SECRETS_KEK = randomBytes(32).toString('base64');
+
 describeOnPostgres('service model end to end', () => {
   let database: ScratchDatabase;
   let platform: TestPlatform;
@@ -18,7 +22,7 @@ describeOnPostgres('service model end to end', () => {
 
   beforeAll(async () => {
     database = await createScratchDatabase();
-    platform = await startPlatform({ databaseUrl: database.url });
+    platform = await startPlatform({ databaseUrl: database.url, env: { SECRETS_KEK } });
     as = await discover(platform);
   });
   afterAll(async () => {
@@ -82,7 +86,7 @@ describeOnPostgres('service model end to end', () => {
   it('keeps its signing key and admin app across a restart', async () => {
     const before = await (await fetch(`${platform.baseUrl}/v1/jwks`)).json();
     await platform.stop();
-    platform = await startPlatform({ databaseUrl: database.url });
+    platform = await startPlatform({ databaseUrl: database.url, env: { SECRETS_KEK } });
     const after = await (await fetch(`${platform.baseUrl}/v1/jwks`)).json();
     expect(after).toEqual(before);
   });

@@ -3,7 +3,7 @@ import { DomainError, notFound, validationFailed } from '../errors';
 import type { SigningKeyRing } from '../keys/signing-key-ring';
 import { signRs256 } from '../tokens/jws';
 import type { AuditCheckpoint, AuditStore } from './audit-record';
-import { consistencyProof, inclusionPath, merkleLeafHash, merkleRoot } from './merkle';
+import { consistencyProof, inclusionPath, merkleLeafHash, MerkleFrontier } from './merkle';
 
 /** Records read per query while building a tree. */
 const PAGE_SIZE = 1_000;
@@ -38,6 +38,11 @@ export interface AuditInclusionProof {
  * published checkpoint can check the record is in the log without reading the rest of it.
  */
 export class AuditCheckpoints {
+  /** The tree as far as this process has read the log: a new checkpoint reads only what came since. */
+  private frontier = new MerkleFrontier();
+  /** One growth of the frontier at a time (the periodic checkpoint and an admin's may overlap). */
+  private growing: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly store: AuditStore,
     private readonly keys: Pick<SigningKeyRing, 'signingKey'>,
@@ -54,7 +59,7 @@ export class AuditCheckpoints {
     const { lastSequenceId } = await this.store.auditChainHead();
     const latest = await this.store.latestAuditCheckpoint();
     if (lastSequenceId === 0 || latest?.treeSize === lastSequenceId) return latest;
-    const rootHash = merkleRoot(await this.leaves(lastSequenceId)).toString('hex');
+    const rootHash = (await this.rootOf(lastSequenceId)).toString('hex');
     const createdAt = this.clock.now();
     const { kid, privateKey } = this.keys.signingKey();
     const signed = await signRs256(
@@ -111,6 +116,26 @@ export class AuditCheckpoints {
       rootHash: checkpoint.rootHash,
       checkpoint: checkpoint.signed,
     };
+  }
+
+  /** MTH of records 1..size, reading only the records the frontier has not seen. */
+  private rootOf(size: number): Promise<Buffer> {
+    const grown = this.growing.then(async () => {
+      if (this.frontier.size > size) this.frontier = new MerkleFrontier();
+      while (this.frontier.size < size) {
+        const page = await this.store.listAuditRecords({
+          after: this.frontier.size,
+          through: size,
+          limit: PAGE_SIZE,
+        });
+        if (page.length === 0) throw new Error(`audit record ${this.frontier.size + 1} is missing`);
+        for (const record of page)
+          this.frontier.append(merkleLeafHash(Buffer.from(record.recordHash, 'hex')));
+      }
+      return this.frontier.root();
+    });
+    this.growing = grown.catch(() => (this.frontier = new MerkleFrontier()));
+    return grown;
   }
 
   /** The leaf hashes of records 1..size, read page by page. */

@@ -1,6 +1,7 @@
 import {
   consistencyProof,
   inclusionPath,
+  MerkleFrontier,
   merkleLeafHash,
   merkleRoot,
   verifyConsistency,
@@ -98,6 +99,21 @@ describe('the RFC 6962 Merkle tree', () => {
         const rewritten = merkleRoot([merkleLeafHash(Uint8Array.of(255)), ...leaves.slice(1, first)]);
         expect(verifyConsistency(first, second, proof, rewritten, secondRoot)).toBe(false);
       }
+    }
+  });
+});
+
+describe('MerkleFrontier', () => {
+  it('has the root merkleRoot computes, leaf by leaf, for every size up to 70', () => {
+    const leaves = Array.from({ length: 70 }, (_, i) => merkleLeafHash(Buffer.from(`record ${i}`)));
+    const frontier = new MerkleFrontier();
+    expect(frontier.root()).toEqual(merkleRoot([]));
+    for (const [i, leaf] of leaves.entries()) {
+      frontier.append(leaf);
+      expect({ size: frontier.size, root: frontier.root().toString('hex') }).toEqual({
+        size: i + 1,
+        root: merkleRoot(leaves.slice(0, i + 1)).toString('hex'),
+      });
     }
   });
 });

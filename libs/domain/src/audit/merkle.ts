@@ -37,6 +37,38 @@ export function merkleRoot(leafHashes: readonly Uint8Array[]): Buffer {
   return nodeHash(merkleRoot(leafHashes.slice(0, k)), merkleRoot(leafHashes.slice(k)));
 }
 
+/**
+ * The tree of an append-only log kept as the roots of its perfect subtrees, largest first (the
+ * binary digits of its size): appending a leaf and computing the MTH are O(log n), so a log
+ * checkpointed again reads only what was appended since.
+ */
+export class MerkleFrontier {
+  private readonly subtrees: Array<{ size: number; hash: Buffer }> = [];
+  private leaves = 0;
+
+  get size(): number {
+    return this.leaves;
+  }
+
+  append(leafHash: Uint8Array): void {
+    let node: { size: number; hash: Buffer } = { size: 1, hash: Buffer.from(leafHash) };
+    for (let last = this.subtrees.at(-1); last?.size === node.size; last = this.subtrees.at(-1)) {
+      this.subtrees.pop();
+      node = { size: last.size * 2, hash: nodeHash(last.hash, node.hash) };
+    }
+    this.subtrees.push(node);
+    this.leaves += 1;
+  }
+
+  /** MTH of the leaves so far: each split of RFC 6962 puts the largest perfect subtree left. */
+  root(): Buffer {
+    if (this.subtrees.length === 0) return sha256();
+    let hash = this.subtrees[this.subtrees.length - 1].hash;
+    for (let i = this.subtrees.length - 2; i >= 0; i--) hash = nodeHash(this.subtrees[i].hash, hash);
+    return hash;
+  }
+}
+
 /** PATH(m, D[n]): the audit path proving leaf `index` is in the tree of `leafHashes`. */
 export function inclusionPath(leafHashes: readonly Uint8Array[], index: number): Buffer[] {
   if (index < 0 || index >= leafHashes.length) throw new RangeError('leaf index outside the tree');

@@ -51,7 +51,11 @@ describe(ConsentService.name, () => {
       const { consent, portal } = await setUp();
       const prompt = await consent.check(anAuthorizationRequest(portal, { scope: 'jobs.* admin.users' }));
       expect(prompt.scopes).toEqual([
-        { name: 'jobs.*', description: 'List and view job executions; Create, cancel, manage jobs' },
+        {
+          name: 'jobs.*',
+          description:
+            'List and view job executions; Create, cancel, manage jobs; Claim and run jobs as a worker (leases, heartbeats, logs, results)',
+        },
         { name: 'admin.users', description: 'Full administrative access' },
       ]);
     });
