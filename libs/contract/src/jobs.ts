@@ -14,20 +14,12 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { JOB_STATES } from '@platform/domain';
 import { TimestampProperty } from './fields';
 import { PageQueryDto } from './paging';
 
-export const JOB_STATE_NAMES = [
-  'QUEUED',
-  'RUNNING',
-  'SUCCEEDED',
-  'FAILED',
-  'CANCELLING',
-  'CANCELLED',
-  'TIMED_OUT',
-] as const;
 const STATE = {
-  enum: JOB_STATE_NAMES,
+  enum: JOB_STATES,
   description: 'QUEUED, RUNNING, CANCELLING; or final: SUCCEEDED, FAILED, CANCELLED, TIMED_OUT.',
 };
 const TYPE = {
@@ -191,7 +183,7 @@ export class JobPageDto {
 export class ListJobsQueryDto extends PageQueryDto {
   @ApiPropertyOptional(STATE)
   @IsOptional()
-  @IsIn(JOB_STATE_NAMES)
+  @IsIn(JOB_STATES)
   state?: string;
 
   @ApiPropertyOptional(TYPE)

@@ -124,19 +124,15 @@ export class JobQueue {
               error: { code: 'cancelled', message: 'cancelled before it ran' },
             }
           : { state: 'CANCELLING' };
-      const changed = await this.transactor.inTransaction(async (stores) => {
-        if (!(await stores.jobs.updateJob(id, { states: [job.state] }, { ...next, updatedAt: now })))
-          return false;
-        await this.recorded(
-          stores,
-          job,
-          next.state as JobState,
-          auditActorOf(principal),
-          'job.cancel_requested',
-          {},
-        );
-        return true;
-      });
+      const changed = await this.transition(
+        job,
+        { states: [job.state] },
+        next,
+        now,
+        auditActorOf(principal),
+        'job.cancel_requested',
+        {},
+      );
       // Lost to a claim or a completion meanwhile: look again.
       if (changed) return this.changed(id);
     }
@@ -253,28 +249,15 @@ export class JobQueue {
     const job = await this.leased(id, leaseId);
     const now = this.clock.now();
     const next = this.afterAttempt(job, report, now);
-    const done = await this.transactor.inTransaction(async (stores) => {
-      if (
-        !(await stores.jobs.updateJob(
-          id,
-          { states: LEASED_JOB_STATES, leaseId },
-          { ...next, updatedAt: now },
-        ))
-      ) {
-        return false;
-      }
-      await this.recorded(
-        stores,
-        job,
-        next.state as JobState,
-        { kind: 'app', id: worker.clientId },
-        `job.attempt_${report.outcome}`,
-        {
-          attempt: job.attempt,
-        },
-      );
-      return true;
-    });
+    const done = await this.transition(
+      job,
+      { states: LEASED_JOB_STATES, leaseId },
+      next,
+      now,
+      { kind: 'app', id: worker.clientId },
+      `job.attempt_${report.outcome}`,
+      { attempt: job.attempt },
+    );
     if (!done) throw leaseGone(id);
     return this.changed(id);
   }
@@ -304,28 +287,16 @@ export class JobQueue {
                 code: 'lease_expired',
                 message: `worker ${lease.worker} stopped renewing its lease`,
               });
-      const changed = await this.transactor.inTransaction(async (stores) => {
-        if (
-          !(await stores.jobs.updateJob(
-            job.id,
-            { states: [job.state], leaseId: lease.id },
-            { ...next, updatedAt: now },
-          ))
-        ) {
-          return false;
-        }
-        await this.recorded(
-          stores,
-          job,
-          next.state as JobState,
-          PLATFORM_ACTOR,
-          `job.${next.state === 'QUEUED' ? 'requeued' : (next.state as string).toLowerCase()}`,
-          {
-            attempt: job.attempt,
-          },
-        );
-        return true;
-      });
+      const action = next.state === 'QUEUED' ? 'requeued' : (next.state as string).toLowerCase();
+      const changed = await this.transition(
+        job,
+        { states: [job.state], leaseId: lease.id },
+        next,
+        now,
+        PLATFORM_ACTOR,
+        `job.${action}`,
+        { attempt: job.attempt },
+      );
       if (changed) {
         swept += 1;
         this.onChange(job);
@@ -365,6 +336,26 @@ export class JobQueue {
     const job = (await this.jobs.findJob(id)) as Job;
     this.onChange(job);
     return job;
+  }
+
+  /**
+   * Applies `next` when the job is still as `guard` expects, with its event and audit record,
+   * in one transaction; false when it was not (another change got there first).
+   */
+  private transition(
+    job: Job,
+    guard: { states: readonly JobState[]; leaseId?: string },
+    next: Partial<Job>,
+    now: Date,
+    actor: AuditActor,
+    action: string,
+    attributes: Record<string, string | number>,
+  ): Promise<boolean> {
+    return this.transactor.inTransaction(async (stores) => {
+      if (!(await stores.jobs.updateJob(job.id, guard, { ...next, updatedAt: now }))) return false;
+      await this.recorded(stores, job, next.state as JobState, actor, action, attributes);
+      return true;
+    });
   }
 
   private async event(stores: Stores, job: Job, state: JobState): Promise<void> {
