@@ -40,7 +40,11 @@ import type {
 import type { SecretServiceClient } from './generated/platform/secrets/v1/SecretService';
 import type { Job, Job__Output } from './generated/platform/jobs/v1/Job';
 import type { JobLogPage__Output } from './generated/platform/jobs/v1/JobLogPage';
+import type { GetJobLogsRequest__Output } from './generated/platform/jobs/v1/GetJobLogsRequest';
+import type { GetJobRequest__Output } from './generated/platform/jobs/v1/GetJobRequest';
 import type { JobServiceClient } from './generated/platform/jobs/v1/JobService';
+import type { ListJobsRequest__Output } from './generated/platform/jobs/v1/ListJobsRequest';
+import type { SubmitJobRequest__Output } from './generated/platform/jobs/v1/SubmitJobRequest';
 import type { JobTransition__Output } from './generated/platform/jobs/v1/JobTransition';
 import type { ListJobsResponse__Output } from './generated/platform/jobs/v1/ListJobsResponse';
 import type { SubmitJobResponse__Output } from './generated/platform/jobs/v1/SubmitJobResponse';
@@ -253,6 +257,10 @@ export function createSecretServiceClient(
 
 /** What the sidecar answers for a job (built) and what a client reads. */
 export type JobMessage = Job;
+export type SubmitJobRequest = SubmitJobRequest__Output;
+export type GetJobRequest = GetJobRequest__Output;
+export type ListJobsRequest = ListJobsRequest__Output;
+export type GetJobLogsRequest = GetJobLogsRequest__Output;
 export type JobResult = Job__Output;
 export type JobTransitionResult = JobTransition__Output;
 export type JobLogPageResult = JobLogPage__Output;

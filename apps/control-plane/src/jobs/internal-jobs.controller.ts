@@ -1,6 +1,12 @@
 import { Body, Controller, Get, Headers, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { DEFAULT_PAGE_SIZE, JobEventsQueryDto, ListJobsQueryDto, SubmitJobDto } from '@platform/contract';
-import { FINAL_JOB_STATES, JobQueue, type JobState } from '@platform/domain';
+import {
+  type ActingPrincipal,
+  FINAL_JOB_STATES,
+  type JobEvent,
+  JobQueue,
+  type JobState,
+} from '@platform/domain';
 import { followFeed, liveReplyOf, LiveRoute } from '@platform/http';
 import { PRINCIPAL_HEADER } from '@platform/internal';
 import type { FastifyReply } from 'fastify';
@@ -102,21 +108,12 @@ export class InternalJobsController {
   ) {
     const principal = readPrincipal(header);
     const after = query.after ?? 0;
-    const events = await this.queue.transitions(principal, tenant, id, after);
     const live = liveReplyOf(reply);
-    if (!live) return toTransitionPage(events, after);
-    return followFeed(
-      reply,
-      live,
-      {
-        page: (cursor) => this.queue.transitions(principal, tenant, id, cursor),
-        idOf: (event) => event.id,
-        event: 'job_transition',
-        toData: toTransition,
-        finished: () => this.ended(principal, tenant, id),
-      },
-      after,
-    );
+    if (live) {
+      const page = (cursor: number) => this.queue.transitions(principal, tenant, id, cursor);
+      return this.follow(reply, live, { principal, tenant, id }, 'job_transition', page, toTransition, after);
+    }
+    return toTransitionPage(await this.queue.transitions(principal, tenant, id, after), after);
   }
 
   /** Log lines, paged; live (SSE, `event: job_log`) until the job ends. */
@@ -131,30 +128,42 @@ export class InternalJobsController {
   ) {
     const principal = readPrincipal(header);
     const after = query.after ?? 0;
+    const live = liveReplyOf(reply);
+    if (live) {
+      const page = (cursor: number, size: number) => this.queue.logs(principal, tenant, id, cursor, size);
+      return this.follow(reply, live, { principal, tenant, id }, 'job_log', page, toLogLine, after);
+    }
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const done = await this.ended(principal, tenant, id);
     const lines = await this.queue.logs(principal, tenant, id, after, limit);
-    const live = liveReplyOf(reply);
-    if (!live) return toLogPage(lines, after, done && lines.length < limit);
-    return followFeed(
-      reply,
-      live,
-      {
-        page: (cursor, size) => this.queue.logs(principal, tenant, id, cursor, size),
-        idOf: (event) => event.id,
-        event: 'job_log',
-        toData: toLogLine,
-        finished: () => this.ended(principal, tenant, id),
-      },
-      after,
-    );
+    return toLogPage(lines, after, done && lines.length < limit);
   }
 
-  private async ended(
-    principal: ReturnType<typeof readPrincipal>,
-    tenant: string,
-    id: string,
-  ): Promise<boolean> {
+  /**
+   * A job's events as Server-Sent Events, from `after` until the job has ended; an unknown job
+   * or another tenant's is refused before the stream starts.
+   */
+  private async follow(
+    reply: FastifyReply,
+    live: NonNullable<ReturnType<typeof liveReplyOf>>,
+    job: { principal: ActingPrincipal; tenant: string; id: string },
+    event: string,
+    page: (cursor: number, size: number) => Promise<JobEvent[]>,
+    toData: (event: JobEvent) => unknown,
+    after: number,
+  ): Promise<void> {
+    await this.queue.get(job.principal, job.tenant, job.id);
+    const feed = {
+      page,
+      idOf: (item: JobEvent) => item.id,
+      event,
+      toData,
+      finished: () => this.ended(job.principal, job.tenant, job.id),
+    };
+    return followFeed(reply, live, feed, after);
+  }
+
+  private async ended(principal: ActingPrincipal, tenant: string, id: string): Promise<boolean> {
     return FINAL_JOB_STATES.includes((await this.queue.get(principal, tenant, id)).state);
   }
 }

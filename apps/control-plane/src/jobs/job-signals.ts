@@ -2,28 +2,28 @@ import { EventEmitter } from 'node:events';
 import { Injectable } from '@nestjs/common';
 
 /**
- * Wakes the claims waiting in this process (long poll) when a job changes here; a change made by
- * another replica is seen at the waiter's next look (`POLL_MS`).
+ * Wakes the claims waiting in this process (long poll) when a job becomes claimable here; one
+ * queued through another replica is seen at the waiter's next look (`POLL_MS`).
  */
 @Injectable()
 export class JobSignals {
   static readonly POLL_MS = 250;
   private readonly emitter = new EventEmitter().setMaxListeners(0);
 
-  changed(): void {
-    this.emitter.emit('changed');
+  queued(): void {
+    this.emitter.emit('queued');
   }
 
-  /** Resolves at the next change here, or after `ms` (at most POLL_MS). */
+  /** Resolves at the next job queued here, or after `ms` (at most POLL_MS). */
   next(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        this.emitter.off('changed', done);
+        this.emitter.off('queued', done);
         resolve();
       };
       const timer = setTimeout(done, Math.min(ms, JobSignals.POLL_MS));
-      this.emitter.once('changed', done);
+      this.emitter.once('queued', done);
     });
   }
 }

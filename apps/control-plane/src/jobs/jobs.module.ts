@@ -22,7 +22,7 @@ import { JobSweepLoop } from './job-sweep-loop';
         trail: AuditTrail,
         clock: Clock,
         signals: JobSignals,
-      ) => new JobQueue(stores.jobs, transactor, trail, clock, () => signals.changed()),
+      ) => new JobQueue(stores.jobs, transactor, trail, clock, () => signals.queued()),
       inject: [STORES, TRANSACTOR, AuditTrail, CLOCK, JobSignals],
     },
   ],

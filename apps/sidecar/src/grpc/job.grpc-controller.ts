@@ -2,7 +2,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Controller } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 import type { JobDto, JobLogPageDto, JobPageDto, JobTransitionPageDto } from '@platform/contract';
-import type { JobMessage as Job, TokenClaims } from '@platform/grpc';
+import type {
+  GetJobLogsRequest,
+  GetJobRequest,
+  JobMessage as Job,
+  ListJobsRequest,
+  SubmitJobRequest,
+  TokenClaims,
+} from '@platform/grpc';
 import { Observable } from 'rxjs';
 import { invalidArgument } from '../authorization/authorization.error';
 import { tenantOfCall } from '../authorization/principals';
@@ -14,11 +21,8 @@ import { TokenClaimsReader } from './token-claims.reader';
 /** How often a watch or a followed log looks for what is new at the control plane. */
 const POLL_MS = 250;
 
-interface JobCall {
-  token?: string;
-  tenant?: string;
-  id?: string;
-}
+/** What every call names: the caller's token, the tenant, and (but for submit and list) the job. */
+type JobCall = Partial<Pick<GetJobRequest, 'token' | 'tenant' | 'id'>>;
 
 /**
  * `platform.jobs.v1.JobService` (docs/jobs.md): the policy service decides `jobs.write` /
@@ -35,7 +39,7 @@ export class JobGrpcController {
   ) {}
 
   @GrpcMethod('JobService', 'SubmitJob')
-  async submit(request: Record<string, unknown> & JobCall) {
+  async submit(request: Partial<SubmitJobRequest>) {
     const { claims, path } = await this.authorized(request, 'jobs.write');
     const body = {
       type: request.type ?? '',
@@ -58,7 +62,7 @@ export class JobGrpcController {
   }
 
   @GrpcMethod('JobService', 'GetJob')
-  async get(request: JobCall): Promise<Job> {
+  async get(request: Partial<GetJobRequest>): Promise<Job> {
     const { claims, path } = await this.authorized(request, 'jobs.read');
     return toJobMessage(
       (await callForCaller(this.controlPlane, claims, 'GET', `${path}/${this.idOf(request)}`)) as JobDto,
@@ -66,7 +70,7 @@ export class JobGrpcController {
   }
 
   @GrpcMethod('JobService', 'ListJobs')
-  async list(request: JobCall & { state?: string; type?: string; after?: string; limit?: number }) {
+  async list(request: Partial<ListJobsRequest>) {
     const { claims, path } = await this.authorized(request, 'jobs.read');
     const query = new URLSearchParams();
     if (request.state && request.state !== 'JOB_STATE_UNSPECIFIED') query.set('state', request.state);
@@ -78,7 +82,7 @@ export class JobGrpcController {
   }
 
   @GrpcMethod('JobService', 'CancelJob')
-  async cancel(request: JobCall): Promise<Job> {
+  async cancel(request: Partial<GetJobRequest>): Promise<Job> {
     const { claims, path } = await this.authorized(request, 'jobs.write');
     const job = await callForCaller(
       this.controlPlane,
@@ -90,14 +94,14 @@ export class JobGrpcController {
   }
 
   @GrpcMethod('JobService', 'GetJobOutput')
-  async output(request: JobCall): Promise<Job> {
+  async output(request: Partial<GetJobRequest>): Promise<Job> {
     const { claims, path } = await this.authorized(request, 'jobs.read');
     const job = await callForCaller(this.controlPlane, claims, 'GET', `${path}/${this.idOf(request)}/output`);
     return toJobMessage(job as JobDto);
   }
 
   @GrpcMethod('JobService', 'WatchJob')
-  watch(request: JobCall): Observable<unknown> {
+  watch(request: Partial<GetJobRequest>): Observable<unknown> {
     return polling(async (send, open) => {
       const { claims, path } = await this.authorized(request, 'jobs.read');
       const job = `${path}/${this.idOf(request)}`;
@@ -127,7 +131,7 @@ export class JobGrpcController {
   }
 
   @GrpcMethod('JobService', 'GetJobLogs')
-  logs(request: JobCall & { after?: number; limit?: number; follow?: boolean }): Observable<unknown> {
+  logs(request: Partial<GetJobLogsRequest>): Observable<unknown> {
     return polling(async (send, open) => {
       const { claims, path } = await this.authorized(request, 'jobs.read');
       const job = `${path}/${this.idOf(request)}`;

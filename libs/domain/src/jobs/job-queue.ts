@@ -53,7 +53,8 @@ export type JobOutcome =
  * and the worker's side (claim under a lease, heartbeat, log lines, completion), with the
  * sweep that requeues a job whose worker stopped renewing its lease and ends one that ran past
  * its timeout. Every change is one transaction with its event and, for what a caller or the
- * platform decided, its audit record; `onChange` is told after each commit (local waiters).
+ * platform decided, its audit record; `onQueued` is told when a job becomes claimable (it wakes
+ * the claims waiting in this process).
  */
 export class JobQueue {
   constructor(
@@ -64,7 +65,7 @@ export class JobQueue {
     private readonly transactor: Transactor,
     private readonly trail: AuditTrail,
     private readonly clock: Clock,
-    private readonly onChange: (job: Job) => void = () => undefined,
+    private readonly onQueued: () => void = () => undefined,
   ) {}
 
   /** Queues a job; with an idempotency key already used by the tenant, answers that job instead. */
@@ -90,7 +91,7 @@ export class JobQueue {
       const winner = await this.jobs.findJobByIdempotencyKey(tenant, job.idempotencyKey as string);
       return { job: sameSubmission(winner as Job, job), created: false };
     }
-    this.onChange(job);
+    this.onQueued();
     return { job, created: true };
   }
 
@@ -134,7 +135,7 @@ export class JobQueue {
         {},
       );
       // Lost to a claim or a completion meanwhile: look again.
-      if (changed) return this.changed(id);
+      if (changed) return this.current(id);
     }
   }
 
@@ -199,7 +200,6 @@ export class JobQueue {
       if (job) await this.event(stores, job, 'RUNNING');
       return job;
     });
-    if (claimed) this.onChange(claimed);
     return claimed;
   }
 
@@ -219,7 +219,7 @@ export class JobQueue {
       ),
     );
     if (!renewed) throw leaseGone(id);
-    const now = await this.changed(id);
+    const now = await this.current(id);
     return { cancelRequested: now.state === 'CANCELLING', leaseExpiresAt: expiresAt };
   }
 
@@ -237,7 +237,6 @@ export class JobQueue {
         lines.map((line) => ({ jobId: id, kind: 'log', attempt: job.attempt, at, state: null, line })),
       ),
     );
-    this.onChange(job);
   }
 
   /**
@@ -259,7 +258,8 @@ export class JobQueue {
       { attempt: job.attempt },
     );
     if (!done) throw leaseGone(id);
-    return this.changed(id);
+    if (next.state === 'QUEUED') this.onQueued();
+    return this.current(id);
   }
 
   /**
@@ -299,7 +299,7 @@ export class JobQueue {
       );
       if (changed) {
         swept += 1;
-        this.onChange(job);
+        if (next.state === 'QUEUED') this.onQueued();
       }
     }
     return swept;
@@ -332,10 +332,8 @@ export class JobQueue {
     return job;
   }
 
-  private async changed(id: string): Promise<Job> {
-    const job = (await this.jobs.findJob(id)) as Job;
-    this.onChange(job);
-    return job;
+  private async current(id: string): Promise<Job> {
+    return (await this.jobs.findJob(id)) as Job;
   }
 
   /**
