@@ -23,6 +23,8 @@ import { headerValue } from './request';
 type TracedRequest = { span?: ServerSpan };
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
+/** While the server closes, how often connections that have gone idle since are closed. */
+const IDLE_SWEEP_MS = 100;
 
 export interface HttpAppOptions {
   logger: LoggerService;
@@ -62,6 +64,9 @@ export async function createHttpApp(
     // Nest's filters: the same mapping answers them, as problem+json or RFC 6749 JSON.
     // `as never`: Nest's adapter types this option with its own copy of Fastify's generic types.
     frameworkErrors: answerRouterError as never,
+    // A request that reaches a closing server on a kept-alive connection is served, with
+    // `Connection: close`, rather than refused with 503: the drain has already turned traffic away.
+    return503OnClosing: false,
   });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: options.logger,
@@ -96,6 +101,12 @@ export async function createHttpApp(
   fastify.addHook('preHandler', (request, _reply, done) =>
     withCorrelationId(request.id, () => inServerSpan((request as TracedRequest).span, done)),
   );
+  // Closing the server closes the keep-alive connections idle at that moment; one busy then
+  // would stay open after its answer for Fastify's keepAliveTimeout (72 s) and hold the exit.
+  fastify.addHook('preClose', (done) => {
+    setInterval(() => fastify.server.closeIdleConnections(), IDLE_SWEEP_MS).unref();
+    done();
+  });
   app.useGlobalFilters(new HttpExceptionFilter(options.logger));
   return app;
 }

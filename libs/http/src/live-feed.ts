@@ -22,15 +22,29 @@ export async function registerLiveRoutes(adapter: FastifyAdapter): Promise<void>
   // Typed against the fastify copy @fastify/sse resolves, not the one Nest bundles: same API.
   await adapter.register(fastifySse as never, { heartbeatInterval: 15_000 } as never);
   // Open streams never end on their own: end them when the server closes, or it waits for them.
-  const open = new Set<SSEReplyInterface>();
+  const open = new Set<Closable>();
   openStreams.set(fastify, open);
   fastify.addHook('preClose', (done) => {
-    for (const sse of open) sse.close();
+    for (const stream of open) stream.close();
     done();
   });
 }
 
-const openStreams = new WeakMap<object, Set<SSEReplyInterface>>();
+interface Closable {
+  close(): void;
+}
+
+const openStreams = new WeakMap<object, Set<Closable>>();
+
+/**
+ * Ends `stream` when the server closes (a stream never ends on its own, and the server would
+ * wait for it). Returns the release to call once the stream has ended otherwise.
+ */
+export function closeWithServer(server: object, stream: Closable): () => void {
+  const open = openStreams.get(server);
+  open?.add(stream);
+  return () => open?.delete(stream);
+}
 
 /** The route also streams: `Accept: text/event-stream` gets the live feed (`followFeed`). */
 export const LiveRoute = () => RouteConfig({ sse: 'dual' });
@@ -64,8 +78,7 @@ export async function followFeed<Item>(
   after: number,
 ): Promise<void> {
   sse.keepAlive();
-  const open = openStreams.get(reply.server);
-  open?.add(sse);
+  const release = closeWithServer(reply.server, sse);
   const resumed = Number(sse.lastEventId);
   let cursor = sse.lastEventId !== null && Number.isSafeInteger(resumed) && resumed >= 0 ? resumed : after;
   let closed = false;
@@ -84,6 +97,6 @@ export async function followFeed<Item>(
       await sleep(LIVE_FEED_POLL_MS);
     }
   }
-  open?.delete(sse);
+  release();
   if (finished && !closed) sse.close();
 }

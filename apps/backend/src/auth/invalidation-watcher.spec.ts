@@ -49,7 +49,7 @@ describe(InvalidationWatcher.name, () => {
   });
 
   afterEach(() => {
-    watcher.onModuleDestroy();
+    watcher.onApplicationShutdown();
     jest.useRealTimers();
   });
 
@@ -144,7 +144,7 @@ describe(InvalidationWatcher.name, () => {
 
   it('stops for good when the module is destroyed', () => {
     ready();
-    watcher.onModuleDestroy();
+    watcher.onApplicationShutdown();
 
     expect(stream().cancel).toHaveBeenCalled();
     jest.advanceTimersByTime(10_000);

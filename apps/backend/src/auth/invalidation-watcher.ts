@@ -1,5 +1,5 @@
 import type { ClientReadableStream } from '@grpc/grpc-js';
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Backoff } from '@platform/domain';
 import type { InvalidationMessage } from '@platform/grpc';
 import { SidecarClient } from '../clients/sidecar.client';
@@ -24,7 +24,7 @@ interface Waiter {
  * the sidecar.
  */
 @Injectable()
-export class InvalidationWatcher implements OnApplicationBootstrap, OnModuleDestroy {
+export class InvalidationWatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(InvalidationWatcher.name);
   private stream: ClientReadableStream<InvalidationMessage> | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
@@ -44,7 +44,7 @@ export class InvalidationWatcher implements OnApplicationBootstrap, OnModuleDest
     if (this.cache.enabled) this.connect();
   }
 
-  onModuleDestroy(): void {
+  onApplicationShutdown(): void {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
     const stream = this.stream;

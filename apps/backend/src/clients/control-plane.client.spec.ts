@@ -55,7 +55,7 @@ describe(ControlPlaneClient.name, () => {
         body: 'grant_type=client_credentials&scope=a+b',
       }),
     );
-    await client.onModuleDestroy();
+    await client.onApplicationShutdown();
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({
       method: 'POST',
@@ -87,7 +87,7 @@ describe(ControlPlaneClient.name, () => {
       path: '/api/v1/apps',
       query: new URLSearchParams({ limit: '2' }),
     });
-    await client.onModuleDestroy();
+    await client.onApplicationShutdown();
     expect(seen[0].url).toBe('/api/v1/apps?limit=2');
     expect(response.status).toBe(200);
     expect(response.body.toString()).toBe('[]');
@@ -102,7 +102,7 @@ describe(ControlPlaneClient.name, () => {
     await expect(client.request({ method: 'GET', path: '/api/v1/jwks' })).rejects.toEqual(
       new DomainError('unavailable', 'The control plane is unavailable'),
     );
-    await client.onModuleDestroy();
+    await client.onApplicationShutdown();
   });
 
   it('reports a refused internal token as unavailable rather than relaying a 401 to the client', async () => {
@@ -116,7 +116,7 @@ describe(ControlPlaneClient.name, () => {
         body: '',
       }),
     ).rejects.toMatchObject({ code: 'unavailable' });
-    await client.onModuleDestroy();
+    await client.onApplicationShutdown();
   });
 
   it('relays a 401 from an internal route that judges something the caller sent (a browser session)', async () => {
@@ -129,7 +129,7 @@ describe(ControlPlaneClient.name, () => {
       body: '{"session":"s"}',
       answersUnauthorized: true,
     });
-    await client.onModuleDestroy();
+    await client.onApplicationShutdown();
     expect(response.status).toBe(401);
   });
 
@@ -141,7 +141,7 @@ describe(ControlPlaneClient.name, () => {
     };
     const client = new ControlPlaneClient(baseUrl, 'internal-secret');
     const response = await client.request({ method: 'GET', path: '/api/v1/apps' });
-    await client.onModuleDestroy();
+    await client.onApplicationShutdown();
     expect(response.status).toBe(401);
     expect(response.headers['www-authenticate']).toBe('Bearer realm="oauth"');
   });

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { DomainError } from '@platform/domain';
 import { ControlPlaneConnection, INTROSPECTION_REACH_HEADER } from '@platform/internal';
 
@@ -20,6 +20,8 @@ export interface UpstreamRequest {
    * control plane refusing our internal token.
    */
   answersUnauthorized?: boolean;
+  /** Abandons the request (its caller went away). */
+  signal?: AbortSignal;
 }
 
 /** The control plane's answer: status, the headers the backend may relay, the body bytes. */
@@ -60,7 +62,7 @@ const TIMEOUT_MS = 10_000;
  * internal token: DomainError `unavailable` (503; temporarily_unavailable on OAuth routes).
  */
 @Injectable()
-export class ControlPlaneClient implements OnModuleDestroy {
+export class ControlPlaneClient implements OnApplicationShutdown {
   private readonly logger = new Logger(ControlPlaneClient.name);
   private readonly connection: ControlPlaneConnection;
 
@@ -83,13 +85,17 @@ export class ControlPlaneClient implements OnModuleDestroy {
         path: `${call.path}${query ? `?${query}` : ''}`,
         headers,
         body: call.body,
+        signal: call.signal,
       });
       const body = Buffer.from(await answer.body.arrayBuffer());
       response = { status: answer.statusCode, headers: pickHeaders(answer.headers), body };
     } catch (error) {
-      this.logger.warn(
-        `control plane unreachable: ${(error as Error).name} ${(error as { code?: string }).code ?? ''}`.trim(),
-      );
+      // Abandoned: the caller has gone, and the answer below reaches no one.
+      if (call.signal?.aborted !== true) {
+        this.logger.warn(
+          `control plane unreachable: ${(error as Error).name} ${(error as { code?: string }).code ?? ''}`.trim(),
+        );
+      }
       throw new DomainError('unavailable', 'The control plane is unavailable');
     }
     if (
@@ -132,7 +138,8 @@ export class ControlPlaneClient implements OnModuleDestroy {
     }
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** After the server has closed: the drain and the requests in flight still reach the control plane. */
+  async onApplicationShutdown(): Promise<void> {
     await this.connection.close();
   }
 }

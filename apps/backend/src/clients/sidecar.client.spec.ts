@@ -71,7 +71,7 @@ describe(SidecarClient.name, () => {
     health.setStatus('platform.auth.v1.AuthService', 'SERVING');
     client = new SidecarClient(address, 'internal-secret');
   });
-  afterEach(() => client.onModuleDestroy());
+  afterEach(() => client.onApplicationShutdown());
 
   it('returns the claims of an accepted token and sends the correlation id and internal token', async () => {
     const claims = claimsFactory();
@@ -113,7 +113,7 @@ describe(SidecarClient.name, () => {
   it('fails closed when the sidecar is not there at all', async () => {
     const absent = new SidecarClient('127.0.0.1:1', 'internal-secret');
     await expect(absent.validateToken('tok')).rejects.toMatchObject({ code: 'unavailable' });
-    absent.onModuleDestroy();
+    absent.onApplicationShutdown();
   });
 
   describe('authorize', () => {
@@ -196,7 +196,7 @@ describe(SidecarClient.name, () => {
       await expect(absent.authorize('tok', 'users.read', '')).rejects.toMatchObject({
         code: 'unavailable',
       });
-      absent.onModuleDestroy();
+      absent.onApplicationShutdown();
     });
   });
 
@@ -252,6 +252,6 @@ describe(SidecarClient.name, () => {
   it('is unavailable when nothing listens', async () => {
     const absent = new SidecarClient('127.0.0.1:1', 'internal-secret');
     await expect(absent.state()).resolves.toBe('unavailable');
-    absent.onModuleDestroy();
+    absent.onApplicationShutdown();
   });
 });

@@ -1,4 +1,4 @@
-import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import * as grpc from '@grpc/grpc-js';
 import { BearerError, DomainError } from '@platform/domain';
 import {
@@ -46,7 +46,7 @@ interface HealthClient extends grpc.Client {
  * when the sidecar says so; any failure other than a refusal is DomainError `unavailable` (503).
  */
 @Injectable()
-export class SidecarClient implements OnModuleDestroy {
+export class SidecarClient implements OnApplicationShutdown {
   private readonly logger = new Logger(SidecarClient.name);
   private readonly auth: AuthServiceClient;
   private readonly health: HealthClient;
@@ -181,7 +181,7 @@ export class SidecarClient implements OnModuleDestroy {
     });
   }
 
-  onModuleDestroy(): void {
+  onApplicationShutdown(): void {
     this.auth.close();
     this.health.close();
   }

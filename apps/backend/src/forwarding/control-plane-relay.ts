@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream/promises';
-import { type BeforeApplicationShutdown, Injectable, UnsupportedMediaTypeException } from '@nestjs/common';
+import { Injectable, UnsupportedMediaTypeException } from '@nestjs/common';
 import { OAuthError } from '@platform/domain';
-import { headerValue, mediaType, type PlatformRequest } from '@platform/http';
+import { closeWithServer, headerValue, mediaType, type PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { CORRELATION_HEADER } from '@platform/telemetry';
 import { ControlPlaneClient, type UpstreamResponse } from '../clients/control-plane.client';
@@ -35,6 +35,12 @@ export interface ForwardRoute {
    * gets the upstream Server-Sent Events passed through as they come (`Last-Event-ID` too).
    */
   live?: boolean;
+  /**
+   * The control plane holds the request until there is something to answer (a job to claim):
+   * when the client leaves, or this server closes, the upstream request is abandoned, so that
+   * neither the control plane nor a shutdown waits on it.
+   */
+  longPoll?: boolean;
 }
 
 /**
@@ -43,10 +49,7 @@ export interface ForwardRoute {
  * browser flow stay in the backend; every plain route is a `ForwardRoute`.
  */
 @Injectable()
-export class ControlPlaneRelay implements BeforeApplicationShutdown {
-  /** Live streams being relayed: ended at shutdown, or the server would wait for their clients. */
-  private readonly streams = new Set<AbortController>();
-
+export class ControlPlaneRelay {
   constructor(private readonly controlPlane: ControlPlaneClient) {}
 
   async forward(request: PlatformRequest, reply: FastifyReply, route: ForwardRoute): Promise<void> {
@@ -68,14 +71,11 @@ export class ControlPlaneRelay implements BeforeApplicationShutdown {
         contentType: CONTENT_TYPES[route.body ?? 'json'],
         body,
       }),
+      ...(route.longPoll === true && { signal: abandonable(request, reply) }),
     });
     await route.then?.(response, request);
     void reply.status(response.status).headers(response.headers);
     await reply.send(response.body.length > 0 ? response.body : undefined);
-  }
-
-  beforeApplicationShutdown(): void {
-    for (const stream of this.streams) stream.abort();
   }
 
   private async relayStream(
@@ -105,7 +105,7 @@ export class ControlPlaneRelay implements BeforeApplicationShutdown {
       void reply.status(upstream.status).headers(upstream.headers);
       return reply.send(body.length > 0 ? body : undefined);
     }
-    this.streams.add(abort);
+    const release = closeWithServer(request.server, { close: () => abort.abort() });
     // The response closes when the client leaves (the request's own 'close' fired when its body ended).
     reply.raw.once('close', () => abort.abort());
     reply.hijack();
@@ -121,9 +121,23 @@ export class ControlPlaneRelay implements BeforeApplicationShutdown {
       // The client left or the control plane went away: either way the stream is over.
       reply.raw.end();
     } finally {
-      this.streams.delete(abort);
+      release();
     }
   }
+}
+
+/**
+ * A long poll is waiting, not working: it is abandoned when its client leaves before the answer
+ * or when the server closes (the client then asks another replica).
+ */
+function abandonable(request: PlatformRequest, reply: FastifyReply): AbortSignal {
+  const abandon = new AbortController();
+  const release = closeWithServer(request.server, { close: () => abandon.abort() });
+  reply.raw.once('close', () => {
+    release();
+    if (!reply.raw.writableFinished) abandon.abort();
+  });
+  return abandon.signal;
 }
 
 const CONTENT_TYPES = { form: FORM, json: JSON_TYPE, scim: SCIM_TYPE } as const;

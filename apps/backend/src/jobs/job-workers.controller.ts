@@ -41,7 +41,12 @@ export class JobWorkersController {
   @ApiResponse({ status: 204, description: 'None within `wait_seconds`.' })
   @Refuses(400, 'No types, a malformed type, a lease out of range.')
   claim(@Req() request: AuthorizedRequest, @Res() reply: FastifyReply): Promise<void> {
-    return this.relay.forward(request, reply, { to: `${TO}/claim`, body: 'json', ...asPrincipal });
+    return this.relay.forward(request, reply, {
+      to: `${TO}/claim`,
+      body: 'json',
+      longPoll: true,
+      ...asPrincipal,
+    });
   }
 
   @Post(':id/heartbeat')

@@ -80,10 +80,10 @@ export const upstream = (
 export type FakeSidecar = jest.Mocked<
   Pick<
     SidecarClient,
-    'validateToken' | 'syncRevocations' | 'watchInvalidations' | 'state' | 'onModuleDestroy'
+    'validateToken' | 'syncRevocations' | 'watchInvalidations' | 'state' | 'onApplicationShutdown'
   >
 >;
-export type FakeControlPlane = jest.Mocked<Pick<ControlPlaneClient, 'request' | 'onModuleDestroy'>>;
+export type FakeControlPlane = jest.Mocked<Pick<ControlPlaneClient, 'request' | 'onApplicationShutdown'>>;
 
 export const fakeSidecar = (): FakeSidecar => ({
   validateToken: jest.fn(),
@@ -91,7 +91,7 @@ export const fakeSidecar = (): FakeSidecar => ({
   // A stream that never goes live: the validation cache stays off and every token is asked for.
   watchInvalidations: jest.fn(() => silentStream() as unknown as ClientReadableStream<InvalidationMessage>),
   state: jest.fn().mockResolvedValue('connected'),
-  onModuleDestroy: jest.fn(),
+  onApplicationShutdown: jest.fn(),
 });
 
 /** An invalidation stream that says nothing until cancelled; `push` plays sidecar messages. */
@@ -118,7 +118,7 @@ export function silentStream(): FakeInvalidationStream {
 
 export const fakeControlPlane = (): FakeControlPlane => ({
   request: jest.fn(),
-  onModuleDestroy: jest.fn().mockResolvedValue(undefined),
+  onApplicationShutdown: jest.fn().mockResolvedValue(undefined),
 });
 
 /** The module with some providers (by token) replaced, e.g. the clients by test doubles. */
