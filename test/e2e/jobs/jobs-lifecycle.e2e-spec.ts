@@ -297,6 +297,36 @@ describe('jobs: submit, run, watch, cancel, over REST and gRPC', () => {
     expect(missing.error?.code).toBe(grpc.status.NOT_FOUND);
   });
 
+  it('lets go of a worker that leaves while its claim waits: the next claim gets the job, its first attempt', async () => {
+    const as = await discover(platform);
+    const admin = await adminToken(as, platform);
+    const token = await (
+      await serviceClient(platform.baseUrl, admin, platform, 'leaver', ['jobs.work'])
+    ).token();
+    const claim = (signal?: AbortSignal) =>
+      fetch(`${platform.baseUrl}/api/v1/jobs/claim`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ types: ['leaver.task'], wait_seconds: 5, lease_seconds: 60 }),
+        signal,
+      });
+    const leaving = new AbortController();
+    const left = claim(leaving.signal).catch(() => 'aborted');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    leaving.abort();
+    await expect(left).resolves.toBe('aborted');
+    // The control plane lets the abandoned wait go within its 250 ms poll.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    const job = await jobs.submit('acme', { type: 'leaver.task', payload: {} });
+    const started = Date.now();
+    const response = await claim();
+    expect(response.status).toBe(200);
+    // Before, the abandoned wait took the job for nobody: 60 s of lease, then attempt 2.
+    expect(await response.json()).toMatchObject({ id: job.id, attempt: 1 });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it('audits submissions, cancellations and completions in the tenant’s log', async () => {
     const response = await rest(reader, 'GET', '/audit/records?tenant=acme&limit=1000');
     expect(response.status).toBe(403);

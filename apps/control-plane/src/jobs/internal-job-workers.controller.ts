@@ -26,6 +26,7 @@ export class InternalJobWorkersController {
 
   /** 200 a claimed job with its lease; 204 when none came within `wait_seconds`. */
   @Post('claim')
+  @HttpCode(200)
   async claim(
     @Body() body: ClaimJobDto,
     @Headers(PRINCIPAL_HEADER) header: string | undefined,
@@ -40,7 +41,10 @@ export class InternalJobWorkersController {
         tenant: body.tenant,
         leaseSeconds: body.lease_seconds,
       });
-      // A claim for a caller that went away meanwhile is left to its lease to expire.
+      if (job && gone) {
+        await this.queue.release(job);
+        break;
+      }
       if (job) return toClaimedJobResponse(job);
       const left = deadline - Date.now();
       if (left <= 0 || gone) break;

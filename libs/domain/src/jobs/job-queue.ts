@@ -203,6 +203,24 @@ export class JobQueue {
     return claimed;
   }
 
+  /**
+   * A claimed job whose worker went away before it heard of the claim: queued again at once,
+   * its attempt given back, rather than waiting for a lease nobody holds to run out.
+   */
+  async release(job: Job): Promise<void> {
+    const now = this.clock.now();
+    const released = await this.transition(
+      job,
+      { states: ['RUNNING'], leaseId: job.lease?.id },
+      { state: 'QUEUED', lease: null, deadlineAt: null, runAfter: now, attempt: job.attempt - 1 },
+      now,
+      PLATFORM_ACTOR,
+      'job.released',
+      { attempt: job.attempt },
+    );
+    if (released) this.onQueued();
+  }
+
   /** Renews the lease; answers whether the job is to be cancelled. 409 when the lease is gone. */
   async heartbeat(
     id: string,

@@ -110,6 +110,28 @@ export const jobStoreContract: Contract = (context) => {
     });
   });
 
+  it('queues a claimed job again at once, its attempt given back, when its worker left before the answer', async () => {
+    const job = await submit({ retry: { maxAttempts: 1, initialBackoffSeconds: 60, maxBackoffSeconds: 60 } });
+    const claimed = (await queue.claim(worker, [type])) as Job;
+    await queue.release(claimed);
+
+    await expect(queue.get(submitter, 'acme', job.id)).resolves.toMatchObject({
+      state: 'QUEUED',
+      attempt: 0,
+      lease: null,
+    });
+    // Not spent: the one attempt allowed is still there, and no backoff applies.
+    const again = (await queue.claim(worker, [type])) as Job;
+    expect(again).toMatchObject({ id: job.id, attempt: 1 });
+    expect(again.lease!.id).not.toBe(claimed.lease!.id);
+    // A stale release (its lease is gone) changes nothing.
+    await queue.release(claimed);
+    await expect(queue.get(submitter, 'acme', job.id)).resolves.toMatchObject({
+      state: 'RUNNING',
+      lease: { id: again.lease!.id },
+    });
+  });
+
   it('ends a job that runs past its timeout as TIMED_OUT, not retried', async () => {
     const job = await submit({ timeoutSeconds: 20 });
     const claimed = (await queue.claim(worker, [type], { leaseSeconds: 30 })) as Job;
