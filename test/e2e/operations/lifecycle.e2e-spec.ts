@@ -112,4 +112,29 @@ describe('probes and graceful shutdown', () => {
     // closed: neither held the exit (a keep-alive connection alone would for 72 s).
     expect(took).toBeLessThan(DRAIN_MS + 2_000);
   }, 30_000);
+
+  it('ends its sidecars’ feed streams and the claims waiting at the control plane when it closes, so it too exits right after the drain', async () => {
+    const admin = await adminToken(await discover(platform), platform);
+    const { token } = await serviceClient(platform.baseUrl, admin, platform, 'lifecycle-claimer', [
+      'jobs.work',
+    ]);
+    const bearer = await token();
+    const claim = () =>
+      fetch(`${platform.baseUrl}/api/v1/jobs/claim`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ types: ['lifecycle.never'], wait_seconds: 5 }),
+      }).then((response) => response.status);
+    const waiting = [claim(), claim()];
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    const stopped = Date.now();
+    await platform.stopProcess('control-plane'); // SIGTERM, until it exits (SIGKILL after 5 s)
+    const took = Date.now() - stopped;
+    const answered = await Promise.all(waiting);
+    await platform.restartProcess('control-plane');
+    // Claims waiting through the drain are answered (no job: 204) once the server closes.
+    expect(answered).toEqual([204, 204]);
+    expect(took).toBeLessThan(DRAIN_MS + 2_000);
+  }, 30_000);
 });

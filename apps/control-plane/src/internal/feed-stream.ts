@@ -1,4 +1,4 @@
-import type { PlatformRequest } from '@platform/http';
+import { closeWithServer, type PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import type { SeqFeed } from '../platform/seq-feed';
 
@@ -28,8 +28,12 @@ export async function streamFeed<Entry extends { seq: number }>(
     raw.write(`id: ${entry.seq}\ndata: ${JSON.stringify(entry)}\n\n`),
   );
   const heartbeat = setInterval(() => raw.write(': ping\n\n'), HEARTBEAT_MS);
+  // The stream never ends on its own: the server's close ends it (the sidecar reconnects,
+  // to another replica), or the server would wait for it.
+  const release = closeWithServer(request.server, { close: () => raw.end() });
   raw.on('close', () => {
     clearInterval(heartbeat);
     unsubscribe();
+    release();
   });
 }

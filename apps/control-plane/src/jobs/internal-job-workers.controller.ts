@@ -1,6 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Param, Post, Res, UseGuards } from '@nestjs/common';
 import { AppendJobLogsDto, ClaimJobDto, CompleteJobDto, JobHeartbeatDto } from '@platform/contract';
 import { JobQueue, type JobOutcome } from '@platform/domain';
+import { closeWithServer } from '@platform/http';
 import { PRINCIPAL_HEADER } from '@platform/internal';
 import type { FastifyReply } from 'fastify';
 import { InternalGuard } from '../internal/internal.guard';
@@ -34,21 +35,27 @@ export class InternalJobWorkersController {
   ) {
     const worker = readPrincipal(header);
     const deadline = Date.now() + Math.min(body.wait_seconds ?? 0, MAX_WAIT_SECONDS) * 1000;
+    // The caller left, or this server is closing: the wait ends at its next look.
     let gone = false;
     reply.raw.once('close', () => (gone = true));
-    for (;;) {
-      const job = await this.queue.claim(worker, body.types, {
-        tenant: body.tenant,
-        leaseSeconds: body.lease_seconds,
-      });
-      if (job && gone) {
-        await this.queue.release(job);
-        break;
+    const release = closeWithServer(reply.server, { close: () => (gone = true) });
+    try {
+      for (;;) {
+        const job = await this.queue.claim(worker, body.types, {
+          tenant: body.tenant,
+          leaseSeconds: body.lease_seconds,
+        });
+        if (job && gone) {
+          await this.queue.release(job);
+          break;
+        }
+        if (job) return toClaimedJobResponse(job);
+        const left = deadline - Date.now();
+        if (left <= 0 || gone) break;
+        await this.signals.next(left);
       }
-      if (job) return toClaimedJobResponse(job);
-      const left = deadline - Date.now();
-      if (left <= 0 || gone) break;
-      await this.signals.next(left);
+    } finally {
+      release();
     }
     void reply.status(204);
     return undefined;
