@@ -1,20 +1,10 @@
 import { type CheckRateLimitResult, createRateLimitServiceClient } from '@platform/grpc';
 import { unaryCall } from '../../support/grpc';
 import { adminToken, clientCredentialsToken, discover, registerApp } from '../../support/oauth';
+import { durabilityDatabases, KILL_AFTER, writeThroughKill } from '../../support/durability';
 import { startPlatform, type TestPlatform } from '../../support/platform';
-import { createScratchDatabase, postgresSuiteEnabled, type ScratchDatabase } from '../../support/postgres';
 
-const databases: Array<{ name: string; scratch?: () => Promise<ScratchDatabase> }> = [
-  { name: 'SQLite' },
-  ...(postgresSuiteEnabled('the definition durability suite on Postgres')
-    ? [{ name: 'Postgres', scratch: createScratchDatabase }]
-    : []),
-];
-
-const WRITES = 40;
-const IN_FLIGHT = 4;
-/** The control plane is killed once this many writes are acknowledged, the rest in flight or to come. */
-const KILL_AFTER = 12;
+const databases = durabilityDatabases('definition');
 
 /**
  * Definition writes racing a kill -9 of the control plane: every write it acknowledged is there
@@ -63,25 +53,7 @@ describe.each(databases)('definitions across a kill -9 of the control plane ($na
   };
 
   it('keeps every acknowledged write, whole, and the sidecar serves it after the restart', async () => {
-    const statuses = new Map<number, number>();
-    let next = 0;
-    let killed: Promise<void> | undefined;
-    const writer = async () => {
-      while (next < WRITES) {
-        const i = next++;
-        const status = await rules(`crash-${i}`, 'PUT', i + 1).then(
-          async (response) => (await response.arrayBuffer(), response.status),
-          () => 0,
-        );
-        statuses.set(i, status);
-        const acknowledged = [...statuses.values()].filter((s) => s === 200).length;
-        if (acknowledged >= KILL_AFTER && killed === undefined) {
-          killed = platform.killProcess('control-plane');
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: IN_FLIGHT }, writer));
-    await killed;
+    const statuses = await writeThroughKill(platform, (i) => rules(`crash-${i}`, 'PUT', i + 1));
     const answered = [...statuses.values()];
     expect(answered.filter((s) => s === 200).length).toBeGreaterThanOrEqual(KILL_AFTER);
     expect(answered.filter((s) => s !== 200).length).toBeGreaterThan(0);
@@ -91,7 +63,7 @@ describe.each(databases)('definitions across a kill -9 of the control plane ($na
     await platform.restartProcess('control-plane');
 
     const acknowledged = [...statuses].filter(([, s]) => s === 200).map(([i]) => i);
-    for (let i = 0; i < WRITES; i++) {
+    for (const i of statuses.keys()) {
       const stored = await rules(`crash-${i}`, 'GET');
       if (acknowledged.includes(i)) expect(stored.status).toBe(200);
       else expect([200, 404]).toContain(stored.status);

@@ -1,19 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { adminToken, clientCredentialsToken, discover, registerApp } from '../../support/oauth';
+import { durabilityDatabases, KILL_AFTER, writeThroughKill } from '../../support/durability';
 import { startPlatform, type TestPlatform } from '../../support/platform';
-import { createScratchDatabase, postgresSuiteEnabled, type ScratchDatabase } from '../../support/postgres';
 
-const databases: Array<{ name: string; scratch?: () => Promise<ScratchDatabase> }> = [
-  { name: 'SQLite' },
-  ...(postgresSuiteEnabled('the secret durability suite on Postgres')
-    ? [{ name: 'Postgres', scratch: createScratchDatabase }]
-    : []),
-];
-
-const WRITES = 40;
-const IN_FLIGHT = 4;
-/** The control plane is killed once this many writes are acknowledged, the rest in flight or to come. */
-const KILL_AFTER = 12;
+const databases = durabilityDatabases('secret');
 
 /**
  * Secret writes racing a kill -9 of the control plane: every write it acknowledged opens after
@@ -62,24 +52,7 @@ describe.each(databases)('secrets across a kill -9 of the control plane ($name)'
   };
 
   it('keeps every acknowledged write, whole, and opens it after the restart', async () => {
-    const statuses = new Map<number, number>();
-    let next = 0;
-    let killed: Promise<void> | undefined;
-    const write = async () => {
-      while (next < WRITES) {
-        const i = next++;
-        const status = await secret(i, 'PUT').then(
-          async (response) => (await response.arrayBuffer(), response.status),
-          () => 0,
-        );
-        statuses.set(i, status);
-        const acknowledged = [...statuses.values()].filter((s) => s === 200).length;
-        if (acknowledged >= KILL_AFTER && killed === undefined)
-          killed = platform.killProcess('control-plane');
-      }
-    };
-    await Promise.all(Array.from({ length: IN_FLIGHT }, write));
-    await killed;
+    const statuses = await writeThroughKill(platform, (i) => secret(i, 'PUT'));
     const answered = [...statuses.values()];
     expect(answered.filter((s) => s === 200).length).toBeGreaterThanOrEqual(KILL_AFTER);
     expect(answered.filter((s) => s !== 200).length).toBeGreaterThan(0);
@@ -87,7 +60,7 @@ describe.each(databases)('secrets across a kill -9 of the control plane ($name)'
 
     await platform.restartProcess('control-plane');
 
-    for (let i = 0; i < WRITES; i++) {
+    for (const i of statuses.keys()) {
       const stored = await secret(i, 'GET');
       if (statuses.get(i) === 200) expect(stored.status).toBe(200);
       else expect([200, 404]).toContain(stored.status);
