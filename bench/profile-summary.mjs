@@ -6,6 +6,8 @@
  *   node bench/profile-summary.mjs <dir | file.cpuprofile>... [--top 25] [--callers <function>]
  *
  * `--callers` also lists the call paths (five frames up) that lead to the named function.
+ * `--load <text>` keeps only the samples taken while a measured load whose name contains <text>
+ * ran (the harness writes the loads' times to <dir>/loads.json).
  *
  * When <dir>/processes.json exists (written by the harness), profiles are named after the
  * process they came from.
@@ -15,12 +17,18 @@ import { basename, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const { values, positionals } = parseArgs({
-  options: { top: { type: 'string', default: '25' }, callers: { type: 'string' } },
+  options: {
+    top: { type: 'string', default: '25' },
+    callers: { type: 'string' },
+    load: { type: 'string' },
+  },
   allowPositionals: true,
 });
 const top = Number(values.top);
 if (positionals.length === 0) {
-  console.error('usage: node bench/profile-summary.mjs <dir | file.cpuprofile>... [--top 25]');
+  console.error(
+    'usage: node bench/profile-summary.mjs <dir | file.cpuprofile>... [--top 25] [--callers <f>] [--load <text>]',
+  );
   process.exit(2);
 }
 
@@ -33,14 +41,27 @@ function processNames(dir) {
   return new Map(Object.entries(byName).map(([name, pid]) => [String(pid), name]));
 }
 
-function summarize(file, names) {
+/** The [from, to] microsecond windows of the measured loads named like `text`, from loads.json. */
+function loadWindows(dir, text) {
+  const file = join(dir, 'loads.json');
+  if (!existsSync(file)) throw new Error(`--load needs ${file}, written by bench/run.mjs --cpu-prof`);
+  const windows = JSON.parse(readFileSync(file, 'utf8')).filter((load) => load.name.includes(text));
+  if (windows.length === 0) throw new Error(`no measured load named like "${text}" in ${file}`);
+  return windows.map(({ from, to }) => [from, to]);
+}
+
+function summarize(file, names, windows) {
   const profile = JSON.parse(readFileSync(file, 'utf8'));
   const pid = /(?:cpu-|\.)(\d+)(?:\.\d+\.\d+)?\.cpuprofile$/.exec(basename(file))?.[1];
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const self = new Map();
+  let at = profile.startTime;
   for (let i = 0; i < profile.samples.length; i++) {
+    const delta = profile.timeDeltas[i] ?? 0;
+    at += delta;
+    if (windows && !windows.some(([from, to]) => at >= from && at <= to)) continue;
     const id = profile.samples[i];
-    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    self.set(id, (self.get(id) ?? 0) + delta);
   }
   const total = [...self.values()].reduce((a, b) => a + b, 0);
   const functions = new Map();
@@ -114,6 +135,7 @@ for (const target of positionals) {
         .filter((f) => f.endsWith('.cpuprofile'))
         .map((f) => join(target, f))
     : [target];
-  const names = processNames(statSync(target).isDirectory() ? target : join(target, '..'));
-  for (const file of files) summarize(file, names);
+  const dir = statSync(target).isDirectory() ? target : join(target, '..');
+  const windows = values.load === undefined ? undefined : loadWindows(dir, values.load);
+  for (const file of files) summarize(file, processNames(dir), windows);
 }

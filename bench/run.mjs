@@ -33,6 +33,8 @@ const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 const require = createRequire(import.meta.url);
 
 const options = readOptions();
+/** CLOCK_MONOTONIC in microseconds: the clock of V8's CPU profiles on Linux. */
+const microsNow = () => Number(process.hrtime.bigint() / 1000n);
 installSignalHandlers();
 
 const startedAt = new Date();
@@ -101,6 +103,7 @@ async function main() {
     await new Promise((r) => setTimeout(r, 1000));
     sampler.idle();
   }
+  const profiledLoads = [];
   if (options.cpuProfDir) {
     // The profiles are named after pids; this tells which process each one was.
     writeFileSync(join(options.cpuProfDir, 'processes.json'), JSON.stringify(sampler.pids(), null, 2));
@@ -114,7 +117,9 @@ async function main() {
     assertRunning();
     progress(`${name}: ${options.warmup} s warm-up + ${options.duration} s`);
     await load(options.warmup);
+    const from = microsNow();
     const { result, cpu, rss } = await sampler.during(load(options.duration));
+    if (options.cpuProfDir) profiledLoads.push({ name, from, to: microsNow() });
     const busy = Object.entries(cpu)
       .filter(([, percent]) => percent >= 5)
       .map(([process, percent]) => `${process} ${percent}%`)
@@ -138,6 +143,10 @@ async function main() {
     rows.push(...(await scenarios[id](ctx)));
   }
 
+  if (options.cpuProfDir) {
+    // When each measured load ran, on the profiles' clock: profile-summary's --load.
+    writeFileSync(join(options.cpuProfDir, 'loads.json'), JSON.stringify(profiledLoads, null, 2));
+  }
   const memory = new Map(sampler.report().map((row) => [row.process, row]));
   const report = buildReport({
     rows,

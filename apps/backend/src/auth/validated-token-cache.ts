@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { metrics } from '@platform/telemetry';
 import { DEFAULTS } from '@platform/config';
 import { epochSeconds, revocationDenies } from '@platform/domain';
@@ -105,10 +105,10 @@ export class ValidatedTokenCache {
 /**
  * The SHA-256 of a token (43 characters) rather than the token (700 and more, and a slice that
  * keeps the whole header alive): an entry costs about 0.5 KB, so a cache of 100,000 tokens fits
- * in 50 MB. About 1 µs per lookup.
+ * in 50 MB. Under 1 µs per lookup with the one-shot `hash` (half of `createHash`'s cost).
  */
 function keyOf(token: string): string {
-  return createHash('sha256').update(token).digest('base64url');
+  return hash('sha256', token, 'base64url');
 }
 
 /** The cached claims are shared by every later request: nobody may change them. */
