@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import {
   AuditTrail,
+  Envelope,
   ManualClock,
   WebhookDeliveryWorker,
   WebhookDispatcher,
@@ -42,19 +44,34 @@ describe.each(databaseDrivers())('webhook delivery on $name', (driver) => {
   });
   afterEach(() => jest.restoreAllMocks());
 
+  const envelope = new Envelope(randomBytes(32));
+
   function platform() {
     const clock = new ManualClock(new Date());
     jest.spyOn(Date, 'now').mockImplementation(() => clock.now().getTime());
     const { stores, transactor } = database;
     const trail = new AuditTrail(clock);
-    const registry = new WebhookRegistry(stores.webhooks, transactor, trail, clock, {
-      allowPrivateNetworks: true,
-    });
+    const registry = new WebhookRegistry(
+      stores.webhooks,
+      transactor,
+      trail,
+      clock,
+      { allowPrivateNetworks: true },
+      envelope,
+    );
     const dispatcher = new WebhookDispatcher(stores, transactor, () => clock.now());
-    const worker = new WebhookDeliveryWorker(stores.webhooks, stores.audit, sender, webhookPayload, clock, {
-      perEndpoint: 8,
-      leaseMs: 6_000,
-    });
+    const worker = new WebhookDeliveryWorker(
+      stores.webhooks,
+      stores.audit,
+      sender,
+      webhookPayload,
+      clock,
+      envelope,
+      {
+        perEndpoint: 8,
+        leaseMs: 6_000,
+      },
+    );
     return {
       clock,
       registry,

@@ -132,6 +132,13 @@ export class SecretsRewrapDto {
   signing_keys: number;
 
   @ApiProperty({
+    type: 'integer',
+    description:
+      'Webhook endpoints whose signing secrets this call moved under the current KEK (or sealed, when an earlier release stored them in the clear).',
+  })
+  webhook_secrets: number;
+
+  @ApiProperty({
     description: 'The current key-encryption key’s id (a digest of it).',
     example: 'kek-3f9a0c1d2e4b5a69',
   })

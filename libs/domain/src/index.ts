@@ -51,6 +51,7 @@ export * from './webhooks/webhook-endpoint';
 export * from './webhooks/webhook-retry';
 export * from './webhooks/webhook-url-policy';
 export * from './webhooks/webhook-signature';
+export * from './webhooks/sealed-webhook-secret';
 export * from './webhooks/webhook-registry';
 export * from './webhooks/webhook-dispatcher';
 export * from './webhooks/webhook-delivery-worker';

@@ -12,6 +12,7 @@ describe('rotating the key-encryption key across control planes', () => {
   let platform: TestPlatform;
   let admin: string;
   let writer: string;
+  const webhooks: string[] = [];
   const stops: Array<() => Promise<void>> = [];
 
   beforeAll(async () => {
@@ -31,6 +32,14 @@ describe('rotating the key-encryption key across control planes', () => {
         body: JSON.stringify({ value: `value-${i}` }),
       });
       if (response.status !== 200) throw new Error(`write ${i}: ${response.status}`);
+    }
+    for (const path of ['a', 'b']) {
+      const response = await fetch(`${platform.baseUrl}/api/v1/webhooks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `https://hooks.example.com/${path}`, event_types: ['token.*'] }),
+      });
+      webhooks.push(((await response.json()) as { id: string }).id);
     }
   });
   afterAll(async () => {
@@ -65,13 +74,30 @@ describe('rotating the key-encryption key across control planes', () => {
     db.close();
     return rows as Array<{ name: string; ciphertext: string; kek_id: string }>;
   };
+  /** The webhook endpoints' stored secrets; `clear` first puts one back as earlier releases stored it. */
+  const webhookSecrets = (clear?: { id: string; secret: string }) => {
+    const db = new Database(join(platform.dataDir, 'platform.sqlite'));
+    if (clear) db.prepare('UPDATE webhook_endpoints SET secret = ? WHERE id = ?').run(clear.secret, clear.id);
+    const rows = db.prepare('SELECT id, secret FROM webhook_endpoints').all() as Array<{
+      id: string;
+      secret: string;
+    }>;
+    db.close();
+    return new Map(rows.map((row) => [row.id, row.secret]));
+  };
 
   it('reads on through the rollout, rewraps without touching a value, then needs only the new key', async () => {
     const before = ciphertexts();
     expect(new Set(before.map((r) => r.kek_id)).size).toBe(1);
+    const clear = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    webhookSecrets({ id: webhooks[1], secret: clear });
 
-    // Step 1: every control plane takes the new key, the old one as previous.
+    // Step 1: every control plane takes the new key, the old one as previous. Starting, it seals
+    // the webhook secret an earlier release left in the clear.
     const rolled = await replica({ SECRETS_KEK: newKek, SECRETS_KEK_PREVIOUS: oldKek });
+    expect(JSON.parse(webhookSecrets().get(webhooks[1])!)).toEqual({
+      sealed: expect.objectContaining({ kekId: expect.any(String) }),
+    });
     await expect(readAt(rolled, 's-0')).resolves.toEqual({
       status: 200,
       body: expect.objectContaining({ value: 'value-0' }),
@@ -85,7 +111,10 @@ describe('rotating the key-encryption key across control planes', () => {
     });
     expect(rewrap.status).toBe(200);
     const outcome = (await rewrap.json()) as { rewrapped: number; signing_keys: number; kek_id: string };
-    expect(outcome).toMatchObject({ rewrapped: SECRETS, signing_keys: 1 });
+    // The webhook secret sealed at the start is under the new key already: one to move.
+    expect(outcome).toMatchObject({ rewrapped: SECRETS, signing_keys: 1, webhook_secrets: 1 });
+    for (const stored of webhookSecrets().values())
+      expect((JSON.parse(stored) as { sealed: { kekId: string } }).sealed.kekId).toBe(outcome.kek_id);
     for (const [i, read] of (await reads).entries())
       expect(read).toMatchObject({ status: 200, body: { value: `value-${i}` } });
 
@@ -116,8 +145,8 @@ describe('rotating the key-encryption key across control planes', () => {
     });
     const { records } = (await audit.json()) as { records: Array<{ attributes: Record<string, unknown> }> };
     expect(records.map((r) => r.attributes)).toEqual([
-      { kek_id: outcome.kek_id, rewrapped: SECRETS, signing_keys: 1 },
-      { kek_id: outcome.kek_id, rewrapped: 0, signing_keys: 0 },
+      { kek_id: outcome.kek_id, rewrapped: SECRETS, signing_keys: 1, webhook_secrets: 1 },
+      { kek_id: outcome.kek_id, rewrapped: 0, signing_keys: 0, webhook_secrets: 0 },
     ]);
   });
 });

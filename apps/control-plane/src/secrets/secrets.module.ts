@@ -13,9 +13,11 @@ import { InternalGuard } from '../internal/internal.guard';
 import { CLOCK, STORES, TRANSACTOR } from '../platform/tokens';
 import { AdminSecretsController } from './admin-secrets.controller';
 import { InternalSecretsController } from './internal-secrets.controller';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 
 /** Tenants' secrets (docs/secrets.md): sealed by the envelope, read through the backend and the sidecars. */
 @Module({
+  imports: [WebhooksModule],
   controllers: [InternalSecretsController, AdminSecretsController],
   providers: [
     AdminApiGuard,

@@ -7,6 +7,7 @@ import type {
 import {
   webhookMessageId,
   type AuditRecord,
+  type RevealedWebhookEndpoint,
   type WebhookDeliveryLogEntry,
   type WebhookEndpoint,
 } from '@platform/domain';
@@ -28,7 +29,7 @@ export function toWebhookEndpointResponse(endpoint: WebhookEndpoint): WebhookEnd
 }
 
 /** The one answer that carries the secret: registration and rotation. */
-export function toRegisteredWebhookResponse(endpoint: WebhookEndpoint): RegisteredWebhookDto {
+export function toRegisteredWebhookResponse(endpoint: RevealedWebhookEndpoint): RegisteredWebhookDto {
   return { ...toWebhookEndpointResponse(endpoint), secret: endpoint.secret };
 }
 

@@ -1,7 +1,8 @@
-import { Module } from '@nestjs/common';
+import { Logger, Module, type OnApplicationBootstrap } from '@nestjs/common';
 import type { PlatformConfig } from '@platform/config';
 import {
   AuditTrail,
+  Envelope,
   WebhookDeliveryWorker,
   WebhookDispatcher,
   WebhookRegistry,
@@ -34,20 +35,32 @@ const LEASE_MARGIN_MS = 5_000;
         trail: AuditTrail,
         clock: Clock,
         config: PlatformConfig,
+        envelope: Envelope,
       ) =>
-        new WebhookRegistry(stores.webhooks, transactor, trail, clock, {
-          allowPrivateNetworks: config.webhooks.allowPrivateUrls,
-        }),
-      inject: [STORES, TRANSACTOR, AuditTrail, CLOCK, PLATFORM_CONFIG],
+        new WebhookRegistry(
+          stores.webhooks,
+          transactor,
+          trail,
+          clock,
+          { allowPrivateNetworks: config.webhooks.allowPrivateUrls },
+          envelope,
+        ),
+      inject: [STORES, TRANSACTOR, AuditTrail, CLOCK, PLATFORM_CONFIG, Envelope],
     },
     {
       provide: WebhookDeliveryLoop,
-      useFactory: (stores: Stores, transactor: Transactor, clock: Clock, config: PlatformConfig) => {
+      useFactory: (
+        stores: Stores,
+        transactor: Transactor,
+        clock: Clock,
+        config: PlatformConfig,
+        envelope: Envelope,
+      ) => {
         const { timeoutMs, allowPrivateUrls, concurrency } = config.webhooks;
         const sender = new HttpWebhookSender({ timeoutMs, allowPrivateNetworks: allowPrivateUrls });
         return new WebhookDeliveryLoop(
           new WebhookDispatcher(stores, transactor, () => clock.now()),
-          new WebhookDeliveryWorker(stores.webhooks, stores.audit, sender, webhookPayload, clock, {
+          new WebhookDeliveryWorker(stores.webhooks, stores.audit, sender, webhookPayload, clock, envelope, {
             perEndpoint: PER_ENDPOINT_IN_FLIGHT,
             leaseMs: timeoutMs + LEASE_MARGIN_MS,
           }),
@@ -55,8 +68,24 @@ const LEASE_MARGIN_MS = 5_000;
           sender,
         );
       },
-      inject: [STORES, TRANSACTOR, CLOCK, PLATFORM_CONFIG],
+      inject: [STORES, TRANSACTOR, CLOCK, PLATFORM_CONFIG, Envelope],
     },
   ],
+  exports: [WebhookRegistry],
 })
-export class WebhooksModule {}
+export class WebhooksModule implements OnApplicationBootstrap {
+  private readonly logger = new Logger('Webhooks');
+
+  constructor(private readonly registry: WebhookRegistry) {}
+
+  /** Secrets an earlier release stored in the clear are sealed at the first start after it. */
+  async onApplicationBootstrap(): Promise<void> {
+    try {
+      const sealed = await this.registry.sealClearSecrets();
+      if (sealed > 0) this.logger.log(`sealed the signing secrets of ${sealed} webhook endpoints`);
+    } catch (error) {
+      // A secret under a KEK this control plane lacks: its deliveries fail and say so; the rest run.
+      this.logger.warn(`webhook secrets not sealed: ${(error as Error).message}`);
+    }
+  }
+}

@@ -1,15 +1,11 @@
 import type { JsonWebKey } from 'node:crypto';
-import type { Envelope, SealedValue } from '../vault/envelope';
-
-/** How a signing key's private JWK is stored: `{"sealed": SealedValue}` (docs/secrets.md). */
-interface StoredPrivateKey {
-  sealed?: SealedValue;
-}
+import type { Envelope } from '../vault/envelope';
+import { openText, sealText } from '../vault/sealed-text';
 
 const associatedData = (kid: string) => ['signing-key', kid].join('\0');
 
 export function sealPrivateJwk(envelope: Envelope, kid: string, jwk: string): string {
-  return JSON.stringify({ sealed: envelope.seal(Buffer.from(jwk, 'utf8'), associatedData(kid)) });
+  return sealText(envelope, associatedData(kid), jwk);
 }
 
 /**
@@ -21,15 +17,8 @@ export function openPrivateJwk(
   kid: string,
   stored: string,
 ): { jwk: JsonWebKey; kekId: string | null } {
-  const parsed = JSON.parse(stored) as StoredPrivateKey & JsonWebKey;
-  if (!parsed.sealed) return { jwk: parsed, kekId: null };
-  const jwk = JSON.parse(envelope.open(parsed.sealed, associatedData(kid)).toString('utf8')) as JsonWebKey;
-  return { jwk, kekId: parsed.sealed.kekId };
-}
-
-/** The stored form rewrapped under the current KEK; null when it already is. */
-export function rewrapPrivateJwk(envelope: Envelope, stored: string): string | null {
-  const { sealed } = JSON.parse(stored) as StoredPrivateKey;
-  const moved = sealed && envelope.rewrap(sealed);
-  return moved ? JSON.stringify({ sealed: moved }) : null;
+  const opened = openText(envelope, associatedData(kid), stored);
+  return opened
+    ? { jwk: JSON.parse(opened.text) as JsonWebKey, kekId: opened.kekId }
+    : { jwk: JSON.parse(stored) as JsonWebKey, kekId: null };
 }

@@ -5,7 +5,8 @@ import { PLATFORM_ACTOR, type AuditActor, type AuditTrail } from '../audit/audit
 import type { SigningKeyRecord, SigningKeyStore, Transactor } from '../storage';
 import { rs256PrivateKey } from '../tokens/jws';
 import type { Envelope } from '../vault/envelope';
-import { openPrivateJwk, rewrapPrivateJwk, sealPrivateJwk } from './sealed-private-key';
+import { rewrapText } from '../vault/sealed-text';
+import { openPrivateJwk, sealPrivateJwk } from './sealed-private-key';
 
 type CryptoKey = webcrypto.CryptoKey;
 
@@ -121,7 +122,7 @@ export class SigningKeyRing {
   async rewrap(): Promise<number> {
     let rewrapped = 0;
     for (const record of await this.store.listSigningKeys()) {
-      const moved = rewrapPrivateJwk(this.envelope, record.privateJwk);
+      const moved = rewrapText(this.envelope, record.privateJwk);
       if (moved) {
         await this.store.replacePrivateJwk(record.kid, moved);
         rewrapped += 1;

@@ -5,6 +5,7 @@ import type {
   WebhookDelivery,
   WebhookDeliveryInput,
   WebhookDeliveryQuery,
+  StoredWebhookSecrets,
   WebhookEndpoint,
   WebhookStore,
 } from '../webhooks/webhook-endpoint';
@@ -42,6 +43,24 @@ export class InMemoryWebhookStore implements WebhookStore {
     const index = this.state.endpoints.findIndex((e) => e.id === endpoint.id);
     if (index < 0) return false;
     this.state.endpoints[index] = copy(endpoint);
+    return true;
+  }
+
+  async replaceWebhookSecrets(
+    id: string,
+    expected: StoredWebhookSecrets,
+    next: StoredWebhookSecrets,
+  ): Promise<boolean> {
+    const endpoint = this.state.endpoints.find((e) => e.id === id);
+    if (
+      endpoint?.storedSecret !== expected.storedSecret ||
+      endpoint.previousStoredSecret !== expected.previousStoredSecret
+    )
+      return false;
+    Object.assign(endpoint, {
+      storedSecret: next.storedSecret,
+      previousStoredSecret: next.previousStoredSecret,
+    });
     return true;
   }
 

@@ -7,6 +7,8 @@ import type {
   WebhookEndpoint,
   WebhookStore,
 } from './webhook-endpoint';
+import type { Envelope } from '../vault/envelope';
+import { openWebhookSecret } from './sealed-webhook-secret';
 import { webhookRetryDelay } from './webhook-retry';
 import { webhookHeaders } from './webhook-signature';
 
@@ -47,6 +49,7 @@ export class WebhookDeliveryWorker {
     private readonly sender: WebhookSender,
     private readonly payloadOf: (record: AuditRecord) => string,
     private readonly clock: Clock,
+    private readonly envelope: Envelope,
     private readonly options: WebhookWorkerOptions,
   ) {}
 
@@ -102,15 +105,28 @@ export class WebhookDeliveryWorker {
     return this.webhooks.recordWebhookAttempts(results);
   }
 
-  private post(endpoint: WebhookEndpoint, record: AuditRecord, at: Date): Promise<WebhookResponse> {
+  private async post(endpoint: WebhookEndpoint, record: AuditRecord, at: Date): Promise<WebhookResponse> {
     const body = this.payloadOf(record);
-    const overlapping =
-      endpoint.previousSecret !== null &&
-      endpoint.previousSecretExpiresAt !== null &&
-      endpoint.previousSecretExpiresAt.getTime() > at.getTime();
-    const secrets = overlapping ? [endpoint.secret, endpoint.previousSecret as string] : [endpoint.secret];
+    let secrets: string[];
+    try {
+      secrets = this.secretsAt(endpoint, at);
+    } catch (error) {
+      // A KEK this control plane lacks, or a damaged row: a failed attempt, retried, never a secret.
+      return { status: null, error: (error as Error).message, excerpt: null };
+    }
     const signed = webhookHeaders({ id: webhookMessageId(record.sequenceId), timestamp: at, body }, secrets);
     return this.sender.send(endpoint.url, { 'content-type': 'application/json', ...signed }, body);
+  }
+
+  /** The secrets that sign at `at`: the current one, and the previous one during its overlap. */
+  private secretsAt(endpoint: WebhookEndpoint, at: Date): string[] {
+    const stored =
+      endpoint.previousStoredSecret !== null &&
+      endpoint.previousSecretExpiresAt !== null &&
+      endpoint.previousSecretExpiresAt.getTime() > at.getTime()
+        ? [endpoint.storedSecret, endpoint.previousStoredSecret]
+        : [endpoint.storedSecret];
+    return stored.map((secret) => openWebhookSecret(this.envelope, endpoint.id, secret));
   }
 
   private outcome(response: WebhookResponse, attempt: number, now: Date): WebhookAttemptOutcome {

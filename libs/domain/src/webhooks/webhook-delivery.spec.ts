@@ -1,8 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { AuditTrail } from '../audit/audit-trail';
 import type { AuditActor } from '../audit/audit-trail';
 import { ManualClock } from '../clock';
-import { expectDomainError, InMemoryStores, InMemoryTransactor } from '../testing/in-memory-stores';
+import {
+  expectDomainError,
+  InMemoryStores,
+  InMemoryTransactor,
+  TEST_ENVELOPE,
+} from '../testing/in-memory-stores';
+import { Envelope } from '../vault/envelope';
 import { WebhookDeliveryWorker, type WebhookResponse, type WebhookSender } from './webhook-delivery-worker';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookRegistry } from './webhook-registry';
@@ -27,14 +34,18 @@ class ScriptedReceiver implements WebhookSender {
   }
 }
 
-function setUp(script?: Array<number | null>) {
-  const stores = new InMemoryStores();
+function setUp(script?: Array<number | null>, envelope = TEST_ENVELOPE, stores = new InMemoryStores()) {
   const clock = new ManualClock(new Date());
   const transactor = new InMemoryTransactor(stores);
   const trail = new AuditTrail(clock);
-  const registry = new WebhookRegistry(stores.webhooks, transactor, trail, clock, {
-    allowPrivateNetworks: false,
-  });
+  const registry = new WebhookRegistry(
+    stores.webhooks,
+    transactor,
+    trail,
+    clock,
+    { allowPrivateNetworks: false },
+    envelope,
+  );
   const dispatcher = new WebhookDispatcher(stores, transactor, () => clock.now());
   const receiver = new ScriptedReceiver(script);
   const worker = new WebhookDeliveryWorker(
@@ -43,6 +54,7 @@ function setUp(script?: Array<number | null>) {
     receiver,
     (record) => JSON.stringify({ type: record.action, sequence_id: record.sequenceId }),
     clock,
+    envelope,
     { perEndpoint: 4, leaseMs: 30_000, random: () => 0 },
   );
   const emit = (action: string, tenant: string | null = 'acme') =>
@@ -218,6 +230,85 @@ describe('webhook delivery', () => {
       ['webhook.updated', endpoint.id],
       ['webhook.deleted', endpoint.id],
     ]);
+  });
+
+  describe('secrets at rest', () => {
+    const register = (registry: WebhookRegistry, url = 'https://hooks.example.com/in') =>
+      registry.register({ url, eventTypes: ['token.*'] }, admin);
+    const verifies = (secret: string, message: { body: string; headers: Record<string, string> }) =>
+      expect(new Webhook(secret).verify(message.body, message.headers)).toEqual(JSON.parse(message.body));
+
+    it('stores a secret sealed and bound to its endpoint: copied onto another it does not sign', async () => {
+      const { registry, receiver, emit, run, stores } = setUp();
+      const first = await register(registry, 'https://hooks.example.com/first');
+      const second = await register(registry, 'https://hooks.example.com/second');
+      const stored = (await stores.webhooks.findWebhookEndpoint(first.id))!;
+      expect(JSON.parse(stored.storedSecret)).toEqual({
+        sealed: expect.objectContaining({ kekId: TEST_ENVELOPE.currentKekId }),
+      });
+      expect(stored.storedSecret).not.toContain(first.secret.slice('whsec_'.length));
+
+      await emit('token.issued');
+      await run();
+      verifies(
+        first.secret,
+        receiver.received.find((r) => r.url === first.url)!,
+      );
+      verifies(
+        second.secret,
+        receiver.received.find((r) => r.url === second.url)!,
+      );
+      await stores.webhooks.updateWebhookEndpoint({
+        ...(await stores.webhooks.findWebhookEndpoint(second.id))!,
+        storedSecret: stored.storedSecret,
+      });
+      await emit('token.revoked');
+      await run();
+      const [log] = await registry.deliveries({ endpointId: second.id, state: 'pending', limit: 10 });
+      expect(log.log[0]).toMatchObject({ status: null, error: expect.stringContaining('does not verify') });
+      expect(log.log[0].error).not.toContain(first.secret);
+    });
+
+    it('signs with a secret an earlier release stored in the clear, and seals it once', async () => {
+      const { registry, receiver, emit, run, stores } = setUp();
+      const endpoint = await register(registry);
+      const clear = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+      await stores.webhooks.updateWebhookEndpoint({
+        ...(await stores.webhooks.findWebhookEndpoint(endpoint.id))!,
+        storedSecret: clear,
+      });
+      await emit('token.issued');
+      await run();
+      verifies(clear, receiver.received[0]);
+
+      expect(await registry.sealClearSecrets()).toBe(1);
+      expect((await stores.webhooks.findWebhookEndpoint(endpoint.id))!.storedSecret).not.toContain(clear);
+      expect(await registry.sealClearSecrets()).toBe(0);
+      await emit('token.revoked');
+      await run();
+      verifies(clear, receiver.received[1]);
+    });
+
+    it('moves sealed secrets under a new KEK; then the old KEK is no longer needed', async () => {
+      const oldKek = randomBytes(32);
+      const newKek = randomBytes(32);
+      const before = setUp(undefined, new Envelope(oldKek));
+      const endpoint = await before.registry.register(
+        { url: 'https://hooks.example.com/in', eventTypes: ['token.*'] },
+        admin,
+      );
+      await before.registry.rotateSecret(endpoint.id, admin, 3_600);
+      const rolled = setUp(undefined, new Envelope(newKek, [oldKek]), before.stores).registry;
+      expect(await rolled.sealClearSecrets()).toBe(0);
+      expect(await rolled.rewrapSecrets()).toBe(1);
+      expect(await rolled.rewrapSecrets()).toBe(0);
+
+      const after = setUp(undefined, new Envelope(newKek), before.stores);
+      await after.emit('token.issued');
+      await after.run();
+      verifies(endpoint.secret, after.receiver.received[0]);
+      expect(after.receiver.received[0].headers['webhook-signature'].split(' ')).toHaveLength(2);
+    });
   });
 
   it('refuses bad registrations with a validation error', async () => {

@@ -18,16 +18,25 @@ export interface WebhookEndpoint {
    * again moves `startAfterSequence` to the chain's head then.
    */
   disabledAt: Date | null;
-  /** `whsec_` and the base64 key. Stored so that it can sign; never returned after creation. */
-  secret: string;
-  /** The secret before the last rotation, which also signs until `previousSecretExpiresAt`. */
-  previousSecret: string | null;
+  /**
+   * The signing secret (`whsec_` and the base64 key) as stored: sealed under the secrets' KEK
+   * (sealed-webhook-secret.ts, docs/secrets.md), or in the clear as earlier releases wrote
+   * it, until the next start seals it. Returned once, in the clear, when it is created.
+   */
+  storedSecret: string;
+  /** The secret before the last rotation, as stored, which also signs until `previousSecretExpiresAt`. */
+  previousStoredSecret: string | null;
   previousSecretExpiresAt: Date | null;
   /** It receives the records after this sequence id: the chain's head when it was registered. */
   startAfterSequence: number;
   createdAt: Date;
   updatedAt: Date;
 }
+
+export type StoredWebhookSecrets = Pick<WebhookEndpoint, 'storedSecret' | 'previousStoredSecret'>;
+
+/** An endpoint as registration and rotation answer it: with its new secret, the one time it is shown. */
+export type RevealedWebhookEndpoint = WebhookEndpoint & { secret: string };
 
 export type WebhookDeliveryState = 'pending' | 'succeeded' | 'dead';
 export const WEBHOOK_DELIVERY_STATES: readonly WebhookDeliveryState[] = ['pending', 'succeeded', 'dead'];
@@ -109,6 +118,15 @@ export interface WebhookStore {
   listWebhookEndpoints(): Promise<WebhookEndpoint[]>;
   /** Writes every field of the endpoint; false when there is no such endpoint. */
   updateWebhookEndpoint(endpoint: WebhookEndpoint): Promise<boolean>;
+  /**
+   * Stores its secrets in another form (sealed, rewrapped) only while they are still `expected`:
+   * false when the endpoint is gone or a rotation changed them meanwhile.
+   */
+  replaceWebhookSecrets(
+    id: string,
+    expected: StoredWebhookSecrets,
+    next: StoredWebhookSecrets,
+  ): Promise<boolean>;
   /** Deletes the endpoint with its deliveries and their attempts; false when there was none. */
   deleteWebhookEndpoint(id: string): Promise<boolean>;
   /**

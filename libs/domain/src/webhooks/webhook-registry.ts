@@ -3,15 +3,20 @@ import type { Clock } from '../clock';
 import { notFound, validationFailed } from '../errors';
 import type { AuditActor, AuditTrail } from '../audit/audit-trail';
 import type { Stores, Transactor } from '../storage';
+import type { Envelope } from '../vault/envelope';
+import { rewrapText } from '../vault/sealed-text';
 import {
   endpointReceives,
   EVENT_TYPE_PATTERN,
   type WebhookAttempt,
   type WebhookDelivery,
   type WebhookDeliveryQuery,
+  type RevealedWebhookEndpoint,
+  type StoredWebhookSecrets,
   type WebhookEndpoint,
   type WebhookStore,
 } from './webhook-endpoint';
+import { isClearWebhookSecret, sealWebhookSecret } from './sealed-webhook-secret';
 import { newWebhookSecret } from './webhook-signature';
 import { checkWebhookUrl, type WebhookUrlPolicy } from './webhook-url-policy';
 
@@ -40,7 +45,8 @@ const REPLAY_PAGE = 500;
 
 /**
  * The admin side of webhooks: endpoints, secrets, the delivery log and replays. Every change
- * is audited in its own transaction (`webhook.*`).
+ * is audited in its own transaction (`webhook.*`). Secrets are stored sealed by the secrets'
+ * envelope (docs/secrets.md).
  */
 export class WebhookRegistry {
   constructor(
@@ -49,10 +55,11 @@ export class WebhookRegistry {
     private readonly trail: AuditTrail,
     private readonly clock: Clock,
     private readonly policy: WebhookUrlPolicy,
+    private readonly envelope: Envelope,
   ) {}
 
   /** Registers an endpoint; the answer carries its secret, which is never shown again. */
-  async register(input: WebhookEndpointInput, actor: AuditActor): Promise<WebhookEndpoint> {
+  async register(input: WebhookEndpointInput, actor: AuditActor): Promise<RevealedWebhookEndpoint> {
     const url = checkWebhookUrl(input.url, this.policy).href;
     checkEventTypes(input.eventTypes);
     const now = this.clock.now();
@@ -68,6 +75,7 @@ export class WebhookRegistry {
         { id, tenant },
         { url, event_types: eventTypes.join(' ') },
       );
+      const secret = newWebhookSecret();
       const endpoint: WebhookEndpoint = {
         id,
         url,
@@ -75,15 +83,15 @@ export class WebhookRegistry {
         eventTypes,
         tenant,
         disabledAt: input.enabled === false ? now : null,
-        secret: newWebhookSecret(),
-        previousSecret: null,
+        storedSecret: sealWebhookSecret(this.envelope, id, secret),
+        previousStoredSecret: null,
         previousSecretExpiresAt: null,
         startAfterSequence: (await stores.audit.auditChainHead()).lastSequenceId,
         createdAt: now,
         updatedAt: now,
       };
       await stores.webhooks.insertWebhookEndpoint(endpoint);
-      return endpoint;
+      return { ...endpoint, secret };
     });
   }
 
@@ -130,7 +138,7 @@ export class WebhookRegistry {
     id: string,
     actor: AuditActor,
     overlapSeconds: number = DEFAULT_SECRET_OVERLAP_SECONDS,
-  ): Promise<WebhookEndpoint> {
+  ): Promise<RevealedWebhookEndpoint> {
     if (
       !Number.isInteger(overlapSeconds) ||
       overlapSeconds < 0 ||
@@ -138,12 +146,48 @@ export class WebhookRegistry {
     ) {
       throw validationFailed(`overlap_seconds must be an integer from 0 to ${MAX_SECRET_OVERLAP_SECONDS}`);
     }
-    return this.changing(id, actor, 'webhook.secret_rotated', async (endpoint, now) => ({
+    const secret = newWebhookSecret();
+    const rotated = await this.changing(id, actor, 'webhook.secret_rotated', async (endpoint, now) => ({
       ...endpoint,
-      secret: newWebhookSecret(),
-      previousSecret: overlapSeconds > 0 ? endpoint.secret : null,
+      storedSecret: sealWebhookSecret(this.envelope, id, secret),
+      previousStoredSecret: overlapSeconds > 0 ? endpoint.storedSecret : null,
       previousSecretExpiresAt: overlapSeconds > 0 ? new Date(now.getTime() + overlapSeconds * 1000) : null,
     }));
+    return { ...rotated, secret };
+  }
+
+  /** Seals the secrets an earlier release stored in the clear; answers how many endpoints it changed. */
+  sealClearSecrets(): Promise<number> {
+    return this.restore((id, stored) =>
+      isClearWebhookSecret(stored) ? sealWebhookSecret(this.envelope, id, stored) : stored,
+    );
+  }
+
+  /**
+   * After a KEK rotation: moves every sealed secret under the current KEK (and seals any still
+   * in the clear); answers how many endpoints it changed.
+   */
+  rewrapSecrets(): Promise<number> {
+    return this.restore((id, stored) =>
+      isClearWebhookSecret(stored)
+        ? sealWebhookSecret(this.envelope, id, stored)
+        : (rewrapText(this.envelope, stored) ?? stored),
+    );
+  }
+
+  /** Stores each endpoint's secrets as `form` has them; one a rotation changed meanwhile is left be. */
+  private async restore(form: (endpointId: string, stored: string) => string): Promise<number> {
+    let changed = 0;
+    for (const endpoint of await this.webhooks.listWebhookEndpoints()) {
+      const { id, storedSecret, previousStoredSecret } = endpoint;
+      const next: StoredWebhookSecrets = {
+        storedSecret: form(id, storedSecret),
+        previousStoredSecret: previousStoredSecret === null ? null : form(id, previousStoredSecret),
+      };
+      const same = next.storedSecret === storedSecret && next.previousStoredSecret === previousStoredSecret;
+      if (!same && (await this.webhooks.replaceWebhookSecrets(id, endpoint, next))) changed += 1;
+    }
+    return changed;
   }
 
   async delete(id: string, actor: AuditActor): Promise<void> {

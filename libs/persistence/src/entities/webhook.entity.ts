@@ -21,12 +21,12 @@ export class WebhookEndpointEntity {
   @Column({ name: 'disabled_at', type: 'bigint', nullable: true, transformer: epochMillis })
   disabledAt: Date | null;
 
-  /** Kept to sign deliveries; never logged or returned after creation (docs/webhooks.md). */
-  @Column({ type: 'varchar' })
-  secret: string;
+  /** Sealed, to sign deliveries; never logged or returned after creation (docs/webhooks.md). */
+  @Column({ name: 'secret', type: 'varchar' })
+  storedSecret: string;
 
   @Column({ name: 'previous_secret', type: 'varchar', nullable: true })
-  previousSecret: string | null;
+  previousStoredSecret: string | null;
 
   @Column({ name: 'previous_secret_expires_at', type: 'bigint', nullable: true, transformer: epochMillis })
   previousSecretExpiresAt: Date | null;

@@ -5,11 +5,12 @@ import type {
   WebhookDelivery,
   WebhookDeliveryInput,
   WebhookDeliveryQuery,
+  StoredWebhookSecrets,
   WebhookDeliveryState,
   WebhookEndpoint,
   WebhookStore,
 } from '@platform/domain';
-import { In, type EntityManager } from 'typeorm';
+import { In, IsNull, type EntityManager } from 'typeorm';
 import {
   WebhookAttemptEntity,
   WebhookDeliveryEntity,
@@ -48,6 +49,23 @@ export class TypeOrmWebhookStore implements WebhookStore {
   async updateWebhookEndpoint(endpoint: WebhookEndpoint): Promise<boolean> {
     const { id, ...fields } = endpoint;
     const result = await this.manager.update(WebhookEndpointEntity, { id }, fields);
+    return (result.affected ?? 0) > 0;
+  }
+
+  async replaceWebhookSecrets(
+    id: string,
+    expected: StoredWebhookSecrets,
+    next: StoredWebhookSecrets,
+  ): Promise<boolean> {
+    const result = await this.manager.update(
+      WebhookEndpointEntity,
+      {
+        id,
+        storedSecret: expected.storedSecret,
+        previousStoredSecret: expected.previousStoredSecret ?? IsNull(),
+      },
+      { storedSecret: next.storedSecret, previousStoredSecret: next.previousStoredSecret },
+    );
     return (result.affected ?? 0) > 0;
   }
 

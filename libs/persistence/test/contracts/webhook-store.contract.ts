@@ -39,15 +39,33 @@ export const webhookStoreContract: Contract = (context) => {
       ...first,
       url: 'https://other.example.com/',
       eventTypes: ['*'],
-      previousSecret: first.secret,
+      previousStoredSecret: first.storedSecret,
       previousSecretExpiresAt: at(86_400_000),
-      secret: 'whsec_bmV3c2VjcmV0bmV3c2VjcmV0bmV3c2Vj',
+      storedSecret: 'whsec_bmV3c2VjcmV0bmV3c2VjcmV0bmV3c2Vj',
       startAfterSequence: 17,
       updatedAt: at(99),
     };
     await expect(store().updateWebhookEndpoint(changed)).resolves.toBe(true);
     await expect(store().findWebhookEndpoint(first.id)).resolves.toEqual(changed);
     await expect(store().updateWebhookEndpoint(aWebhookEndpoint())).resolves.toBe(false);
+  });
+
+  it('replaces the stored secrets only while they are as expected (a rotation meanwhile wins)', async () => {
+    const endpoint = aWebhookEndpoint({ storedSecret: 'whsec_clear', previousStoredSecret: null });
+    await store().insertWebhookEndpoint(endpoint);
+    const sealed = { storedSecret: '{"sealed":"one"}', previousStoredSecret: null };
+
+    const rotated = { storedSecret: '{"sealed":"two"}', previousStoredSecret: 'whsec_clear' };
+    await expect(store().replaceWebhookSecrets(endpoint.id, rotated, sealed)).resolves.toBe(false);
+    await expect(store().replaceWebhookSecrets(endpoint.id, endpoint, sealed)).resolves.toBe(true);
+    await expect(store().findWebhookEndpoint(endpoint.id)).resolves.toEqual({ ...endpoint, ...sealed });
+    await expect(store().replaceWebhookSecrets(endpoint.id, endpoint, sealed)).resolves.toBe(false);
+
+    const both = { storedSecret: '{"sealed":"three"}', previousStoredSecret: '{"sealed":"four"}' };
+    await expect(store().replaceWebhookSecrets(endpoint.id, sealed, both)).resolves.toBe(true);
+    await expect(store().replaceWebhookSecrets(endpoint.id, both, sealed)).resolves.toBe(true);
+    await expect(store().findWebhookEndpoint(endpoint.id)).resolves.toMatchObject(sealed);
+    await expect(store().replaceWebhookSecrets('wh_missing', sealed, both)).resolves.toBe(false);
   });
 
   it('deletes an endpoint with its deliveries and their attempts', async () => {

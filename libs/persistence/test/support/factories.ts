@@ -143,8 +143,9 @@ export const aWebhookEndpoint = (overrides: Partial<WebhookEndpoint> = {}): Webh
   eventTypes: ['token.*', 'app.registered'],
   tenant: 'acme',
   disabledAt: null,
-  secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-  previousSecret: null,
+  storedSecret:
+    '{"sealed":{"ciphertext":"c2VhbGVk","wrappedKey":"d3JhcHBlZA","kekId":"kek-0123456789abcdef"}}',
+  previousStoredSecret: null,
   previousSecretExpiresAt: null,
   startAfterSequence: 0,
   createdAt: T0,

@@ -1,0 +1,35 @@
+import type { Envelope, SealedValue } from './envelope';
+
+/** How a value sealed into a text column is stored: `{"sealed": SealedValue}` (docs/secrets.md). */
+interface StoredSealed {
+  sealed?: SealedValue;
+}
+
+export function sealText(envelope: Envelope, associatedData: string, text: string): string {
+  return JSON.stringify({ sealed: envelope.seal(Buffer.from(text, 'utf8'), associatedData) });
+}
+
+/**
+ * The text of a stored value and the KEK it is sealed under; null for a value an earlier release
+ * stored in the clear (the caller reads it as it is, and seals it).
+ */
+export function openText(
+  envelope: Envelope,
+  associatedData: string,
+  stored: string,
+): { text: string; kekId: string } | null {
+  const sealed = sealedOf(stored);
+  if (!sealed) return null;
+  return { text: envelope.open(sealed, associatedData).toString('utf8'), kekId: sealed.kekId };
+}
+
+/** The stored form with its data key wrapped by the current KEK; null when it already is, or is clear. */
+export function rewrapText(envelope: Envelope, stored: string): string | null {
+  const sealed = sealedOf(stored);
+  const moved = sealed && envelope.rewrap(sealed);
+  return moved ? JSON.stringify({ sealed: moved }) : null;
+}
+
+function sealedOf(stored: string): SealedValue | undefined {
+  return stored.startsWith('{') ? (JSON.parse(stored) as StoredSealed).sealed : undefined;
+}

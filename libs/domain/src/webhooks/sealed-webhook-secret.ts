@@ -1,0 +1,17 @@
+import type { Envelope } from '../vault/envelope';
+import { openText, sealText } from '../vault/sealed-text';
+
+/** Bound to its endpoint: a sealed secret copied onto another endpoint's row does not open. */
+const associatedData = (endpointId: string) => ['webhook-secret', endpointId].join('\0');
+
+export function sealWebhookSecret(envelope: Envelope, endpointId: string, secret: string): string {
+  return sealText(envelope, associatedData(endpointId), secret);
+}
+
+/** The secret of a stored one: sealed, or in the clear as earlier releases wrote it. */
+export function openWebhookSecret(envelope: Envelope, endpointId: string, stored: string): string {
+  return openText(envelope, associatedData(endpointId), stored)?.text ?? stored;
+}
+
+/** Whether a stored secret is still in the clear (written by an earlier release). */
+export const isClearWebhookSecret = (stored: string): boolean => !stored.startsWith('{');
