@@ -1,5 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Controller, Get, Headers, HttpCode, type LoggerService, Module, Post, Req } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  type LoggerService,
+  Module,
+  Param,
+  Post,
+  Req,
+} from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { INVALID_GRANT_DESCRIPTION, invalidGrant } from '@platform/domain';
 import { correlationId } from '@platform/telemetry';
@@ -29,6 +39,11 @@ class EchoController {
   @Post('v1/oauth/refused')
   refused(): never {
     throw invalidGrant('the code was issued to another client');
+  }
+
+  @Get('tenants/:tenant')
+  tenant(@Param('tenant') tenant: string) {
+    return { tenant };
   }
 
   @Post('explode')
@@ -135,6 +150,15 @@ describe('createHttpApp', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ error: 'invalid_request' });
     expect(response.headers['cache-control']).toBe('no-store');
+  });
+
+  it('routes path parameters up to 256 characters (tenant names reach 128) and refuses longer', async () => {
+    const tenant = 't'.repeat(200);
+    const routed = await app.inject({ method: 'GET', url: `/tenants/${tenant}` });
+    expect(routed.json()).toEqual({ tenant });
+    const refused = await app.inject({ method: 'GET', url: `/tenants/${'t'.repeat(257)}` });
+    expect(refused.statusCode).toBe(414);
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
   });
 
   it('answers an unknown route with 404 problem+json', async () => {

@@ -59,7 +59,7 @@ export async function createHttpApp(
     requestIdHeader: false,
     genReqId: requestIdFor,
     // Longer than any id of ours (tenant names reach 128): the router refuses beyond.
-    maxParamLength: 256,
+    routerOptions: { maxParamLength: 256 },
     // The router's own refusals (a malformed URL, a parameter over that length) come before
     // Nest's filters: the same mapping answers them, as problem+json or RFC 6749 JSON.
     // `as never`: Nest's adapter types this option with its own copy of Fastify's generic types.
