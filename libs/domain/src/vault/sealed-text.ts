@@ -30,6 +30,11 @@ export function rewrapText(envelope: Envelope, stored: string): string | null {
   return moved ? JSON.stringify({ sealed: moved }) : null;
 }
 
+/** Whether a stored value is in the sealed form (a value stored in the clear never starts with `{`). */
+export function isSealedText(stored: string): boolean {
+  return stored.startsWith('{');
+}
+
 function sealedOf(stored: string): SealedValue | undefined {
-  return stored.startsWith('{') ? (JSON.parse(stored) as StoredSealed).sealed : undefined;
+  return isSealedText(stored) ? (JSON.parse(stored) as StoredSealed).sealed : undefined;
 }

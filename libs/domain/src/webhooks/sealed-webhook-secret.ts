@@ -1,5 +1,5 @@
 import type { Envelope } from '../vault/envelope';
-import { openText, sealText } from '../vault/sealed-text';
+import { isSealedText, openText, sealText } from '../vault/sealed-text';
 
 /** Bound to its endpoint: a sealed secret copied onto another endpoint's row does not open. */
 const associatedData = (endpointId: string) => ['webhook-secret', endpointId].join('\0');
@@ -13,5 +13,7 @@ export function openWebhookSecret(envelope: Envelope, endpointId: string, stored
   return openText(envelope, associatedData(endpointId), stored)?.text ?? stored;
 }
 
-/** Whether a stored secret is still in the clear (written by an earlier release). */
-export const isClearWebhookSecret = (stored: string): boolean => !stored.startsWith('{');
+/** A stored secret in the sealed form: as it is when sealed, sealed when an earlier release left it clear. */
+export function ensureSealedWebhookSecret(envelope: Envelope, endpointId: string, stored: string): string {
+  return isSealedText(stored) ? stored : sealWebhookSecret(envelope, endpointId, stored);
+}

@@ -16,7 +16,7 @@ import {
   type WebhookEndpoint,
   type WebhookStore,
 } from './webhook-endpoint';
-import { isClearWebhookSecret, sealWebhookSecret } from './sealed-webhook-secret';
+import { ensureSealedWebhookSecret, sealWebhookSecret } from './sealed-webhook-secret';
 import { newWebhookSecret } from './webhook-signature';
 import { checkWebhookUrl, type WebhookUrlPolicy } from './webhook-url-policy';
 
@@ -158,9 +158,7 @@ export class WebhookRegistry {
 
   /** Seals the secrets an earlier release stored in the clear; answers how many endpoints it changed. */
   sealClearSecrets(): Promise<number> {
-    return this.restore((id, stored) =>
-      isClearWebhookSecret(stored) ? sealWebhookSecret(this.envelope, id, stored) : stored,
-    );
+    return this.restore((id, stored) => ensureSealedWebhookSecret(this.envelope, id, stored));
   }
 
   /**
@@ -168,11 +166,10 @@ export class WebhookRegistry {
    * in the clear); answers how many endpoints it changed.
    */
   rewrapSecrets(): Promise<number> {
-    return this.restore((id, stored) =>
-      isClearWebhookSecret(stored)
-        ? sealWebhookSecret(this.envelope, id, stored)
-        : (rewrapText(this.envelope, stored) ?? stored),
-    );
+    return this.restore((id, stored) => {
+      const sealed = ensureSealedWebhookSecret(this.envelope, id, stored);
+      return rewrapText(this.envelope, sealed) ?? sealed;
+    });
   }
 
   /** Stores each endpoint's secrets as `form` has them; one a rotation changed meanwhile is left be. */
