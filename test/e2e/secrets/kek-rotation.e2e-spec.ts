@@ -74,10 +74,10 @@ describe('rotating the key-encryption key across control planes', () => {
     db.close();
     return rows as Array<{ name: string; ciphertext: string; kek_id: string }>;
   };
-  /** The webhook endpoints' stored secrets; `clear` first puts one back as earlier releases stored it. */
-  const webhookSecrets = (clear?: { id: string; secret: string }) => {
+  /** The webhook endpoints' stored secrets; `put` first stores one as given (in the clear, damaged). */
+  const webhookSecrets = (put?: { id: string; secret: string }) => {
     const db = new Database(join(platform.dataDir, 'platform.sqlite'));
-    if (clear) db.prepare('UPDATE webhook_endpoints SET secret = ? WHERE id = ?').run(clear.secret, clear.id);
+    if (put) db.prepare('UPDATE webhook_endpoints SET secret = ? WHERE id = ?').run(put.secret, put.id);
     const rows = db.prepare('SELECT id, secret FROM webhook_endpoints').all() as Array<{
       id: string;
       secret: string;
@@ -148,5 +148,19 @@ describe('rotating the key-encryption key across control planes', () => {
       { kek_id: outcome.kek_id, rewrapped: SECRETS, signing_keys: 1, webhook_secrets: 1 },
       { kek_id: outcome.kek_id, rewrapped: 0, signing_keys: 0, webhook_secrets: 0 },
     ]);
+  });
+
+  it('answers 503 naming the damage, not 500, when a stored sealed value is not in the sealed form', async () => {
+    webhookSecrets({ id: webhooks[0], secret: '{"sealed":{"ciphertext":"' });
+    // It starts all the same (its start-up sealing pass logs the damaged row and goes on).
+    const controlPlane = await replica({ SECRETS_KEK: newKek });
+
+    const rewrap = await fetch(`${controlPlane}/api/v1/secrets/rewrap`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(rewrap.status).toBe(503);
+    expect(rewrap.headers.get('content-type')).toContain('application/problem+json');
+    expect(await rewrap.json()).toMatchObject({ detail: expect.stringContaining('damaged') });
   });
 });

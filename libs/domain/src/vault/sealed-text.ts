@@ -1,3 +1,4 @@
+import { DomainError } from '../errors';
 import type { Envelope, SealedValue } from './envelope';
 
 /** How a value sealed into a text column is stored: `{"sealed": SealedValue}` (docs/secrets.md). */
@@ -30,11 +31,30 @@ export function rewrapText(envelope: Envelope, stored: string): string | null {
   return moved ? JSON.stringify({ sealed: moved }) : null;
 }
 
-/** Whether a stored value is in the sealed form (a value stored in the clear never starts with `{`). */
+/** Whether a stored value is in the sealed form; `unavailable` when it is damaged. */
 export function isSealedText(stored: string): boolean {
-  return stored.startsWith('{');
+  return sealedOf(stored) !== undefined;
 }
 
+/**
+ * The sealed value of a stored one; undefined for a value stored in the clear (a webhook secret,
+ * or a private JWK, which is JSON without `sealed`). A value that is neither is damaged: that is
+ * `unavailable` (503) for whoever needs it, as a value that does not verify is.
+ */
 function sealedOf(stored: string): SealedValue | undefined {
-  return isSealedText(stored) ? (JSON.parse(stored) as StoredSealed).sealed : undefined;
+  if (!stored.startsWith('{')) return undefined;
+  let parsed: StoredSealed;
+  try {
+    parsed = JSON.parse(stored) as StoredSealed;
+  } catch {
+    throw damaged();
+  }
+  if (parsed.sealed === undefined) return undefined;
+  const { ciphertext, wrappedKey, kekId } = parsed.sealed ?? {};
+  if (typeof ciphertext !== 'string' || typeof wrappedKey !== 'string' || typeof kekId !== 'string')
+    throw damaged();
+  return parsed.sealed;
 }
+
+const damaged = () =>
+  new DomainError('unavailable', 'a stored sealed value is damaged: it is not in the sealed form');
