@@ -123,14 +123,7 @@ export class AuditCheckpoints {
     const grown = this.growing.then(async () => {
       if (this.frontier.size > size) this.frontier = new MerkleFrontier();
       while (this.frontier.size < size) {
-        const page = await this.store.listAuditRecords({
-          after: this.frontier.size,
-          through: size,
-          limit: PAGE_SIZE,
-        });
-        if (page.length === 0) throw new Error(`audit record ${this.frontier.size + 1} is missing`);
-        for (const record of page)
-          this.frontier.append(merkleLeafHash(Buffer.from(record.recordHash, 'hex')));
+        for (const leaf of await this.leafPage(this.frontier.size, size)) this.frontier.append(leaf);
       }
       return this.frontier.root();
     });
@@ -141,15 +134,14 @@ export class AuditCheckpoints {
   /** The leaf hashes of records 1..size, read page by page. */
   private async leaves(size: number): Promise<Buffer[]> {
     const leaves: Buffer[] = [];
-    while (leaves.length < size) {
-      const page = await this.store.listAuditRecords({
-        after: leaves.length,
-        through: size,
-        limit: PAGE_SIZE,
-      });
-      if (page.length === 0) throw new Error(`audit record ${leaves.length + 1} is missing`);
-      for (const record of page) leaves.push(merkleLeafHash(Buffer.from(record.recordHash, 'hex')));
-    }
+    while (leaves.length < size) leaves.push(...(await this.leafPage(leaves.length, size)));
     return leaves;
+  }
+
+  /** The leaf hashes of the next page of records after `after`, up to `through`. */
+  private async leafPage(after: number, through: number): Promise<Buffer[]> {
+    const hashes = await this.store.listAuditRecordHashes({ after, through, limit: PAGE_SIZE });
+    if (hashes.length === 0) throw new Error(`audit record ${after + 1} is missing`);
+    return hashes.map((hash) => merkleLeafHash(Buffer.from(hash, 'hex')));
   }
 }

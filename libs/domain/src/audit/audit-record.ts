@@ -77,6 +77,11 @@ export interface AuditStore {
    */
   appendAuditRecords(events: AuditEventInput[]): Promise<AuditRecord[]>;
   listAuditRecords(query: AuditQuery): Promise<AuditRecord[]>;
+  /**
+   * The `record_hash` of records `after + 1` to `through`, at most `limit`, in order: all that
+   * building the Merkle tree needs, without reading and decoding whole records.
+   */
+  listAuditRecordHashes(range: { after: number; through: number; limit: number }): Promise<string[]>;
   /** The record with this sequence id, if any. */
   findAuditRecord(sequenceId: number): Promise<AuditRecord | null>;
   auditChainHead(): Promise<AuditChainHead>;

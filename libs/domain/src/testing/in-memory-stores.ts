@@ -660,6 +660,13 @@ export class InMemoryAuditStore implements AuditStore, Snapshotting {
       .map(copy);
   }
 
+  async listAuditRecordHashes(range: { after: number; through: number; limit: number }): Promise<string[]> {
+    return this.rows
+      .filter((r) => r.sequenceId > range.after && r.sequenceId <= range.through)
+      .slice(0, range.limit)
+      .map((r) => r.recordHash);
+  }
+
   async findAuditRecord(sequenceId: number): Promise<AuditRecord | null> {
     const found = this.rows.find((r) => r.sequenceId === sequenceId);
     return found ? copy(found) : null;

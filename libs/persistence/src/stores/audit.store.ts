@@ -87,6 +87,16 @@ export class TypeOrmAuditStore implements AuditStore {
     return (await builder.getMany()).map(toAuditRecord);
   }
 
+  /** Plain SQL on the primary key, no entity hydration: the checkpoint reads the whole log through it. */
+  async listAuditRecordHashes(range: { after: number; through: number; limit: number }): Promise<string[]> {
+    const $ = this.placeholder;
+    const rows = (await this.manager.query(
+      `SELECT record_hash FROM audit_records WHERE sequence_id > ${$(1)} AND sequence_id <= ${$(2)} ORDER BY sequence_id ASC LIMIT ${$(3)}`,
+      [range.after, range.through, range.limit],
+    )) as Array<{ record_hash: string }>;
+    return rows.map((row) => row.record_hash);
+  }
+
   async findAuditRecord(sequenceId: number): Promise<AuditRecord | null> {
     const row = await this.manager.findOneBy(AuditRecordEntity, { sequenceId });
     return row ? toAuditRecord(row) : null;

@@ -63,6 +63,25 @@ export const auditStoreContract: Contract = (context) => {
     await expect(ids({ after: 1, through: 2, limit: 10 })).resolves.toEqual([2]);
   });
 
+  it('lists the record hashes of a range of sequence ids, in order, at most limit', async () => {
+    const records = await store().appendAuditRecords([
+      anAuditEvent(),
+      anAuditEvent(),
+      anAuditEvent(),
+      anAuditEvent(),
+    ]);
+    const hashes = records.map((r) => r.recordHash);
+
+    await expect(store().listAuditRecordHashes({ after: 0, through: 4, limit: 10 })).resolves.toEqual(hashes);
+    await expect(store().listAuditRecordHashes({ after: 1, through: 3, limit: 10 })).resolves.toEqual(
+      hashes.slice(1, 3),
+    );
+    await expect(store().listAuditRecordHashes({ after: 0, through: 4, limit: 2 })).resolves.toEqual(
+      hashes.slice(0, 2),
+    );
+    await expect(store().listAuditRecordHashes({ after: 4, through: 9, limit: 10 })).resolves.toEqual([]);
+  });
+
   it('gives the sequence ids of a rolled-back append back', async () => {
     await store().appendAuditRecords([anAuditEvent()]);
     await expect(
