@@ -155,12 +155,14 @@ export class TypeOrmWebhookStore implements WebhookStore {
       `SELECT id FROM webhook_endpoints WHERE disabled_at IS NULL ORDER BY created_at, id${this.postgres ? ' FOR UPDATE' : ''}`,
     )) as Array<{ id: string }>;
     if (endpoints.length === 0) return [];
+    // Counted here, not with GROUP BY: for that, SQLite walks the whole table in endpoint order
+    // instead of the few leased rows by the lease index.
     const leased = (await manager.query(
-      `SELECT endpoint_id, COUNT(*) AS n FROM webhook_deliveries
-       WHERE lease_until > ${$(1)} AND state = 'pending' GROUP BY endpoint_id`,
+      `SELECT endpoint_id FROM webhook_deliveries WHERE lease_until > ${$(1)} AND state = 'pending'`,
       [now],
-    )) as Array<{ endpoint_id: string; n: string | number }>;
-    const inFlight = new Map(leased.map((row) => [row.endpoint_id, Number(row.n)]));
+    )) as Array<{ endpoint_id: string }>;
+    const inFlight = new Map<string, number>();
+    for (const { endpoint_id } of leased) inFlight.set(endpoint_id, (inFlight.get(endpoint_id) ?? 0) + 1);
     const candidates: Array<{ id: number; due: number }> = [];
     for (const { id: endpointId } of endpoints) {
       const lane = Math.min(claim.perEndpoint - (inFlight.get(endpointId) ?? 0), claim.limit);
