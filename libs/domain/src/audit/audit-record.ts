@@ -69,6 +69,13 @@ export interface AuditCheckpoint {
   createdAt: Date;
 }
 
+/** Records `after + 1` to `through`, at most `limit` of them. */
+export interface AuditRange {
+  after: number;
+  through: number;
+  limit: number;
+}
+
 export interface AuditStore {
   /**
    * Continues the chain with `events`, in order, inside the caller's transaction: the records
@@ -78,10 +85,10 @@ export interface AuditStore {
   appendAuditRecords(events: AuditEventInput[]): Promise<AuditRecord[]>;
   listAuditRecords(query: AuditQuery): Promise<AuditRecord[]>;
   /**
-   * The `record_hash` of records `after + 1` to `through`, at most `limit`, in order: all that
+   * The `record_hash` of the records of `range`, in order: all that
    * building the Merkle tree needs, without reading and decoding whole records.
    */
-  listAuditRecordHashes(range: { after: number; through: number; limit: number }): Promise<string[]>;
+  listAuditRecordHashes(range: AuditRange): Promise<string[]>;
   /** The record with this sequence id, if any. */
   findAuditRecord(sequenceId: number): Promise<AuditRecord | null>;
   auditChainHead(): Promise<AuditChainHead>;

@@ -15,6 +15,7 @@ import type {
   AuditCheckpoint,
   AuditEventInput,
   AuditQuery,
+  AuditRange,
   AuditRecord,
   AuditStore,
 } from '../audit/audit-record';
@@ -660,7 +661,7 @@ export class InMemoryAuditStore implements AuditStore, Snapshotting {
       .map(copy);
   }
 
-  async listAuditRecordHashes(range: { after: number; through: number; limit: number }): Promise<string[]> {
+  async listAuditRecordHashes(range: AuditRange): Promise<string[]> {
     return this.rows
       .filter((r) => r.sequenceId > range.after && r.sequenceId <= range.through)
       .slice(0, range.limit)

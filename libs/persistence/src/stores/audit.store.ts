@@ -6,6 +6,7 @@ import {
   type AuditEventInput,
   type AuditOutcome,
   type AuditQuery,
+  type AuditRange,
   type AuditRecord,
   type AuditStore,
 } from '@platform/domain';
@@ -88,7 +89,7 @@ export class TypeOrmAuditStore implements AuditStore {
   }
 
   /** Plain SQL on the primary key, no entity hydration: the checkpoint reads the whole log through it. */
-  async listAuditRecordHashes(range: { after: number; through: number; limit: number }): Promise<string[]> {
+  async listAuditRecordHashes(range: AuditRange): Promise<string[]> {
     const $ = this.placeholder;
     const rows = (await this.manager.query(
       `SELECT record_hash FROM audit_records WHERE sequence_id > ${$(1)} AND sequence_id <= ${$(2)} ORDER BY sequence_id ASC LIMIT ${$(3)}`,
