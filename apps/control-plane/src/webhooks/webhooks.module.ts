@@ -84,8 +84,8 @@ export class WebhooksModule implements OnApplicationBootstrap {
       const sealed = await this.registry.sealClearSecrets();
       if (sealed > 0) this.logger.log(`sealed the signing secrets of ${sealed} webhook endpoints`);
     } catch (error) {
-      // The store failing now must not keep the control plane from serving: the clear secrets
-      // still sign, and the next start (or a rewrap) seals them.
+      // Neither the store failing now nor a damaged stored secret may keep the control plane from
+      // serving: the clear secrets still sign, and the next start (or a rewrap) seals them.
       this.logger.warn(`webhook secrets not sealed: ${(error as Error).message}`);
     }
   }
