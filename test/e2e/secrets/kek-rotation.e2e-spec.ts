@@ -152,8 +152,15 @@ describe('rotating the key-encryption key across control planes', () => {
 
   it('answers 503 naming the damage, not 500, when a stored sealed value is not in the sealed form', async () => {
     webhookSecrets({ id: webhooks[0], secret: '{"sealed":{"ciphertext":"' });
-    // It starts all the same (its start-up sealing pass logs the damaged row and goes on).
+    webhookSecrets({ id: webhooks[1], secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
+    // It starts all the same: its start-up sealing pass logs the damaged row, leaves it as it is
+    // and seals the other endpoint's clear secret.
     const controlPlane = await replica({ SECRETS_KEK: newKek });
+    const stored = webhookSecrets();
+    expect(stored.get(webhooks[0])).toBe('{"sealed":{"ciphertext":"');
+    expect(JSON.parse(stored.get(webhooks[1])!)).toEqual({
+      sealed: expect.objectContaining({ kekId: expect.any(String) }),
+    });
 
     const rewrap = await fetch(`${controlPlane}/api/v1/secrets/rewrap`, {
       method: 'POST',

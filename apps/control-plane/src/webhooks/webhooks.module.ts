@@ -81,11 +81,14 @@ export class WebhooksModule implements OnApplicationBootstrap {
   /** Secrets an earlier release stored in the clear are sealed at the first start after it. */
   async onApplicationBootstrap(): Promise<void> {
     try {
-      const sealed = await this.registry.sealClearSecrets();
+      const { sealed, damaged } = await this.registry.sealClearSecrets();
       if (sealed > 0) this.logger.log(`sealed the signing secrets of ${sealed} webhook endpoints`);
+      if (damaged.length > 0) {
+        this.logger.warn(`the stored signing secret of webhook endpoints ${damaged.join(', ')} is damaged`);
+      }
     } catch (error) {
-      // Neither the store failing now nor a damaged stored secret may keep the control plane from
-      // serving: the clear secrets still sign, and the next start (or a rewrap) seals them.
+      // The store failing now may not keep the control plane from serving: the clear secrets
+      // still sign, and the next start (or a rewrap) seals them.
       this.logger.warn(`webhook secrets not sealed: ${(error as Error).message}`);
     }
   }

@@ -281,12 +281,33 @@ describe('webhook delivery', () => {
       await run();
       verifies(clear, receiver.received[0]);
 
-      expect(await registry.sealClearSecrets()).toBe(1);
+      expect(await registry.sealClearSecrets()).toEqual({ sealed: 1, damaged: [] });
       expect((await stores.webhooks.findWebhookEndpoint(endpoint.id))!.storedSecret).not.toContain(clear);
-      expect(await registry.sealClearSecrets()).toBe(0);
+      expect(await registry.sealClearSecrets()).toEqual({ sealed: 0, damaged: [] });
       await emit('token.revoked');
       await run();
       verifies(clear, receiver.received[1]);
+    });
+
+    it('seals the other clear secrets past a damaged one, names it and leaves it as it is', async () => {
+      const { registry, stores } = setUp();
+      const damagedOne = await register(registry);
+      const clearOne = await register(registry);
+      const store = async (id: string, storedSecret: string) =>
+        stores.webhooks.updateWebhookEndpoint({
+          ...(await stores.webhooks.findWebhookEndpoint(id))!,
+          storedSecret,
+        });
+      await store(damagedOne.id, '{"sealed":{"ciphertext":"');
+      await store(clearOne.id, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
+
+      expect(await registry.sealClearSecrets()).toEqual({ sealed: 1, damaged: [damagedOne.id] });
+      expect((await stores.webhooks.findWebhookEndpoint(damagedOne.id))!.storedSecret).toBe(
+        '{"sealed":{"ciphertext":"',
+      );
+      expect((await stores.webhooks.findWebhookEndpoint(clearOne.id))!.storedSecret).toMatch(/^\{"sealed":/);
+      // A rewrap, which an administrator asks for, still stops there and says why.
+      await expect(registry.rewrapSecrets()).rejects.toMatchObject({ code: 'unavailable' });
     });
 
     it('moves sealed secrets under a new KEK; then the old KEK is no longer needed', async () => {
@@ -299,7 +320,7 @@ describe('webhook delivery', () => {
       );
       await before.registry.rotateSecret(endpoint.id, admin, 3_600);
       const rolled = setUp(undefined, new Envelope(newKek, [oldKek]), before.stores).registry;
-      expect(await rolled.sealClearSecrets()).toBe(0);
+      expect(await rolled.sealClearSecrets()).toEqual({ sealed: 0, damaged: [] });
       expect(await rolled.rewrapSecrets()).toBe(1);
       expect(await rolled.rewrapSecrets()).toBe(0);
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock';
-import { notFound, validationFailed } from '../errors';
+import { DomainError, notFound, validationFailed } from '../errors';
 import type { AuditActor, AuditTrail } from '../audit/audit-trail';
 import type { Stores, Transactor } from '../storage';
 import type { Envelope } from '../vault/envelope';
@@ -156,9 +156,17 @@ export class WebhookRegistry {
     return { ...rotated, secret };
   }
 
-  /** Seals the secrets an earlier release stored in the clear; answers how many endpoints it changed. */
-  sealClearSecrets(): Promise<number> {
-    return this.restore((id, stored) => ensureSealedWebhookSecret(this.envelope, id, stored));
+  /**
+   * Seals the secrets an earlier release stored in the clear: answers how many endpoints it
+   * changed, and the endpoints whose stored secret is damaged, which it leaves as they are and
+   * goes on past (they answer 503 when used, as any damaged sealed value does).
+   */
+  async sealClearSecrets(): Promise<{ sealed: number; damaged: string[] }> {
+    const damaged: string[] = [];
+    const sealed = await this.restore((id, stored) => ensureSealedWebhookSecret(this.envelope, id, stored), {
+      onDamaged: (id) => damaged.push(id),
+    });
+    return { sealed, damaged };
   }
 
   /**
@@ -172,15 +180,29 @@ export class WebhookRegistry {
     });
   }
 
-  /** Stores each endpoint's secrets as `form` has them; one a rotation changed meanwhile is left be. */
-  private async restore(form: (endpointId: string, stored: string) => string): Promise<number> {
+  /**
+   * Stores each endpoint's secrets as `form` has them; one a rotation changed meanwhile is left
+   * be. A damaged stored secret stops the pass, unless `onDamaged` is given: that endpoint is
+   * then reported and skipped.
+   */
+  private async restore(
+    form: (endpointId: string, stored: string) => string,
+    { onDamaged }: { onDamaged?: (endpointId: string) => void } = {},
+  ): Promise<number> {
     let changed = 0;
     for (const endpoint of await this.webhooks.listWebhookEndpoints()) {
       const { id, storedSecret, previousStoredSecret } = endpoint;
-      const next: StoredWebhookSecrets = {
-        storedSecret: form(id, storedSecret),
-        previousStoredSecret: previousStoredSecret === null ? null : form(id, previousStoredSecret),
-      };
+      let next: StoredWebhookSecrets;
+      try {
+        next = {
+          storedSecret: form(id, storedSecret),
+          previousStoredSecret: previousStoredSecret === null ? null : form(id, previousStoredSecret),
+        };
+      } catch (error) {
+        if (!onDamaged || !(error instanceof DomainError && error.code === 'unavailable')) throw error;
+        onDamaged(id);
+        continue;
+      }
       const same = next.storedSecret === storedSecret && next.previousStoredSecret === previousStoredSecret;
       if (!same && (await this.webhooks.replaceWebhookSecrets(id, endpoint, next))) changed += 1;
     }
