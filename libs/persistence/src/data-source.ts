@@ -1,12 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
+import { connectionLockFor } from './connection-lock';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 const SQLITE_PREFIX = 'sqlite:';
 const SQLITE_MEMORY = ':memory:';
 const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+const SQLITE_OPTIMIZE_MS = 6 * 60 * 60_000;
 
 /** The slice of a better-sqlite3 handle we touch (its types are not installed). */
 interface SqliteHandle {
@@ -25,9 +27,30 @@ export function createDataSource(databaseUrl: string): DataSource {
   return new DataSource(dataSourceOptions(databaseUrl));
 }
 
-/** Creates, connects and migrates. */
+/** Creates, connects and migrates; on SQLite, also keeps the planner's statistics current. */
 export async function openDataSource(databaseUrl: string): Promise<DataSource> {
-  return createDataSource(databaseUrl).initialize();
+  const dataSource = await createDataSource(databaseUrl).initialize();
+  if (dataSource.options.type === 'better-sqlite3') await keepPlannerStatistics(dataSource);
+  return dataSource;
+}
+
+/**
+ * SQLite's pattern for a long-lived connection (sqlite.org/lang_analyze.html): `optimize=0x10002`
+ * once open, then `optimize` every few hours, so the planner chooses between indexes knowing the
+ * tables' real shape (Postgres's autovacuum does this on its own). Each run analyzes only the
+ * tables that changed enough, under a row limit SQLite sets itself; it goes through the
+ * connection lock so as never to join a transaction in flight.
+ */
+async function keepPlannerStatistics(dataSource: DataSource): Promise<void> {
+  const lock = connectionLockFor(dataSource)!;
+  const optimize = (pragma: string) => lock.run(() => dataSource.query(pragma));
+  await optimize('PRAGMA optimize = 0x10002');
+  const timer = setInterval(() => {
+    if (!dataSource.isInitialized) return clearInterval(timer);
+    // Statistics are an optimization: a failed run leaves the previous ones in place.
+    optimize('PRAGMA optimize').catch(() => undefined);
+  }, SQLITE_OPTIMIZE_MS);
+  timer.unref();
 }
 
 export function dataSourceOptions(databaseUrl: string): DataSourceOptions {

@@ -64,6 +64,30 @@ describe(openDataSource.name, () => {
     await expect(second.query('SELECT name FROM migrations')).resolves.toHaveLength(MIGRATIONS.length);
   });
 
+  it("gives SQLite's planner statistics of the tables that grew when it opens the file", async () => {
+    const url = `sqlite:${join(directory, 'platform.sqlite')}`;
+    const first = await open(url);
+    const events = Array.from({ length: 2_000 }, (_, i) => ({
+      type: 'token.issued' as const,
+      clientId: `client-${i % 20}`,
+      subject: null,
+      jti: `jti-${i}`,
+      grantId: null,
+      occurredAt: new Date(),
+    }));
+    await TypeOrmStores.forDataSource(first).tokenEvents.appendTokenEvents(events);
+    const tokenEventStats = "SELECT stat FROM sqlite_stat1 WHERE tbl = 'token_events'";
+    await expect(first.query(tokenEventStats)).resolves.toEqual([]);
+    await first.destroy();
+
+    const second = await open(url);
+
+    // 2,000 rows, 100 per client_id.
+    await expect(second.query(`${tokenEventStats} AND idx = 'idx_token_events_client_id'`)).resolves.toEqual([
+      { stat: '2000 100' },
+    ]);
+  });
+
   it('brings a database of the first release up to date, keeping its data', async () => {
     const url = `sqlite:${join(directory, 'platform.sqlite')}`;
     const app = anApplication();
