@@ -12,7 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import { FORM, form, registerServiceApp } from '../lib/oauth.mjs';
+import { clientCredentialsForm, FORM, registerServiceApp } from '../lib/oauth.mjs';
 import { startPlatform } from '../lib/platform.mjs';
 import { cleanup, installSignalHandlers } from '../lib/processes.mjs';
 
@@ -60,12 +60,7 @@ function pin(pids) {
 try {
   const platform = await startPlatform(process.env.PROF ? { cpuProfDir: process.env.PROF } : {});
   const app = await registerServiceApp(platform, 'cpu-by-thread');
-  const body = form({
-    grant_type: 'client_credentials',
-    client_id: app.clientId,
-    client_secret: app.clientSecret,
-    scope: 'jobs.read',
-  });
+  const body = clientCredentialsForm(app);
   const load = (seconds) =>
     autocannon({
       url: `${platform.baseUrl}/v1/oauth/token`,

@@ -11,7 +11,7 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { httpLoad } from '../lib/load.mjs';
-import { FORM, form, registerServiceApp } from '../lib/oauth.mjs';
+import { clientCredentialsForm, FORM, registerServiceApp } from '../lib/oauth.mjs';
 import { startPlatform } from '../lib/platform.mjs';
 import { cpuSeconds } from '../lib/proc.mjs';
 import { cleanup, installSignalHandlers } from '../lib/processes.mjs';
@@ -62,12 +62,7 @@ installSignalHandlers();
 try {
   const platform = await startPlatform();
   const app = await registerServiceApp(platform, 'layers-bench');
-  const body = form({
-    grant_type: 'client_credentials',
-    client_id: app.clientId,
-    client_secret: app.clientSecret,
-    scope: 'jobs.read',
-  });
+  const body = clientCredentialsForm(app);
   const controlPlane = platform.env.CONTROL_PLANE_URL;
   const loads = [
     [

@@ -4,12 +4,16 @@ export const FORM = 'application/x-www-form-urlencoded';
 
 export const form = (fields) => new URLSearchParams(fields).toString();
 
+/** The body of a client_credentials request with client_secret_post. */
+export const clientCredentialsForm = ({ clientId, clientSecret }, scope = 'jobs.read') =>
+  form({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, scope });
+
 /** client_credentials with client_secret_post; answers the token response or throws. */
-export async function issueToken(tokenUrl, { clientId, clientSecret }, scope = 'jobs.read') {
+export async function issueToken(tokenUrl, client, scope = 'jobs.read') {
   const response = await fetch(tokenUrl, {
     method: 'POST',
     headers: { 'content-type': FORM },
-    body: form({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, scope }),
+    body: clientCredentialsForm(client, scope),
   });
   const body = await response.json();
   if (response.status !== 200 || typeof body.access_token !== 'string') {

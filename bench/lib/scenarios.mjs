@@ -7,7 +7,15 @@ import { measureRs256 } from './limit.mjs';
 import { cpuSeconds } from './proc.mjs';
 import { onCleanup, track } from './processes.mjs';
 import { startExtraBackend, startExtraSidecar, startPlatform } from './platform.mjs';
-import { FORM, form, issueToken, jwsHeader, postForm, registerServiceApp } from './oauth.mjs';
+import {
+  clientCredentialsForm,
+  FORM,
+  form,
+  issueToken,
+  jwsHeader,
+  postForm,
+  registerServiceApp,
+} from './oauth.mjs';
 
 const require = createRequire(import.meta.url);
 const {
@@ -915,12 +923,7 @@ function issuanceLoad(tokenUrl, client) {
     url: tokenUrl,
     method: 'POST',
     headers: { 'content-type': FORM },
-    body: form({
-      grant_type: 'client_credentials',
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-      scope: 'jobs.read',
-    }),
+    body: clientCredentialsForm(client),
   };
 }
 
