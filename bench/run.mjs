@@ -44,6 +44,48 @@ const progress = (message) => {
   console.log(`[${String(seconds).padStart(4)} s] ${message}`);
 };
 
+/** About how long each slice of a compared load lasts (ctx.compare): 3 rounds in a full run. */
+const COMPARE_SLICE_SECONDS = 5;
+
+function progressRow(name, { rps, p50, p99, errors, cpu }) {
+  const busy = Object.entries(cpu)
+    .filter(([, percent]) => percent >= 5)
+    .map(([process, percent]) => `${process} ${percent}%`)
+    .join(', ');
+  progress(
+    `  ${name}: ${Math.round(rps).toLocaleString('en-US')} req/s, p50 ${p50} ms, p99 ${p99} ms, ` +
+      `${errors} errors; CPU ${busy}`,
+  );
+}
+
+/** One row from the slices of a compared load (`sampler.during` answers of `httpLoad`). */
+function combineSlices(slices) {
+  const results = slices.map((s) => s.result);
+  const sum = (pick) => results.reduce((total, r) => total + pick(r), 0);
+  const requests = sum((r) => r.requests);
+  const seconds = sum((r) => r.seconds);
+  const p50s = results.map((r) => r.p50).sort((a, b) => a - b);
+  const each = (key, combine) =>
+    Object.fromEntries(
+      Object.keys(slices[0][key]).map((name) => [name, combine(slices.map((s) => s[key][name]))]),
+    );
+  return {
+    requests,
+    seconds,
+    rps: requests / seconds,
+    p50: p50s[Math.floor((p50s.length - 1) / 2)],
+    p99: Math.max(...results.map((r) => r.p99)),
+    errors: sum((r) => r.errors),
+    errorDetail: {
+      errors: sum((r) => r.errorDetail.errors),
+      timeouts: sum((r) => r.errorDetail.timeouts),
+      non2xx: sum((r) => r.errorDetail.non2xx),
+    },
+    cpu: each('cpu', (values) => Math.round(values.reduce((a, b) => a + b, 0) / values.length)),
+    rss: each('rss', (values) => (values.includes(null) ? null : Math.max(...values))),
+  };
+}
+
 async function main() {
   const machine = describeMachine();
   // Other work on the machine competes with the servers and the load generator alike.
@@ -120,15 +162,9 @@ async function main() {
     const from = microsNow();
     const { result, cpu, rss } = await sampler.during(load(options.duration));
     if (options.cpuProfDir) profiledLoads.push({ name, from, to: microsNow() });
-    const busy = Object.entries(cpu)
-      .filter(([, percent]) => percent >= 5)
-      .map(([process, percent]) => `${process} ${percent}%`)
-      .join(', ');
-    progress(
-      `  ${Math.round(result.rps).toLocaleString('en-US')} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ` +
-        `${result.errors} errors; CPU ${busy}`,
-    );
-    return { ...result, cpu, rss };
+    const row = { ...result, cpu, rss };
+    progressRow(name, row);
+    return row;
   };
   ctx.load = async (name, request) => ({
     connections: options.connections,
@@ -136,6 +172,40 @@ async function main() {
       httpLoad({ ...request, connections: options.connections }, seconds),
     )),
   });
+  /**
+   * HTTP loads judged against each other (`[{ name, request }]`), measured in alternating slices
+   * so that the machine's changing speed (a shared VM's hour) falls on all of them alike: each
+   * warms up once, then each one's measured time is split into slices of about
+   * COMPARE_SLICE_SECONDS, taken in turn, the order rotated every round. Answers one row per
+   * load, as `ctx.load` does: requests per second over all its slices, CPU averaged over them,
+   * peak RSS, the median slice's p50 and the worst slice's p99.
+   */
+  ctx.compare = async (loads) => {
+    const run = (request, seconds) => httpLoad({ ...request, connections: options.connections }, seconds);
+    for (const { name, request } of loads) {
+      assertRunning();
+      progress(`${name}: ${options.warmup} s warm-up`);
+      await run(request, options.warmup);
+    }
+    const rounds = Math.max(1, Math.round(options.duration / COMPARE_SLICE_SECONDS));
+    const slice = options.duration / rounds;
+    progress(`measuring ${loads.length} loads in ${rounds} round(s) of ${slice} s each, in turn`);
+    const slices = loads.map(() => []);
+    for (let round = 0; round < rounds; round++) {
+      for (let k = 0; k < loads.length; k++) {
+        const i = (round + k) % loads.length;
+        assertRunning();
+        const from = microsNow();
+        slices[i].push(await sampler.during(run(loads[i].request, slice)));
+        if (options.cpuProfDir) profiledLoads.push({ name: loads[i].name, from, to: microsNow() });
+      }
+    }
+    return loads.map(({ name }, i) => {
+      const row = combineSlices(slices[i]);
+      progressRow(name, row);
+      return { connections: options.connections, ...row };
+    });
+  };
 
   for (const id of options.scenarios) {
     if (id === 'limit') continue;

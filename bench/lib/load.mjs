@@ -24,6 +24,7 @@ export async function httpLoad(
   const failed = result.errors + result.non2xx + result.mismatches;
   return {
     requests: result['2xx'],
+    seconds: result.duration,
     rps: result['2xx'] / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,

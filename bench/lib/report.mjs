@@ -250,7 +250,8 @@ export function machineLine({ machine }) {
 
 function settingsLine({ settings }) {
   return (
-    `${settings.quick ? 'quick run' : 'full run'}: ${settings.warmup} s warm-up + ${settings.duration} s per load, ` +
+    `${settings.quick ? 'quick run' : 'full run'}: ${settings.warmup} s warm-up + ${settings.duration} s per load ` +
+    `(loads compared with each other measured in turns), ` +
     `${settings.connections} connections, ${settings.revocations} revocations, database ${settings.database}`
   );
 }

@@ -59,16 +59,18 @@ export const scenarios = {
     const { platform, peer, app } = ctx;
     const ours = `${platform.baseUrl}/v1/oauth/token`;
     await expectSameKindOfToken(ours, app, peer.tokenUrl, peer.client);
-    const platformRow = await ctx.load('issuance: POST /v1/oauth/token (platform)', issuanceLoad(ours, app));
-    const peerRow = await ctx.load(
-      'issuance: POST /token (node-oidc-provider)',
-      issuanceLoad(peer.tokenUrl, peer.client),
-    );
     const floor = await startTwoHopFloor(ctx);
-    const floorRow = await ctx.load(
-      'issuance: two-hop floor (no framework, no database)',
-      issuanceLoad(floor.tokenUrl, app),
-    );
+    const [platformRow, peerRow, floorRow] = await ctx.compare([
+      { name: 'issuance: POST /v1/oauth/token (platform)', request: issuanceLoad(ours, app) },
+      {
+        name: 'issuance: POST /token (node-oidc-provider)',
+        request: issuanceLoad(peer.tokenUrl, peer.client),
+      },
+      {
+        name: 'issuance: two-hop floor (no framework, no database)',
+        request: issuanceLoad(floor.tokenUrl, app),
+      },
+    ]);
     const cpuRatio =
       cpuPerRequest(platformRow, PLATFORM_PROCESSES) / cpuPerRequest(floorRow, FLOOR_PROCESSES);
     return [
@@ -109,13 +111,13 @@ export const scenarios = {
     const token = ctx.token;
     const me = await fetch(`${platform.baseUrl}/v1/me`, { headers: { authorization: `Bearer ${token}` } });
     if (me.status !== 200) throw new Error(`GET /v1/me answered ${me.status} before the load`);
-    const protectedRow = await ctx.load('protected: GET /v1/me', {
-      url: `${platform.baseUrl}/v1/me`,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    const unprotectedRow = await ctx.load('unprotected: GET /v1/ping', {
-      url: `${platform.baseUrl}/v1/ping`,
-    });
+    const [protectedRow, unprotectedRow] = await ctx.compare([
+      {
+        name: 'protected: GET /v1/me',
+        request: { url: `${platform.baseUrl}/v1/me`, headers: { authorization: `Bearer ${token}` } },
+      },
+      { name: 'unprotected: GET /v1/ping', request: { url: `${platform.baseUrl}/v1/ping` } },
+    ]);
     return [
       {
         key: 'protected',
@@ -175,18 +177,22 @@ export const scenarios = {
       if (status !== 200 || body?.active !== true)
         throw new Error(`${url} did not find its own token active`);
     }
-    const platformRow = await ctx.load('introspection: POST /v1/oauth/introspect (platform)', {
-      url: ours,
+    const introspect = (url, client, token) => ({
+      url,
       method: 'POST',
       headers: { 'content-type': FORM },
-      body: form(fields(app, ctx.token)),
+      body: form(fields(client, token)),
     });
-    const peerRow = await ctx.load('introspection: POST /token/introspection (node-oidc-provider)', {
-      url: peer.introspectionUrl,
-      method: 'POST',
-      headers: { 'content-type': FORM },
-      body: form(fields(peer.opaqueClient, peerToken)),
-    });
+    const [platformRow, peerRow] = await ctx.compare([
+      {
+        name: 'introspection: POST /v1/oauth/introspect (platform)',
+        request: introspect(ours, app, ctx.token),
+      },
+      {
+        name: 'introspection: POST /token/introspection (node-oidc-provider)',
+        request: introspect(peer.introspectionUrl, peer.opaqueClient, peerToken),
+      },
+    ]);
     return [
       {
         key: 'introspection',
@@ -822,17 +828,22 @@ scenarios['many-tokens'] = async function manyTokens(ctx) {
       ...request,
       headers: { ...request.headers, authorization: `Bearer ${pick()}` },
     });
-    const load = (name, url, pick) => ctx.load(name, { url, setupRequest: withToken(pick) });
-    const uniform = await load(
-      `many-tokens: GET /v1/me, ${tokens.length} tokens`,
-      `${platform.baseUrl}/v1/me`,
-      draw.uniform,
-    );
-    const zipf = await load('many-tokens: GET /v1/me, Zipf-skewed', `${platform.baseUrl}/v1/me`, draw.zipf);
-    const local = await load('many-tokens: local jose resource server', `${jose.url}/`, draw.uniform);
-    const unprotected = await ctx.load('many-tokens: unprotected GET /v1/ping', {
-      url: `${platform.baseUrl}/v1/ping`,
-    });
+    const me = `${platform.baseUrl}/v1/me`;
+    const [uniform, zipf, local, unprotected] = await ctx.compare([
+      {
+        name: `many-tokens: GET /v1/me, ${tokens.length} tokens`,
+        request: { url: me, setupRequest: withToken(draw.uniform) },
+      },
+      {
+        name: 'many-tokens: GET /v1/me, Zipf-skewed',
+        request: { url: me, setupRequest: withToken(draw.zipf) },
+      },
+      {
+        name: 'many-tokens: local jose resource server',
+        request: { url: `${jose.url}/`, setupRequest: withToken(draw.uniform) },
+      },
+      { name: 'many-tokens: unprotected GET /v1/ping', request: { url: `${platform.baseUrl}/v1/ping` } },
+    ]);
     // First sight: one request at a time, each with a token the platform never validated.
     const times = [];
     for (const token of fresh) {
