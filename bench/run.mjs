@@ -166,6 +166,19 @@ async function main() {
     progressRow(name, row);
     return row;
   };
+  /** `request.amount` requests, measured from the first: no warm-up (a first pass over tokens). */
+  ctx.pass = async (name, request) => {
+    assertRunning();
+    progress(`${name}: ${request.amount} requests`);
+    const from = microsNow();
+    const { result, cpu, rss } = await sampler.during(
+      httpLoad({ ...request, connections: options.connections }),
+    );
+    if (options.cpuProfDir) profiledLoads.push({ name, from, to: microsNow() });
+    const row = { connections: options.connections, ...result, cpu, rss };
+    progressRow(name, row);
+    return row;
+  };
   ctx.load = async (name, request) => ({
     connections: options.connections,
     ...(await ctx.measure(name, (seconds) =>

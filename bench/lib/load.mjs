@@ -6,7 +6,7 @@ import autocannon from 'autocannon';
  * is not 2xx, every socket error and every timeout counts as an error.
  */
 export async function httpLoad(
-  { url, method = 'GET', headers = {}, body, connections, setupRequest },
+  { url, method = 'GET', headers = {}, body, connections, setupRequest, amount },
   seconds,
 ) {
   const result = await run({
@@ -19,7 +19,8 @@ export async function httpLoad(
     connections,
     pipelining: 1,
     timeout: 10,
-    duration: seconds,
+    // `amount` requests in all, however long they take, instead of `seconds` of load.
+    ...(amount === undefined ? { duration: seconds } : { amount }),
   });
   const failed = result.errors + result.non2xx + result.mismatches;
   return {
