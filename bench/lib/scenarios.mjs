@@ -560,7 +560,7 @@ scenarios['rate-limit'] = async function rateLimit(ctx) {
  * What the backend's own limits on its token endpoint cost issuance (issue 12's bar: under 10%):
  * the platform's backend (limits on, in memory: the default) beside two more backends on the same
  * sidecar and control plane, one with every limit off and one counting in Redis, each warmed as
- * long as it is measured, measured back to back.
+ * long as it is measured, measured in turns.
  */
 async function backendLimitCost(ctx, redisUrl) {
   const { platform, app, sampler } = ctx;
@@ -581,13 +581,12 @@ async function backendLimitCost(ctx, redisUrl) {
     backends[key] = backend;
   }
   sampler.idle();
-  const measured = async (label, baseUrl) => ctx.load(label, issuanceLoad(`${baseUrl}/v1/oauth/token`, app));
-  const off = await measured('issuance, backend rate limits off', backends['issuance-limits-off'].baseUrl);
-  const memory = await measured('issuance, backend rate limits in memory', platform.baseUrl);
-  const redis = await measured(
-    'issuance, backend rate limits in Redis',
-    backends['issuance-limits-redis'].baseUrl,
-  );
+  const measured = (name, baseUrl) => ({ name, request: issuanceLoad(`${baseUrl}/v1/oauth/token`, app) });
+  const [off, memory, redis] = await ctx.compare([
+    measured('issuance, backend rate limits off', backends['issuance-limits-off'].baseUrl),
+    measured('issuance, backend rate limits in memory', platform.baseUrl),
+    measured('issuance, backend rate limits in Redis', backends['issuance-limits-redis'].baseUrl),
+  ]);
   return [
     { key: 'issuance-limits-off', label: 'Issuance, the backend’s rate limits off', ...off },
     {
@@ -957,7 +956,7 @@ function issuanceLoad(tokenUrl, client) {
 /**
  * Issuance on a second platform with OpenTelemetry tracing on (every span batched and exported
  * over OTLP/HTTP JSON to a sink in the harness, which reads and drops them) against the same load
- * on the untraced platform, measured back to back so the two share the machine's conditions.
+ * on the untraced platform, measured in turns so the two share the machine's conditions.
  */
 scenarios.tracing = async function tracing(ctx) {
   const { platform, app, sampler } = ctx;
@@ -993,14 +992,10 @@ scenarios.tracing = async function tracing(ctx) {
       { ...tracedLoad, connections: ctx.options.connections },
       ctx.options.warmup + ctx.options.duration,
     );
-    const off = await ctx.load(
-      'issuance, tracing off',
-      issuanceLoad(`${platform.baseUrl}/v1/oauth/token`, app),
-    );
-    const on = await ctx.load(
-      'issuance, tracing on',
-      issuanceLoad(`${traced.baseUrl}/v1/oauth/token`, tracedApp),
-    );
+    const [off, on] = await ctx.compare([
+      { name: 'issuance, tracing off', request: issuanceLoad(`${platform.baseUrl}/v1/oauth/token`, app) },
+      { name: 'issuance, tracing on', request: tracedLoad },
+    ]);
     ctx.progress(`  ${spans.toLocaleString('en-US')} span batches exported`);
     return [
       { key: 'issuance-untraced', label: 'Issuance, tracing off (same run)', ...off },
