@@ -151,6 +151,14 @@ async function main() {
     writeFileSync(join(options.cpuProfDir, 'processes.json'), JSON.stringify(sampler.pids(), null, 2));
   }
 
+  /** Samples the processes while `start()` runs, noting its window for profile-summary's --load. */
+  const sampled = async (name, start) => {
+    const from = microsNow();
+    const measured = await sampler.during(start());
+    if (options.cpuProfDir) profiledLoads.push({ name, from, to: microsNow() });
+    return measured;
+  };
+
   /**
    * Warms up with `load(seconds)`, then measures it while sampling each process's RSS and CPU;
    * prints and answers the figures (cpu: percent of one core per process, over the measured run).
@@ -159,9 +167,7 @@ async function main() {
     assertRunning();
     progress(`${name}: ${options.warmup} s warm-up + ${options.duration} s`);
     await load(options.warmup);
-    const from = microsNow();
-    const { result, cpu, rss } = await sampler.during(load(options.duration));
-    if (options.cpuProfDir) profiledLoads.push({ name, from, to: microsNow() });
+    const { result, cpu, rss } = await sampled(name, () => load(options.duration));
     const row = { ...result, cpu, rss };
     progressRow(name, row);
     return row;
@@ -170,11 +176,9 @@ async function main() {
   ctx.pass = async (name, request) => {
     assertRunning();
     progress(`${name}: ${request.amount} requests`);
-    const from = microsNow();
-    const { result, cpu, rss } = await sampler.during(
+    const { result, cpu, rss } = await sampled(name, () =>
       httpLoad({ ...request, connections: options.connections }),
     );
-    if (options.cpuProfDir) profiledLoads.push({ name, from, to: microsNow() });
     const row = { connections: options.connections, ...result, cpu, rss };
     progressRow(name, row);
     return row;
@@ -208,9 +212,7 @@ async function main() {
       for (let k = 0; k < loads.length; k++) {
         const i = (round + k) % loads.length;
         assertRunning();
-        const from = microsNow();
-        slices[i].push(await sampler.during(run(loads[i].request, slice)));
-        if (options.cpuProfDir) profiledLoads.push({ name: loads[i].name, from, to: microsNow() });
+        slices[i].push(await sampled(loads[i].name, () => run(loads[i].request, slice)));
       }
     }
     return loads.map(({ name }, i) => {
