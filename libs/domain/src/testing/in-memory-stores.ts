@@ -662,10 +662,7 @@ export class InMemoryAuditStore implements AuditStore, Snapshotting {
   }
 
   async listAuditRecordHashes(range: AuditRange): Promise<string[]> {
-    return this.rows
-      .filter((r) => r.sequenceId > range.after && r.sequenceId <= range.through)
-      .slice(0, range.limit)
-      .map((r) => r.recordHash);
+    return (await this.listAuditRecords(range)).map((r) => r.recordHash);
   }
 
   async findAuditRecord(sequenceId: number): Promise<AuditRecord | null> {
