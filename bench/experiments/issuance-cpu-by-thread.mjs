@@ -7,7 +7,7 @@
  * core 0 to itself and everything else shares core 1, so that a CPU profile of it
  * (PROF=<dir>) charges no function for time spent preempted. See docs/performance.md.
  *
- *   npm run build && RATE=1000 ROUNDS=3 node bench/experiments/issuance-cpu-by-thread.mjs
+ *   npm run build && RATE=1000 ROUNDS=3 CONNECTIONS=16 node bench/experiments/issuance-cpu-by-thread.mjs
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,6 +18,7 @@ import { cleanup, installSignalHandlers } from '../lib/processes.mjs';
 
 const RATE = Number(process.env.RATE ?? 1000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
 const SECONDS = 6;
 const TICKS_PER_SECOND = 100;
 
@@ -67,7 +68,7 @@ try {
       method: 'POST',
       headers: { 'content-type': FORM },
       body,
-      connections: 16,
+      connections: CONNECTIONS,
       overallRate: RATE,
       duration: seconds,
     });

@@ -72,10 +72,11 @@ try {
     [
       'token at the control plane',
       {
-        url: `${controlPlane}/internal/v1/oauth/token`,
+        // A batch of one, as the backend sends a lone request.
+        url: `${controlPlane}/internal/v1/oauth/token-batch`,
         method: 'POST',
-        headers: { 'content-type': FORM, 'x-internal-token': platform.internalToken },
-        body,
+        headers: { 'content-type': 'application/json', 'x-internal-token': platform.internalToken },
+        body: JSON.stringify({ requests: [{ form: body, request_id: 'layers' }] }),
       },
     ],
     ['GET /v1/ping, backend', { url: `${platform.baseUrl}/v1/ping` }],

@@ -186,13 +186,15 @@ async function serve(kind, port) {
       else reply.status(upstream.statusCode).type('application/json').send(upstream.body);
     }
   }
-  const request_ = async (body) => {
-    const response = await request(`${controlPlane}/internal/v1/oauth/token`, {
+  // Each token request alone, as a batch of one (the platform's backend batches them).
+  const request_ = async (form) => {
+    const response = await request(`${controlPlane}/internal/v1/oauth/token-batch`, {
       method: 'POST',
-      headers: { 'content-type': FORM, 'x-internal-token': internalToken },
-      body,
+      headers: { 'content-type': 'application/json', 'x-internal-token': internalToken },
+      body: JSON.stringify({ requests: [{ form, request_id: 'stack' }] }),
     });
-    return { statusCode: response.statusCode, body: Buffer.from(await response.body.arrayBuffer()) };
+    const [answer] = (await response.body.json()).answers;
+    return { statusCode: answer.status, body: Buffer.from(JSON.stringify(answer.body)) };
   };
   const method = (name) => Object.getOwnPropertyDescriptor(StackController.prototype, name);
   common.Controller('v1')(StackController);

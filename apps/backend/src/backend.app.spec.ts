@@ -59,7 +59,7 @@ describe('backend HTTP surface', () => {
   describe('POST /v1/oauth/token', () => {
     it('forwards the raw form and the Authorization header and relays the answer', async () => {
       let correlation: string | undefined;
-      controlPlane.request.mockImplementation(async () => {
+      controlPlane.issueToken.mockImplementation(async () => {
         correlation = correlationId();
         return upstream(
           200,
@@ -77,19 +77,16 @@ describe('backend HTTP surface', () => {
       expect(response.json()).toEqual({ access_token: 'at', token_type: 'Bearer', expires_in: 3600 });
       expect(response.headers['cache-control']).toBe('no-store');
       expect(response.headers.pragma).toBe('no-cache');
-      expect(controlPlane.request).toHaveBeenCalledWith({
-        method: 'POST',
-        path: '/internal/v1/oauth/token',
-        authorization: 'Basic d29ya2VyOnNlY3JldA==',
-        contentType: 'application/x-www-form-urlencoded',
-        body: 'grant_type=client_credentials&scope=jobs.read',
-      });
-      // The control plane client sends the correlation id as x-request-id.
+      expect(controlPlane.issueToken).toHaveBeenCalledWith(
+        'grant_type=client_credentials&scope=jobs.read',
+        'Basic d29ya2VyOnNlY3JldA==',
+      );
+      // The control plane client sends the correlation id with the request.
       expect(correlation).toBe('req-42');
     });
 
     it('relays an RFC 6749 error with its status and challenge', async () => {
-      controlPlane.request.mockResolvedValue(
+      controlPlane.issueToken.mockResolvedValue(
         upstream(
           401,
           { error: 'invalid_client' },
@@ -118,7 +115,7 @@ describe('backend HTTP surface', () => {
         error_description: expect.stringContaining('x-www-form-urlencoded'),
       });
       expect(response.headers['cache-control']).toBe('no-store');
-      expect(controlPlane.request).not.toHaveBeenCalled();
+      expect(controlPlane.issueToken).not.toHaveBeenCalled();
     });
 
     it('refuses a body without a content type with 400 invalid_request', async () => {
@@ -140,11 +137,11 @@ describe('backend HTTP surface', () => {
       });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ error: 'invalid_request' });
-      expect(controlPlane.request).not.toHaveBeenCalled();
+      expect(controlPlane.issueToken).not.toHaveBeenCalled();
     });
 
     it('answers 503 temporarily_unavailable when the control plane is unreachable', async () => {
-      controlPlane.request.mockRejectedValue(
+      controlPlane.issueToken.mockRejectedValue(
         new DomainError('unavailable', 'The control plane is unavailable'),
       );
       const response = await app.inject({

@@ -120,9 +120,14 @@ export interface TokenEventInput {
   occurredAt: Date;
   /** The tenant of the user it concerns: it goes into the event's audit record only. */
   tenant?: string | null;
+  /**
+   * The correlation id of the request it happened in, taken when it is written later, out of
+   * that request's context (a group commit): it goes into the event's audit record only.
+   */
+  correlationId?: string | null;
 }
 
-export interface TokenEvent extends Omit<TokenEventInput, 'tenant'> {
+export interface TokenEvent extends Omit<TokenEventInput, 'tenant' | 'correlationId'> {
   id: number;
 }
 

@@ -76,6 +76,11 @@ export async function createHttpApp(
   registerContentParsers(adapter);
   await registerLiveRoutes(adapter);
   const fastify = adapter.getInstance();
+  // A route that takes more than the default says so with `@RouteConfig({ bodyLimit })`.
+  fastify.addHook('onRoute', (route) => {
+    const bodyLimit = (route.config as { bodyLimit?: unknown } | undefined)?.bodyLimit;
+    if (typeof bodyLimit === 'number') route.bodyLimit = bodyLimit;
+  });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(CORRELATION_HEADER, request.id);
     (request as TracedRequest).span = startServerSpan(

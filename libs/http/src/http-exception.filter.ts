@@ -55,14 +55,27 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const response = toErrorResponse(exception, request);
     // The id is named here too: an error raised before the correlation hook ran has no context.
-    const where = `[${request.id}] ${request.method} ${requestPath(request)}`;
-    if (response.logLine !== undefined)
-      this.logger.error(`${where}: ${response.logLine}`, 'HttpExceptionFilter');
-    if (exception instanceof OAuthError && exception.detail !== undefined) {
-      this.logger.log(`${where}: ${exception.code}: ${exception.detail}`, 'HttpExceptionFilter');
-    }
+    logErrorResponse(
+      this.logger,
+      `[${request.id}] ${request.method} ${requestPath(request)}`,
+      exception,
+      response,
+    );
     if (reply.sent) return;
     void reply.status(response.status).headers(response.headers).send(JSON.stringify(response.body));
+  }
+}
+
+/** What the platform logs of an answered exception: a server failure's safe line, an OAuth refusal's detail. */
+export function logErrorResponse(
+  logger: LoggerService,
+  where: string,
+  exception: unknown,
+  response: ErrorResponse,
+): void {
+  if (response.logLine !== undefined) logger.error(`${where}: ${response.logLine}`, 'HttpExceptionFilter');
+  if (exception instanceof OAuthError && exception.detail !== undefined) {
+    logger.log(`${where}: ${exception.code}: ${exception.detail}`, 'HttpExceptionFilter');
   }
 }
 

@@ -203,13 +203,9 @@ export class AuthTokensController {
     }
     // The same client secrets as /v1/oauth/token: the same limits and failure counts.
     if (!(await this.limits.admit(request, reply))) return;
-    return this.relay.forward(request, reply, {
-      to: '/internal/v1/oauth/token',
-      body: 'form',
-      then: (response) => {
-        noStore(response);
-        return this.limits.settle(request, response.status);
-      },
+    return this.relay.forwardTokenRequest(request, reply, (response) => {
+      noStore(response);
+      return this.limits.settle(request, response.status);
     });
   }
 

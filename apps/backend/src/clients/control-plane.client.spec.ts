@@ -49,7 +49,7 @@ describe(ControlPlaneClient.name, () => {
     await withCorrelationId('req-7', () =>
       client.request({
         method: 'POST',
-        path: '/internal/v1/oauth/token',
+        path: '/internal/v1/oauth/introspect',
         authorization: 'Basic YTpi',
         contentType: 'application/x-www-form-urlencoded',
         body: 'grant_type=client_credentials&scope=a+b',
@@ -59,7 +59,7 @@ describe(ControlPlaneClient.name, () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({
       method: 'POST',
-      url: '/internal/v1/oauth/token',
+      url: '/internal/v1/oauth/introspect',
       body: 'grant_type=client_credentials&scope=a+b',
     });
     expect(seen[0].headers).toMatchObject({
@@ -111,7 +111,7 @@ describe(ControlPlaneClient.name, () => {
     await expect(
       client.request({
         method: 'POST',
-        path: '/internal/v1/oauth/token',
+        path: '/internal/v1/oauth/introspect',
         contentType: 'application/x-www-form-urlencoded',
         body: '',
       }),

@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { DomainError } from '@platform/domain';
-import { ControlPlaneConnection, INTROSPECTION_REACH_HEADER } from '@platform/internal';
+import { ControlPlaneConnection, INTROSPECTION_REACH_HEADER, TOKEN_BATCH_PATH } from '@platform/internal';
+import { TokenBatcher } from './token-batcher';
 
 /** One call to the control plane. `path` is absolute (`/api/v1/apps`), `query` is appended. */
 export interface UpstreamRequest {
@@ -65,6 +66,7 @@ const TIMEOUT_MS = 10_000;
 export class ControlPlaneClient implements OnApplicationShutdown {
   private readonly logger = new Logger(ControlPlaneClient.name);
   private readonly connection: ControlPlaneConnection;
+  private readonly tokens: TokenBatcher;
 
   constructor(baseUrl: string, internalToken: string) {
     this.connection = new ControlPlaneConnection(baseUrl, internalToken, {
@@ -72,6 +74,14 @@ export class ControlPlaneClient implements OnApplicationShutdown {
       headersTimeout: TIMEOUT_MS,
       bodyTimeout: TIMEOUT_MS,
     });
+    this.tokens = new TokenBatcher((body) =>
+      this.request({ method: 'POST', path: TOKEN_BATCH_PATH, contentType: 'application/json', body }),
+    );
+  }
+
+  /** The answer to a client's token request (form body and Authorization header, verbatim). */
+  issueToken(form: string, authorization: string | undefined): Promise<UpstreamResponse> {
+    return this.tokens.issue(form, authorization);
   }
 
   async request(call: UpstreamRequest): Promise<UpstreamResponse> {
@@ -140,6 +150,7 @@ export class ControlPlaneClient implements OnApplicationShutdown {
 
   /** After the server has closed: the drain and the requests in flight still reach the control plane. */
   async onApplicationShutdown(): Promise<void> {
+    await this.tokens.drained();
     await this.connection.close();
   }
 }

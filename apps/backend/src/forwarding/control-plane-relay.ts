@@ -73,7 +73,27 @@ export class ControlPlaneRelay {
       }),
       ...(route.longPoll === true && { signal: abandonable(request, reply) }),
     });
-    await route.then?.(response, request);
+    await this.answer(request, reply, response, route.then);
+  }
+
+  /** A token request (RFC 6749 section 3.2), sent with the others of its turn (TokenBatcher). */
+  async forwardTokenRequest(
+    request: PlatformRequest,
+    reply: FastifyReply,
+    then: ForwardRoute['then'],
+  ): Promise<void> {
+    const form = bodyOf(request, 'form');
+    const response = await this.controlPlane.issueToken(form, headerValue(request.headers.authorization));
+    await this.answer(request, reply, response, then);
+  }
+
+  private async answer(
+    request: PlatformRequest,
+    reply: FastifyReply,
+    response: UpstreamResponse,
+    then: ForwardRoute['then'],
+  ): Promise<void> {
+    await then?.(response, request);
     void reply.status(response.status).headers(response.headers);
     await reply.send(response.body.length > 0 ? response.body : undefined);
   }

@@ -85,11 +85,7 @@ export class OAuthController {
   @RateLimited()
   async token(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     if (!(await this.limits.admit(request, reply))) return;
-    return this.relay.forward(request, reply, {
-      to: '/internal/v1/oauth/token',
-      body: 'form',
-      then: (response) => this.settled(request, response),
-    });
+    return this.relay.forwardTokenRequest(request, reply, (response) => this.settled(request, response));
   }
 
   @Post('oauth/introspect')

@@ -83,7 +83,9 @@ export type FakeSidecar = jest.Mocked<
     'validateToken' | 'syncRevocations' | 'watchInvalidations' | 'state' | 'onApplicationShutdown'
   >
 >;
-export type FakeControlPlane = jest.Mocked<Pick<ControlPlaneClient, 'request' | 'onApplicationShutdown'>>;
+export type FakeControlPlane = jest.Mocked<
+  Pick<ControlPlaneClient, 'request' | 'issueToken' | 'onApplicationShutdown'>
+>;
 
 export const fakeSidecar = (): FakeSidecar => ({
   validateToken: jest.fn(),
@@ -118,6 +120,7 @@ export function silentStream(): FakeInvalidationStream {
 
 export const fakeControlPlane = (): FakeControlPlane => ({
   request: jest.fn(),
+  issueToken: jest.fn(),
   onApplicationShutdown: jest.fn().mockResolvedValue(undefined),
 });
 

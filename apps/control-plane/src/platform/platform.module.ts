@@ -164,12 +164,15 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
             new ClientCredentialsGrant(
               tokens,
               // Grouped commits, each one transaction, so the batch's audit records commit with it.
-              new GroupedTokenEvents({
-                appendTokenEvents: (events) =>
-                  transactor.inTransaction((inTransaction) =>
-                    inTransaction.tokenEvents.appendTokenEvents(events),
-                  ),
-              }),
+              new GroupedTokenEvents(
+                {
+                  appendTokenEvents: (events) =>
+                    transactor.inTransaction((inTransaction) =>
+                      inTransaction.tokenEvents.appendTokenEvents(events),
+                    ),
+                },
+                correlationId,
+              ),
               clock,
             ),
             new AuthorizationCodeGrant(transactor, revoker, userTokens, clock),

@@ -26,6 +26,8 @@ export interface AuditEntry {
   outcome?: AuditOutcome;
   attributes?: AuditAttributes;
   occurredAt?: Date;
+  /** When it was taken earlier; else the correlation id of the request in progress. */
+  correlationId?: string | null;
 }
 
 /**
@@ -48,7 +50,7 @@ export class AuditTrail {
       target: entry.target ?? null,
       outcome: entry.outcome ?? 'success',
       occurredAt: entry.occurredAt ?? this.clock.now(),
-      correlationId: this.correlationId() ?? null,
+      correlationId: entry.correlationId !== undefined ? entry.correlationId : (this.correlationId() ?? null),
       attributes: entry.attributes ?? {},
     };
   }
@@ -73,6 +75,7 @@ export class AuditTrail {
       target: event.type.startsWith('app.') ? event.clientId : (event.jti ?? event.grantId ?? event.clientId),
       attributes,
       occurredAt: event.occurredAt,
+      correlationId: event.correlationId,
     });
   }
 }

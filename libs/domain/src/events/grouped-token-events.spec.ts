@@ -1,3 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { AuditTrail } from '../audit/audit-trail';
+import { ManualClock } from '../clock';
 import type { TokenEventInput } from '../storage';
 import { GroupedTokenEvents } from './grouped-token-events';
 
@@ -76,5 +79,24 @@ describe(GroupedTokenEvents.name, () => {
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     await expect(grouped.appendTokenEvents([event('c')])).rejects.toThrow('disk full');
     expect(failing.writes).toEqual([['a', 'b'], ['c']]);
+  });
+
+  it('gives each event the correlation id of the request that appended it, not of the one whose turn wrote it', async () => {
+    const requests = new AsyncLocalStorage<string>();
+    const correlationId = () => requests.getStore();
+    const trail = new AuditTrail(new ManualClock(), correlationId);
+    const audited: Array<string | null> = [];
+    const grouped = new GroupedTokenEvents(
+      {
+        appendTokenEvents: async (events) => {
+          audited.push(...events.map((e) => trail.ofTokenEvent(e).correlationId));
+        },
+      },
+      correlationId,
+    );
+    await Promise.all(
+      ['req-1', 'req-2', 'req-3'].map((id) => requests.run(id, () => grouped.appendTokenEvents([event(id)]))),
+    );
+    expect(audited).toEqual(['req-1', 'req-2', 'req-3']);
   });
 });
