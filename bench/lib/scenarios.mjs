@@ -954,12 +954,14 @@ function issuanceLoad(tokenUrl, client) {
 }
 
 /**
- * Issuance on a second platform with OpenTelemetry tracing on (every span batched and exported
- * over OTLP/HTTP JSON to a sink in the harness, which reads and drops them) against the same load
- * on the untraced platform, measured in turns so the two share the machine's conditions.
+ * Issuance with OpenTelemetry tracing on (every span batched and exported over OTLP/HTTP JSON to a
+ * sink in the harness, which reads and drops them) against the same load with it off, each on a
+ * platform of its own started for this comparison: the same age, the same empty database and the
+ * same warm-up, measured in turns so the two share the machine's conditions. (Comparing with the
+ * main platform compared a fresh database with one that had stored every earlier scenario.)
  */
 scenarios.tracing = async function tracing(ctx) {
-  const { platform, app, sampler } = ctx;
+  const { sampler } = ctx;
   let spans = 0;
   const sink = createServer((request, response) => {
     request.on('data', () => {});
@@ -969,36 +971,43 @@ scenarios.tracing = async function tracing(ctx) {
     });
   });
   await new Promise((resolve) => sink.listen(0, '127.0.0.1', resolve));
-  try {
-    ctx.progress('starting a second platform with tracing on');
-    const traced = await startPlatform({
-      cpuProfDir: ctx.options.cpuProfDir,
-      env: {
-        OTEL_TRACES_EXPORTER: 'otlp',
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://127.0.0.1:${sink.address().port}/v1/traces`,
-      },
-    });
-    for (const { process: name, healthyMs } of traced.startup) {
-      ctx.processes.push({ process: `${name} (traced)`, healthyMs });
-      sampler.add(`${name} (traced)`, traced.pids[name]);
+  const fresh = async (label, env) => {
+    const platform = await startPlatform({ cpuProfDir: ctx.options.cpuProfDir, env });
+    for (const { process: name, healthyMs } of platform.startup) {
+      ctx.processes.push({ process: `${name} (${label})`, healthyMs });
+      sampler.add(`${name} (${label})`, platform.pids[name]);
     }
+    const app = await registerServiceApp(platform, `bench-${label}`);
+    return issuanceLoad(`${platform.baseUrl}/v1/oauth/token`, app);
+  };
+  try {
+    ctx.progress('starting two more platforms, tracing on and off');
+    const offLoad = await fresh('untraced', {});
+    const onLoad = await fresh('traced', {
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://127.0.0.1:${sink.address().port}/v1/traces`,
+    });
     sampler.idle();
-    const tracedApp = await registerServiceApp(traced, 'bench-traced');
-    const tracedLoad = issuanceLoad(`${traced.baseUrl}/v1/oauth/token`, tracedApp);
-    // The untraced platform is warm from the scenarios before; this one is new: it gets as many
-    // requests before either is measured, or the comparison would measure the JIT.
-    await httpLoad(
-      { ...tracedLoad, connections: ctx.options.connections },
-      ctx.options.warmup + ctx.options.duration,
-    );
+    // Both are new: each gets as many requests before either is measured, or the comparison
+    // would measure the JIT.
+    for (const load of [offLoad, onLoad]) {
+      await httpLoad(
+        { ...load, connections: ctx.options.connections },
+        ctx.options.warmup + ctx.options.duration,
+      );
+    }
     const [off, on] = await ctx.compare([
-      { name: 'issuance, tracing off', request: issuanceLoad(`${platform.baseUrl}/v1/oauth/token`, app) },
-      { name: 'issuance, tracing on', request: tracedLoad },
+      { name: 'issuance, tracing off', request: offLoad },
+      { name: 'issuance, tracing on', request: onLoad },
     ]);
     ctx.progress(`  ${spans.toLocaleString('en-US')} span batches exported`);
     return [
-      { key: 'issuance-untraced', label: 'Issuance, tracing off (same run)', ...off },
+      {
+        key: 'issuance-untraced',
+        label: 'Issuance, tracing off (a platform as new as the traced one)',
+        ...off,
+      },
       {
         key: 'issuance-traced',
         label: 'Issuance, tracing on (OTLP export of every span)',

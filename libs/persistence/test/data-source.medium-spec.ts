@@ -88,6 +88,38 @@ describe(openDataSource.name, () => {
     ]);
   });
 
+  it('refreshes those statistics every six hours while it stays open', async () => {
+    const every = jest.spyOn(global, 'setInterval');
+    const dataSource = await open(`sqlite:${join(directory, 'platform.sqlite')}`);
+    const [refresh, period] = every.mock.calls.find(([, ms]) => ms === 6 * 60 * 60_000)!;
+    every.mockRestore();
+    expect(period).toBe(6 * 60 * 60_000);
+
+    const events = Array.from({ length: 2_000 }, (_, i) => ({
+      type: 'token.issued' as const,
+      clientId: `client-${i % 40}`,
+      subject: null,
+      jti: `jti-${i}`,
+      grantId: null,
+      occurredAt: new Date(),
+    }));
+    await TypeOrmStores.forDataSource(dataSource).tokenEvents.appendTokenEvents(events);
+    // A query that would use the index: SQLite's optimize analyzes what this connection needed.
+    await TypeOrmStores.forDataSource(dataSource).tokenEvents.listTokenEvents({
+      clientId: 'client-1',
+      limit: 1,
+    });
+    const stats = "SELECT stat FROM sqlite_stat1 WHERE idx = 'idx_token_events_client_id'";
+    await expect(dataSource.query(stats)).resolves.toEqual([]);
+
+    (refresh as () => void)();
+    // The run goes through the connection lock: the next statement waits for it.
+    await expect(
+      TypeOrmStores.forDataSource(dataSource).tokenEvents.listTokenEvents({ limit: 1 }),
+    ).resolves.toHaveLength(1);
+    await expect(dataSource.query(stats)).resolves.toEqual([{ stat: '2000 50' }]);
+  });
+
   it('brings a database of the first release up to date, keeping its data', async () => {
     const url = `sqlite:${join(directory, 'platform.sqlite')}`;
     const app = anApplication();

@@ -1,4 +1,4 @@
-import { startClientSpan, startServerSpan, tracingRequested } from './tracing';
+import { startClientSpan, startServerSpan, traceContextHeaders, tracingRequested } from './tracing';
 
 describe('tracingRequested', () => {
   it.each([
@@ -21,5 +21,6 @@ describe('the request hooks with tracing off', () => {
       startServerSpan('GET', '/v1/me', { traceparent: `00-${'1'.repeat(32)}-${'2'.repeat(16)}-01` }),
     ).toBeUndefined();
     expect(startClientSpan('POST', '/internal/v1/tokens')).toBeUndefined();
+    expect(traceContextHeaders()).toEqual({});
   });
 });

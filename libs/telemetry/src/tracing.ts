@@ -140,3 +140,14 @@ export function endClientSpan(span: Span, status: number | undefined, error?: un
   }
   span.end();
 }
+
+/**
+ * The W3C trace context of the span in context (`traceparent`, `tracestate`), for work that
+ * leaves by another way than a request of its own (a token request inside a batch); empty when
+ * tracing is off or nothing is traced.
+ */
+export function traceContextHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (sdk !== undefined) propagation.inject(context.active(), headers);
+  return headers;
+}

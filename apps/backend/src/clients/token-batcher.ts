@@ -4,13 +4,12 @@ import { Logger } from '@nestjs/common';
 import { DomainError, GroupCommit } from '@platform/domain';
 import {
   TOKEN_BATCH_MAX_REQUESTS,
-  TOKEN_BATCH_PATH,
   TOKEN_BATCH_TARGET_BYTES,
   type TokenBatchAnswer,
   type TokenBatchAnswers,
   type TokenBatchRequestDto,
 } from '@platform/internal';
-import { correlationId, endClientSpan, startClientSpan } from '@platform/telemetry';
+import { correlationId, traceContextHeaders } from '@platform/telemetry';
 import type { UpstreamResponse } from './control-plane.client';
 
 /** Token batches out at once; the requests that arrive meanwhile wait to leave together. */
@@ -22,8 +21,8 @@ const BATCHES_IN_FLIGHT = 2;
  * and while two batches are out, the requests that arrive wait and leave together when one comes
  * back. A request alone leaves at the next turn, so batching costs a lone client nothing; under
  * load the control plane pays its HTTP and framework work once per batch instead of once per
- * token (docs/performance.md). Each request keeps its correlation id and its own client span; a
- * failed batch fails each of its requests as the control plane being unavailable.
+ * token (docs/performance.md). Each request keeps its correlation id and its trace; a failed
+ * batch fails each of its requests as the control plane being unavailable.
  */
 export class TokenBatcher {
   private readonly logger = new Logger(TokenBatcher.name);
@@ -40,23 +39,18 @@ export class TokenBatcher {
     });
   }
 
-  /** The control plane's answer to one token request, as if it had gone alone. */
-  async issue(form: string, authorization: string | undefined): Promise<UpstreamResponse> {
-    const traced = startClientSpan('POST', TOKEN_BATCH_PATH);
+  /**
+   * The control plane's answer to one token request, as if it had gone alone. Its span there is
+   * a child of this request's own span; the call that carries the batch is traced on its own.
+   */
+  issue(form: string, authorization: string | undefined): Promise<UpstreamResponse> {
     const request: TokenBatchRequestDto = {
       form,
       ...(authorization !== undefined && { authorization }),
       request_id: correlationId() ?? randomUUID(),
-      ...traced?.headers,
+      ...traceContextHeaders(),
     };
-    try {
-      const response = await this.batches.submit(JSON.stringify(request));
-      if (traced !== undefined) endClientSpan(traced.span, response.status);
-      return response;
-    } catch (error) {
-      if (traced !== undefined) endClientSpan(traced.span, undefined, error);
-      throw error;
-    }
+    return this.batches.submit(JSON.stringify(request));
   }
 
   /** Resolves once every request handed over has been answered. */
