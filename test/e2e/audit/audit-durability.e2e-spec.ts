@@ -66,7 +66,11 @@ describe.each(databases)('the audit log survives a crash of the control plane ($
         else await new Promise((resolve) => setTimeout(resolve, 20));
       }
     };
-    const load = [...Array.from({ length: 8 }, (_, w) => writer(w)), issuer(), issuer()];
+    // Twelve issuers at once: the backend sends their requests in batches, and the kill falls on some.
+    const load = [
+      ...Array.from({ length: 8 }, (_, w) => writer(w)),
+      ...Array.from({ length: 12 }, () => issuer()),
+    ];
 
     await new Promise((resolve) => setTimeout(resolve, 400));
     await platform.killProcess('control-plane');
@@ -89,6 +93,7 @@ describe.each(databases)('the audit log survives a crash of the control plane ($
       after = page.next_after;
     }
     expect(acknowledged.length).toBeGreaterThan(0);
+    expect(issuedJtis.length).toBeGreaterThan(12);
     const bySequence = new Map(stored.map((r) => [r.sequence_id, r]));
     for (const record of acknowledged) expect(bySequence.get(record.sequence_id)).toEqual(record);
     const auditedJtis = new Set(stored.filter((r) => r.action === 'token.issued').map((r) => r.target));
