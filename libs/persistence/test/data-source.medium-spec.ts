@@ -29,6 +29,16 @@ describe(openDataSource.name, () => {
     opened.push(dataSource);
     return dataSource;
   };
+  /** `count` issued-token events spread evenly over `clients` client ids. */
+  const tokenEvents = (count: number, clients: number) =>
+    Array.from({ length: count }, (_, i) => ({
+      type: 'token.issued' as const,
+      clientId: `client-${i % clients}`,
+      subject: null,
+      jti: `jti-${i}`,
+      grantId: null,
+      occurredAt: new Date(),
+    }));
   const pragma = async (dataSource: DataSource, name: string) => {
     const [row] = (await dataSource.query(`PRAGMA ${name}`)) as Array<Record<string, unknown>>;
     return Object.values(row)[0];
@@ -67,15 +77,7 @@ describe(openDataSource.name, () => {
   it("gives SQLite's planner statistics of the tables that grew when it opens the file", async () => {
     const url = `sqlite:${join(directory, 'platform.sqlite')}`;
     const first = await open(url);
-    const events = Array.from({ length: 2_000 }, (_, i) => ({
-      type: 'token.issued' as const,
-      clientId: `client-${i % 20}`,
-      subject: null,
-      jti: `jti-${i}`,
-      grantId: null,
-      occurredAt: new Date(),
-    }));
-    await TypeOrmStores.forDataSource(first).tokenEvents.appendTokenEvents(events);
+    await TypeOrmStores.forDataSource(first).tokenEvents.appendTokenEvents(tokenEvents(2_000, 20));
     const tokenEventStats = "SELECT stat FROM sqlite_stat1 WHERE tbl = 'token_events'";
     await expect(first.query(tokenEventStats)).resolves.toEqual([]);
     await first.destroy();
@@ -95,15 +97,7 @@ describe(openDataSource.name, () => {
     every.mockRestore();
     expect(period).toBe(6 * 60 * 60_000);
 
-    const events = Array.from({ length: 2_000 }, (_, i) => ({
-      type: 'token.issued' as const,
-      clientId: `client-${i % 40}`,
-      subject: null,
-      jti: `jti-${i}`,
-      grantId: null,
-      occurredAt: new Date(),
-    }));
-    await TypeOrmStores.forDataSource(dataSource).tokenEvents.appendTokenEvents(events);
+    await TypeOrmStores.forDataSource(dataSource).tokenEvents.appendTokenEvents(tokenEvents(2_000, 40));
     // A query that would use the index: SQLite's optimize analyzes what this connection needed.
     await TypeOrmStores.forDataSource(dataSource).tokenEvents.listTokenEvents({
       clientId: 'client-1',

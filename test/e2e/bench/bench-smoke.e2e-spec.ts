@@ -151,6 +151,9 @@ describe('npm run bench (quick scenarios, a second each)', () => {
         'backend (traced)',
         'control-plane (traced)',
         'sidecar (traced)',
+        'backend (untraced)',
+        'control-plane (untraced)',
+        'sidecar (untraced)',
       ].sort(),
     );
     for (const started of report.processes) {

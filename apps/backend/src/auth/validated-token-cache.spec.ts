@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { claimsFactory } from '../testing/fakes';
 import { ValidatedTokenCache } from './validated-token-cache';
 
@@ -27,6 +29,39 @@ describe(ValidatedTokenCache.name, () => {
     expect(Object.isFrozen(hit)).toBe(true);
     expect(Object.isFrozen(hit?.roles)).toBe(true);
     expect(cache.get('other')).toBeUndefined();
+  });
+
+  it('keeps every claim of a remembered token', () => {
+    const claims = claimsFactory({
+      exp: NOW + 60,
+      tenant: 'acme',
+      roles: ['user', 'auditor'],
+      grant_id: 'g-1',
+    });
+    cache.remember('tok', claims, cache.generation);
+    cache.remember('empty-roles', claimsFactory({ exp: NOW + 60, roles: [] }), cache.generation);
+
+    expect(cache.get('tok')).toEqual(claims);
+    expect(cache.get('empty-roles')).toMatchObject({ roles: [] });
+    expect(Object.isFrozen(cache.get('empty-roles')?.roles)).toBe(true);
+  });
+
+  it('holds 20,000 tokens of one client in under 400 bytes each', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const big = live(20_000);
+    // As the local verifier hands them over: every value a fresh string, as JSON.parse makes it.
+    const parsed = (n: number) =>
+      JSON.parse(
+        JSON.stringify(claimsFactory({ jti: `jti-${n}-${'x'.repeat(12)}`, exp: NOW + 60 })),
+      ) as ReturnType<typeof claimsFactory>;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let n = 0; n < 20_000; n++) big.remember(`token-${n}`, parsed(n), big.generation);
+    gc();
+    const perToken = (process.memoryUsage().heapUsed - before) / 20_000;
+    expect(big.size).toBe(20_000);
+    expect(perToken).toBeLessThan(400);
   });
 
   it('stops answering a token once exp <= now, as jose does', () => {

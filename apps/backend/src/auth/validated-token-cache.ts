@@ -20,6 +20,7 @@ const MISSES = metrics.validationCache.labels('miss');
 
 export class ValidatedTokenCache {
   private readonly entries = new Map<string, TokenClaims>();
+  private readonly shared = new SharedValues();
   private live = false;
   private changes = 0;
 
@@ -70,7 +71,7 @@ export class ValidatedTokenCache {
     if (this.entries.size >= this.maxEntries && !this.entries.has(key)) {
       this.entries.delete(this.entries.keys().next().value as string);
     }
-    this.entries.set(key, freeze(claims));
+    this.entries.set(key, freeze(claims, this.shared));
   }
 
   /** The stream is live: from now on every change reaches us. */
@@ -104,14 +105,49 @@ export class ValidatedTokenCache {
 
 /**
  * The SHA-256 of a token (43 characters) rather than the token (700 and more, and a slice that
- * keeps the whole header alive): an entry costs about 0.5 KB, so a cache of 100,000 tokens fits
- * in 50 MB. Under 1 µs per lookup with the one-shot `hash` (half of `createHash`'s cost).
+ * keeps the whole header alive): with the claims as `freeze` keeps them, a cache of 100,000
+ * tokens of one client takes ~25 MB of heap. Under 1 µs per lookup with the one-shot `hash` (half of `createHash`'s cost).
  */
 function keyOf(token: string): string {
   return hash('sha256', token, 'base64url');
 }
 
-/** The cached claims are shared by every later request: nobody may change them. */
-function freeze(claims: TokenClaims): TokenClaims {
-  return Object.freeze({ ...claims, roles: Object.freeze([...claims.roles]) as string[] });
+const NO_ROLES = Object.freeze([]) as unknown as string[];
+/** Distinct claim values kept for sharing; past this many the table starts over. */
+const MAX_SHARED_VALUES = 4096;
+
+/**
+ * The cached claims are shared by every later request: nobody may change them. Written as one
+ * literal: a spread copy, once frozen, falls into V8's dictionary form (about 0.8 KB an entry
+ * at 100,000 tokens instead of 0.25 KB). The values tokens repeat (issuer, audience, subject,
+ * client, scope, tenant, grant) are shared with earlier entries rather than kept once per token,
+ * as `JSON.parse` made them.
+ */
+function freeze(claims: TokenClaims, shared: SharedValues): TokenClaims {
+  return Object.freeze({
+    iss: shared.of(claims.iss),
+    sub: shared.of(claims.sub),
+    aud: shared.of(claims.aud),
+    exp: claims.exp,
+    iat: claims.iat,
+    jti: claims.jti,
+    client_id: shared.of(claims.client_id),
+    scope: shared.of(claims.scope),
+    tenant: shared.of(claims.tenant),
+    roles: claims.roles.length === 0 ? NO_ROLES : (Object.freeze([...claims.roles]) as string[]),
+    grant_id: shared.of(claims.grant_id),
+  });
+}
+
+/** One copy of each recent claim value (bounded: it starts over when full). */
+class SharedValues {
+  private readonly values = new Map<string, string>();
+
+  of(value: string): string {
+    const known = this.values.get(value);
+    if (known !== undefined) return known;
+    if (this.values.size >= MAX_SHARED_VALUES) this.values.clear();
+    this.values.set(value, value);
+    return value;
+  }
 }
