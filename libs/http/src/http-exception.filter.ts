@@ -32,7 +32,8 @@ export interface ErrorResponse {
 export type RequestLike = Pick<FastifyRequest, 'url' | 'headers'>;
 
 const OAUTH_JSON = 'application/json';
-const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
+/** What every OAuth answer carries (RFC 6749 section 5.1). */
+export const OAUTH_NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 
 /**
  * The one HTTP mapper of the platform's typed errors:
@@ -84,7 +85,7 @@ export function toErrorResponse(exception: unknown, request: RequestLike): Error
   if (isScimRoute(path)) return scimErrorResponse(exception, request);
   const oauthRoute = isOAuthRoute(path);
   const response = mapException(exception, request, oauthRoute);
-  if (oauthRoute) Object.assign(response.headers, NO_STORE);
+  if (oauthRoute) Object.assign(response.headers, OAUTH_NO_STORE);
   return response;
 }
 
@@ -171,7 +172,7 @@ export function oauthStatus(code: OAuthErrorCode): number {
 
 function oauthError(code: OAuthErrorCode, description: string, request: RequestLike): ErrorResponse {
   const status = oauthStatus(code);
-  const headers: Record<string, string> = { 'content-type': OAUTH_JSON, ...NO_STORE };
+  const headers: Record<string, string> = { 'content-type': OAUTH_JSON, ...OAUTH_NO_STORE };
   if (code === 'invalid_client' && triedBasic(request)) headers['www-authenticate'] = 'Basic realm="oauth"';
   return { status, headers, body: { error: code, error_description: description } };
 }

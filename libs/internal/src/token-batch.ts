@@ -8,6 +8,7 @@ import {
   Matches,
   ValidateNested,
 } from 'class-validator';
+import { SANE_CORRELATION_ID } from '@platform/telemetry';
 
 /**
  * The backend's token requests of one turn of its event loop, sent to the control plane in one
@@ -37,7 +38,7 @@ export class TokenBatchRequestDto {
   authorization?: string;
 
   /** The correlation id of the client's request. */
-  @Matches(/^[A-Za-z0-9._:-]{1,128}$/)
+  @Matches(SANE_CORRELATION_ID)
   request_id: string;
 
   /** W3C trace context of the backend's span for this request (when tracing is on). */

@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 /** The HTTP header and the gRPC metadata key that carry a request's correlation id between hops. */
 export const CORRELATION_HEADER = 'x-request-id';
 
-const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** A correlation id we accept from a caller: a plain token, never arbitrary bytes for the logs. */
+export const SANE_CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const storage = new AsyncLocalStorage<string>();
 
 /**
@@ -23,5 +24,5 @@ export function correlationId(): string | undefined {
 
 /** An incoming id when it is a plain token (never echo arbitrary bytes into logs), else a fresh UUID. */
 export function acceptCorrelationId(incoming: string | undefined): string {
-  return incoming !== undefined && SANE_ID.test(incoming) ? incoming : randomUUID();
+  return incoming !== undefined && SANE_CORRELATION_ID.test(incoming) ? incoming : randomUUID();
 }

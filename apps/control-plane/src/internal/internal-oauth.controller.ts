@@ -19,7 +19,13 @@ import {
   startServerSpan,
   withCorrelationId,
 } from '@platform/telemetry';
-import { logErrorResponse, mediaType, toErrorResponse, type PlatformRequest } from '@platform/http';
+import {
+  logErrorResponse,
+  mediaType,
+  OAUTH_NO_STORE,
+  toErrorResponse,
+  type PlatformRequest,
+} from '@platform/http';
 import {
   INTROSPECTION_REACH_HEADER,
   TOKEN_BATCH_BODY_LIMIT,
@@ -41,11 +47,7 @@ function oauthForm(request: PlatformRequest): Record<string, string> {
   return parseOAuthForm(request.rawBody ?? '');
 }
 
-const TOKEN_HEADERS = {
-  'content-type': 'application/json; charset=utf-8',
-  'cache-control': 'no-store',
-  pragma: 'no-cache',
-};
+const TOKEN_HEADERS = { 'content-type': 'application/json; charset=utf-8', ...OAUTH_NO_STORE };
 
 @Controller('internal/v1/oauth')
 @UseGuards(InternalGuard)
