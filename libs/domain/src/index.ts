@@ -15,6 +15,7 @@ export * from './clients/secret-hasher';
 export * from './keys/signing-key-ring';
 export * from './keys/sealed-private-key';
 export * from './tokens/access-token';
+export { newTokenId } from './tokens/token-id';
 export * from './tokens/opaque-token';
 export * from './tokens/token-validator';
 export * from './grants/grant-handler';

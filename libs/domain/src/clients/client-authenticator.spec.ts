@@ -8,10 +8,40 @@ async function setUp() {
   const authenticator = new ClientAuthenticator(applications, argon2idHasher);
   const worker = await seedApplication(stores, { clientId: 'reports-worker' });
   const spa = await seedApplication(stores, { clientId: 'dashboard', appType: 'spa' });
-  return { authenticator, worker, spa };
+  return { authenticator, worker, spa, applications };
 }
 
 describe(ClientAuthenticator.name, () => {
+  it('reads an app once for the requests that arrive in one turn, and again in the next turn', async () => {
+    const { authenticator, worker, applications } = await setUp();
+    const reads = jest.spyOn(applications, 'findApplication');
+    const credentials = {
+      clientId: 'reports-worker',
+      clientSecret: worker.secret,
+      method: 'client_secret_post',
+    } as const;
+    const together = await Promise.all([1, 2, 3].map(() => authenticator.authenticate(credentials)));
+    expect(together.map((client) => client.authenticatedWithSecret)).toEqual([true, true, true]);
+    expect(reads.mock.calls).toEqual([['reports-worker']]);
+
+    // A change made between two turns is seen by the next one: the read is not kept.
+    await applications.deleteApplication('reports-worker');
+    await expectOAuthError(authenticator.authenticate(credentials), 'invalid_client');
+    expect(reads).toHaveBeenCalledTimes(2);
+  });
+
+  it('does not share a read between different clients of one turn', async () => {
+    const { authenticator, applications } = await setUp();
+    const reads = jest.spyOn(applications, 'findApplication');
+    const [worker, spa] = await Promise.all(
+      ['reports-worker', 'dashboard'].map((clientId) =>
+        authenticator.authenticate({ clientId, clientSecret: undefined, method: 'none' }),
+      ),
+    );
+    expect([worker.app.clientId, spa.app.clientId]).toEqual(['reports-worker', 'dashboard']);
+    expect(reads).toHaveBeenCalledTimes(2);
+  });
+
   it('authenticates a client presenting its secret', async () => {
     const { authenticator, worker } = await setUp();
     const client = await authenticator.authenticate({

@@ -70,6 +70,8 @@ describe(JwtAccessTokenStrategy.name, () => {
       scope: 'jobs.read files.read',
     });
     expect(issued.claims).toEqual(claims);
+    // Time-ordered (token-id.ts): the jti starts with the issue time in milliseconds.
+    expect(Buffer.from(issued.claims.jti, 'base64url').readUIntBE(0, 6)).toBe(TEST_START.getTime());
   });
 
   it('adds tenant, roles and grant_id for a user token', async () => {

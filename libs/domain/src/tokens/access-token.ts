@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import type { Clock } from '../clock';
 import type { SigningKeyRing } from '../keys/signing-key-ring';
 import { signRs256 } from './jws';
+import { newTokenId } from './token-id';
 
 /** The claims without which no access token is valid, wherever one is verified (RFC 9068 section 2.2). */
 export const REQUIRED_ACCESS_TOKEN_CLAIMS = ['exp', 'iat', 'jti', 'sub', 'client_id'] as const;
@@ -54,14 +54,15 @@ export class JwtAccessTokenStrategy {
   ) {}
 
   async issue(subject: AccessTokenSubject): Promise<IssuedAccessToken> {
-    const iat = Math.floor(this.clock.now().getTime() / 1000);
+    const now = this.clock.now().getTime();
+    const iat = Math.floor(now / 1000);
     const claims: AccessTokenClaims = {
       iss: this.settings.issuer,
       sub: subject.subject,
       aud: this.settings.issuer,
       exp: iat + this.settings.lifetimeSeconds,
       iat,
-      jti: randomBytes(16).toString('base64url'),
+      jti: newTokenId(now),
       client_id: subject.clientId,
       scope: subject.scopes.join(' '),
       ...(subject.user && {
