@@ -23,7 +23,7 @@ import {
   InactiveIntrospectionDto,
   JsonBody,
   type MeDto,
-  NO_STORE as NO_STORE_HEADERS,
+  NO_STORE,
   OAuthErrorDto,
   OAuthOperation,
   OAuthRefusal,
@@ -36,7 +36,7 @@ import {
   ValidateRequestDto,
 } from '@platform/contract';
 import { BearerError, OAuthError, parseOAuthForm, validationFailed } from '@platform/domain';
-import { mediaType, type PlatformRequest, readBearerToken } from '@platform/http';
+import { mediaType, OAUTH_NO_STORE, type PlatformRequest, readBearerToken } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { LocalRevocation } from '../auth/local-revocation';
 import { AppLoginClient } from '../clients/app-login.client';
@@ -71,8 +71,6 @@ const VALIDATE_DESCRIPTION =
 
 export type Validation = ({ active: true } & MeDto) | { active: false };
 
-const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
-
 /**
  * The app-facing token operations of the user-forwarding model (docs/internal-api.md): thin
  * translations onto what exists already (the login code exchange and the refresh_token grant in
@@ -98,7 +96,7 @@ export class AuthTokensController {
       'Server-to-server, once per code (the specification leaves path and body "not shown"; decided: JSON `{code}` -> `{accessToken, refreshToken, tokenType, expiresIn, scope}`). A code that is unknown, used or older than 60 s: **400** `invalid_grant`.',
   })
   @JsonBody(CodeExchangeRequestDto)
-  @Answers(200, AppTokensDto, 'The user’s tokens.', { headers: NO_STORE_HEADERS })
+  @Answers(200, AppTokensDto, 'The user’s tokens.', { headers: NO_STORE })
   @GrantRefused('The code is refused (RFC 6749 JSON), or the body is not a JSON object (problem details).')
   @ServerFailures()
   async exchange(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
@@ -115,7 +113,7 @@ export class AuthTokensController {
       'Body and answer are "not shown" in the specification; decided: JSON `{refreshToken}` -> the same shape as the code exchange. The rules of the `refresh_token` grant apply: the presented token is revoked at once, and presenting a rotated one revokes the whole grant (**400** `invalid_grant`). Clients refresh with a single request at a time, when a call answers 401 or at 80% of `expiresIn`.',
   })
   @JsonBody(AppRefreshRequestDto)
-  @Answers(200, AppTokensDto, 'New tokens.', { headers: NO_STORE_HEADERS })
+  @Answers(200, AppTokensDto, 'New tokens.', { headers: NO_STORE })
   @GrantRefused(
     'The refresh token is refused (RFC 6749 JSON), or the body is not a JSON object (problem details).',
   )
@@ -186,7 +184,7 @@ export class AuthTokensController {
     },
     ClientCredentialsTokenRequestDto,
   )
-  @Answers(200, TokenResponseDto, 'The token response.', { headers: NO_STORE_HEADERS })
+  @Answers(200, TokenResponseDto, 'The token response.', { headers: NO_STORE })
   @OAuthRefusal(400, 'A refused request, by RFC 6749 error code.', TOKEN_REFUSALS)
   @RateLimited()
   @Refuses(413, 'The body exceeds 64 KiB; refused before any route runs.')
@@ -234,7 +232,7 @@ async function sendAppTokens(reply: FastifyReply, response: UpstreamResponse): P
     expiresIn: Number(token.expires_in),
     scope: String(token.scope ?? ''),
   };
-  void reply.status(200).headers(NO_STORE);
+  void reply.status(200).headers(OAUTH_NO_STORE);
   await reply.send(body);
 }
 
