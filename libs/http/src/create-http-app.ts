@@ -133,14 +133,6 @@ interface RawReply {
 function registerContentParsers(adapter: FastifyAdapter): void {
   const fastify = adapter.getInstance();
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string' },
-    (request, body: string, done) => {
-      (request as { rawBody?: string }).rawBody = body;
-      done(null, Object.fromEntries(new URLSearchParams(body)));
-    },
-  );
   const json = fastify.getDefaultJsonParser('error', 'error');
   // SCIM clients send their JSON as application/scim+json (RFC 7644 section 3.1).
   fastify.addContentTypeParser(
@@ -153,6 +145,7 @@ function registerContentParsers(adapter: FastifyAdapter): void {
       json(request, body, done);
     },
   );
+  // Forms stay text too: each form route parses it once, by the OAuth rules (parseOAuthForm).
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (request, body: string, done) => {
     (request as { rawBody?: string }).rawBody = body;
     done(null, body);
