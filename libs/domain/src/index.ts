@@ -12,6 +12,7 @@ export * from './form';
 export * from './clients/client-credentials';
 export * from './clients/client-authenticator';
 export * from './clients/secret-hasher';
+export * from './clients/secret-digests';
 export * from './keys/signing-key-ring';
 export * from './keys/sealed-private-key';
 export * from './tokens/access-token';

@@ -1,4 +1,4 @@
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import {
   accessTokenIntrospection,
   type IntrospectionResponse,
@@ -6,6 +6,7 @@ import {
   parseOAuthForm,
   type PresentedClientCredentials,
   readClientCredentials,
+  SecretDigests,
 } from '@platform/domain';
 import { mediaType, type PlatformRequest } from '@platform/http';
 import { INTROSPECTION_REACH_HEADER } from '@platform/internal';
@@ -17,7 +18,7 @@ import type { ValidatedTokenCache } from '../auth/validated-token-cache';
 const MAX_CALLERS = 10_000;
 
 interface RememberedCaller {
-  /** Digest of this process's random key, method, client_id and secret. */
+  /** Digest of method, client_id and secret (SecretDigests). */
   digest: Buffer;
   seesAnyToken: boolean;
   /** The token cache's generation when the control plane was asked: any invalidation since voids it. */
@@ -42,7 +43,7 @@ export interface IntrospectionAttempt {
  * the stream going dark, voids every one, so the next request of each caller is relayed again.
  */
 export class LocalIntrospection {
-  private readonly key = randomBytes(32).toString('base64');
+  private readonly digests = new SecretDigests();
   private readonly callers = new Map<string, RememberedCaller>();
 
   constructor(
@@ -111,13 +112,7 @@ export class LocalIntrospection {
     });
   }
 
-  /**
-   * SHA-256 over a random per-process prefix, not an HMAC (a third of the cost, and the
-   * introspection's largest item after the write): a digest never leaves this process nor comes
-   * in from outside, so length extension has nothing to forge; the prefix keeps a memory dump from
-   * testing guessed secrets.
-   */
   private digestOf({ method, clientId, clientSecret }: IntrospectionAttempt['credentials']): Buffer {
-    return hash('sha256', `${this.key}\0${method}\0${clientId}\0${clientSecret}`, 'buffer');
+    return this.digests.of(method, clientId, clientSecret);
   }
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalize } from 'json-canonicalize';
 import type { AuditChainHead, AuditEventInput, AuditRecord } from './audit-record';
 
@@ -26,10 +26,7 @@ export function auditRecordBody(sequenceId: number, event: AuditEventInput): Rec
 
 /** `record_hash` = hex SHA-256 of `previous_hash` (hex text) followed by the canonical JSON body. */
 export function auditRecordHash(previousHash: string, sequenceId: number, event: AuditEventInput): string {
-  return createHash('sha256')
-    .update(previousHash)
-    .update(canonicalize(auditRecordBody(sequenceId, event)))
-    .digest('hex');
+  return hash('sha256', previousHash + canonicalize(auditRecordBody(sequenceId, event)), 'hex');
 }
 
 /** The records that continue a chain whose head is (`lastSequenceId`, `lastHash`). */

@@ -1,5 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as argon2 from 'argon2';
+import { SecretDigests } from './secret-digests';
 
 export interface SecretHasher {
   hash(secret: string): Promise<string>;
@@ -28,11 +29,11 @@ const MAX_ENTRIES = 10_000;
  * Remembers secrets that already passed argon2 verification, so a client asking for tokens
  * all day pays for argon2 once. An entry is bound to the stored hash it was verified against:
  * rotating the secret or deleting the app changes or removes that hash, so the old secret
- * fails at once on every replica. Only an HMAC of the secret under a per-process random key
- * is kept, and it is compared in constant time.
+ * fails at once on every replica. Only a digest of the secret is kept (SecretDigests), and it
+ * is compared in constant time.
  */
 export class VerifiedSecretCache implements SecretHasher {
-  private readonly key = randomBytes(32);
+  private readonly digests = new SecretDigests();
   private readonly verified = new Map<string, Buffer>();
   /** argon2 runs under way, so a burst of first requests from one client pays for it once. */
   private readonly inFlight = new Map<string, Promise<boolean>>();
@@ -44,7 +45,7 @@ export class VerifiedSecretCache implements SecretHasher {
   }
 
   async verify(hash: string, secret: string): Promise<boolean> {
-    const digest = createHmac('sha256', this.key).update(hash).update('\0').update(secret).digest();
+    const digest = this.digests.of(hash, secret);
     const known = this.verified.get(hash);
     if (known && timingSafeEqual(known, digest)) return true;
     // Keyed by the digest (hash and secret together): only identical attempts share a run.
