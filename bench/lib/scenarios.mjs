@@ -59,8 +59,9 @@ export const scenarios = {
     const { platform, peer, app } = ctx;
     const ours = `${platform.baseUrl}/v1/oauth/token`;
     await expectSameKindOfToken(ours, app, peer.tokenUrl, peer.client);
-    const floor = await startTwoHopFloor(ctx);
-    const [platformRow, peerRow, floorRow] = await ctx.compare([
+    const floor = await startTwoHopFloor(ctx, FLOOR);
+    const floorWithWrites = await startTwoHopFloor(ctx, FLOOR_WITH_WRITES);
+    const [platformRow, peerRow, floorRow, floorWithWritesRow] = await ctx.compare([
       { name: 'issuance: POST /v1/oauth/token (platform)', request: issuanceLoad(ours, app) },
       {
         name: 'issuance: POST /token (node-oidc-provider)',
@@ -70,9 +71,12 @@ export const scenarios = {
         name: 'issuance: two-hop floor (no framework, no database)',
         request: issuanceLoad(floor.tokenUrl, app),
       },
+      {
+        name: 'issuance: two-hop floor with the token writes (no framework)',
+        request: issuanceLoad(floorWithWrites.tokenUrl, app),
+      },
     ]);
-    const cpuRatio =
-      cpuPerRequest(platformRow, PLATFORM_PROCESSES) / cpuPerRequest(floorRow, FLOOR_PROCESSES);
+    const ourCpu = cpuPerRequest(platformRow, PLATFORM_PROCESSES);
     return [
       {
         key: 'issuance',
@@ -84,7 +88,12 @@ export const scenarios = {
           {
             against: 'issuance-floor',
             label: 'the floor’s CPU per token (lower is better)',
-            value: cpuRatio,
+            value: ourCpu / cpuPerRequest(floorRow, FLOOR.processes),
+          },
+          {
+            against: 'issuance-floor-writes',
+            label: 'the CPU per token of the floor with the token writes',
+            value: ourCpu / cpuPerRequest(floorWithWritesRow, FLOOR_WITH_WRITES.processes),
           },
         ],
       },
@@ -92,6 +101,11 @@ export const scenarios = {
         key: 'issuance-floor',
         label: 'Issuance floor: two Node HTTP hops and an RS256 signature',
         ...floorRow,
+      },
+      {
+        key: 'issuance-floor-writes',
+        label: 'Issuance floor with the token writes (token event, chained audit record, SQLite)',
+        ...floorWithWritesRow,
       },
       {
         key: 'issuance-peer',
@@ -907,7 +921,13 @@ const round = (ms) => Math.round(ms * 100) / 100;
 
 /** `count` client_credentials tokens, `concurrency` requests at a time. */
 const PLATFORM_PROCESSES = ['backend', 'control-plane', 'sidecar'];
-const FLOOR_PROCESSES = ['floor backend', 'floor control plane'];
+/** The two floors of issuance: the bare one, and one that also writes what a token must leave. */
+const FLOOR = { prefix: 'floor', args: [], processes: ['floor backend', 'floor control plane'] };
+const FLOOR_WITH_WRITES = {
+  prefix: 'floor+writes',
+  args: ['--writes'],
+  processes: ['floor+writes backend', 'floor+writes control plane'],
+};
 
 /** CPU microseconds per request the named processes used together during a measured load. */
 function cpuPerRequest(row, processes) {
@@ -918,9 +938,10 @@ function cpuPerRequest(row, processes) {
 /**
  * The floor of issuance in the platform's layout (bench/experiments/two-hop-floor.mjs): a
  * "backend" relaying the form with undici to a "control plane" that signs with crypto.sign, no
- * framework, no database, no client check. Both processes are watched by the sampler.
+ * framework, no client check, and with FLOOR_WITH_WRITES the token event and chained audit
+ * record in SQLite. Both processes are watched by the sampler.
  */
-async function startTwoHopFloor(ctx) {
+async function startTwoHopFloor(ctx, { prefix, args }) {
   const script = fileURLToPath(new URL('../experiments/two-hop-floor.mjs', import.meta.url));
   const start = (name, args) =>
     new Promise((resolve, reject) => {
@@ -932,8 +953,8 @@ async function startTwoHopFloor(ctx) {
         resolve(port);
       });
     });
-  const controlPlanePort = await start('floor control plane', ['--role', 'control-plane']);
-  const backendPort = await start('floor backend', [
+  const controlPlanePort = await start(`${prefix} control plane`, ['--role', 'control-plane', ...args]);
+  const backendPort = await start(`${prefix} backend`, [
     '--role',
     'backend',
     '--upstream',
