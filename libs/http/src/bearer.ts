@@ -10,12 +10,15 @@ export class MissingBearerTokenError extends BearerError {
   }
 }
 
-/** RFC 6750 b64token. */
-const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+/** `Bearer <b64token>` (RFC 6750 section 2.1), the scheme in any case, spaces around. */
+const BEARER_CREDENTIALS = /^\s*bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
+/** The scheme of any credentials: the first word. */
+const SCHEME = /^\s*(\S+)/;
 
 /**
  * The access token of an `Authorization: Bearer <token>` header. No header, or another scheme:
  * MissingBearerTokenError (401, bare challenge). A malformed Bearer header: invalid_request (400).
+ * Every protected request reads it: one regular expression, no split.
  */
 export function readBearerToken(authorization: string | string[] | undefined): string {
   if (Array.isArray(authorization)) {
@@ -23,11 +26,9 @@ export function readBearerToken(authorization: string | string[] | undefined): s
       throw new BearerError('invalid_request', 'Only one Authorization header is allowed');
     authorization = authorization[0];
   }
-  if (authorization === undefined || authorization.trim() === '') throw new MissingBearerTokenError();
-  const [scheme, ...rest] = authorization.trim().split(/\s+/);
-  if (scheme.toLowerCase() !== 'bearer') throw new MissingBearerTokenError();
-  if (rest.length !== 1 || !B64TOKEN.test(rest[0])) {
-    throw new BearerError('invalid_request', 'The Authorization header is not of the form "Bearer <token>"');
-  }
-  return rest[0];
+  if (authorization === undefined) throw new MissingBearerTokenError();
+  const token = BEARER_CREDENTIALS.exec(authorization)?.[1];
+  if (token !== undefined) return token;
+  if (SCHEME.exec(authorization)?.[1].toLowerCase() !== 'bearer') throw new MissingBearerTokenError();
+  throw new BearerError('invalid_request', 'The Authorization header is not of the form "Bearer <token>"');
 }

@@ -23,10 +23,18 @@ export class BearerGuard implements CanActivate {
     private readonly verifier: LocalTokenVerifier,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** Synchronous unless the sidecar is asked: Nest awaits only a guard that returns a promise. */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const token = readBearerToken(request.headers.authorization);
-    request.claims = this.cache.get(token) ?? this.verifyHere(token) ?? (await this.validate(token));
+    const claims = this.cache.get(token) ?? this.verifyHere(token);
+    if (claims === undefined) {
+      return this.validate(token).then((validated) => {
+        request.claims = validated;
+        return true;
+      });
+    }
+    request.claims = claims;
     return true;
   }
 
