@@ -50,7 +50,7 @@ const listen = (httpServer) =>
 async function tokenRecorder() {
   const require = createRequire(import.meta.url);
   require('reflect-metadata');
-  const { openDataSource } = require('@platform/persistence');
+  const { AUDIT_RECORD_COLUMNS, auditRecordValues, openDataSource } = require('@platform/persistence');
   const { chainAuditRecords } = require('@platform/domain');
   const dir = mkdtempSync(join(tmpdir(), 'two-hop-floor-'));
   process.once('SIGTERM', () => process.exit(0));
@@ -69,9 +69,7 @@ async function tokenRecorder() {
         events: db.prepare(
           `INSERT INTO token_events (type, client_id, subject, jti, grant_id, occurred_at) VALUES ${rows(6)}`,
         ),
-        audit: db.prepare(
-          `INSERT INTO audit_records (sequence_id, previous_hash, record_hash, tenant, actor_kind, actor_id, action, target, outcome, occurred_at, correlation_id, attributes) VALUES ${rows(12)}`,
-        ),
+        audit: db.prepare(`INSERT INTO audit_records (${AUDIT_RECORD_COLUMNS}) VALUES ${rows(12)}`),
       });
     }
     return inserts.get(count);
@@ -97,22 +95,7 @@ async function tokenRecorder() {
         attributes: { client_id: c.client_id, subject: c.sub, jti: c.jti },
       })),
     );
-    audit.run(
-      records.flatMap((r) => [
-        r.sequenceId,
-        r.previousHash,
-        r.recordHash,
-        r.tenant,
-        r.actorKind,
-        r.actorId,
-        r.action,
-        r.target,
-        r.outcome,
-        +r.occurredAt,
-        r.correlationId,
-        JSON.stringify(r.attributes),
-      ]),
-    );
+    audit.run(records.flatMap(auditRecordValues));
     const last = records[records.length - 1];
     moveHead.run(last.sequenceId, last.recordHash);
   });

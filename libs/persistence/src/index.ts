@@ -1,5 +1,6 @@
 export { createDataSource, openDataSource, dataSourceOptions, DatabaseUrlError } from './data-source';
 export { TypeOrmStores } from './stores/typeorm-stores';
+export { AUDIT_RECORD_COLUMNS, auditRecordValues } from './stores/audit.store';
 export { TypeOrmTransactor } from './typeorm-transactor';
 export { MIGRATIONS } from './migrations';
 export { ENTITIES } from './entities';

@@ -81,6 +81,7 @@ describe('npm run bench (quick scenarios, a second each)', () => {
         'issuance',
         'issuance-peer',
         'issuance-floor',
+        'issuance-floor-writes',
         'protected',
         'revocation',
         'revocation-backend',

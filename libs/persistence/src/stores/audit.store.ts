@@ -17,9 +17,28 @@ import { placeholderFor, valuesList, type Placeholder } from './raw-sql';
 
 /** Rows per INSERT: keeps a big batch under SQLite's bound-parameter limit. */
 const APPEND_CHUNK = 500;
-const INSERT_COLUMNS =
+/** The columns an audit record is inserted with, in the order of `auditRecordValues`. */
+export const AUDIT_RECORD_COLUMNS =
   'sequence_id, previous_hash, record_hash, tenant, actor_kind, actor_id, action, target, outcome, occurred_at, correlation_id, attributes';
 const COLUMN_COUNT = 12;
+
+/** A record's values for an INSERT into AUDIT_RECORD_COLUMNS. */
+export function auditRecordValues(r: AuditRecord): Array<string | number | null> {
+  return [
+    r.sequenceId,
+    r.previousHash,
+    r.recordHash,
+    r.tenant,
+    r.actorKind,
+    r.actorId,
+    r.action,
+    r.target,
+    r.outcome,
+    r.occurredAt.getTime(),
+    r.correlationId,
+    JSON.stringify(r.attributes),
+  ];
+}
 
 /**
  * The audit chain on SQL. An append first writes the one-row chain head (a no-op update), which
@@ -45,21 +64,8 @@ export class TypeOrmAuditStore implements AuditStore {
     for (let start = 0; start < records.length; start += APPEND_CHUNK) {
       const chunk = records.slice(start, start + APPEND_CHUNK);
       await this.manager.query(
-        `INSERT INTO audit_records (${INSERT_COLUMNS}) VALUES ${valuesList($, chunk.length, COLUMN_COUNT)}`,
-        chunk.flatMap((r) => [
-          r.sequenceId,
-          r.previousHash,
-          r.recordHash,
-          r.tenant,
-          r.actorKind,
-          r.actorId,
-          r.action,
-          r.target,
-          r.outcome,
-          r.occurredAt.getTime(),
-          r.correlationId,
-          JSON.stringify(r.attributes),
-        ]),
+        `INSERT INTO audit_records (${AUDIT_RECORD_COLUMNS}) VALUES ${valuesList($, chunk.length, COLUMN_COUNT)}`,
+        chunk.flatMap(auditRecordValues),
       );
     }
     const last = records[records.length - 1];
