@@ -919,7 +919,6 @@ scenarios['many-tokens'] = async function manyTokens(ctx) {
 
 const round = (ms) => Math.round(ms * 100) / 100;
 
-/** `count` client_credentials tokens, `concurrency` requests at a time. */
 const PLATFORM_PROCESSES = ['backend', 'control-plane', 'sidecar'];
 /** The two floors of issuance: the bare one, and one that also writes what a token must leave. */
 const FLOOR = { prefix: 'floor', args: [], processes: ['floor backend', 'floor control plane'] };
@@ -941,7 +940,7 @@ function cpuPerRequest(row, processes) {
  * framework, no client check, and with FLOOR_WITH_WRITES the token event and chained audit
  * record in SQLite. Both processes are watched by the sampler.
  */
-async function startTwoHopFloor(ctx, { prefix, args }) {
+async function startTwoHopFloor(ctx, { prefix, args: controlPlaneArgs }) {
   const script = fileURLToPath(new URL('../experiments/two-hop-floor.mjs', import.meta.url));
   const start = (name, args) =>
     new Promise((resolve, reject) => {
@@ -953,7 +952,11 @@ async function startTwoHopFloor(ctx, { prefix, args }) {
         resolve(port);
       });
     });
-  const controlPlanePort = await start(`${prefix} control plane`, ['--role', 'control-plane', ...args]);
+  const controlPlanePort = await start(`${prefix} control plane`, [
+    '--role',
+    'control-plane',
+    ...controlPlaneArgs,
+  ]);
   const backendPort = await start(`${prefix} backend`, [
     '--role',
     'backend',

@@ -15,13 +15,13 @@ function refusal(authorization: string | string[] | undefined): BearerError {
 
 describe('readBearerToken (RFC 6750 section 2.1)', () => {
   it.each([
-    ['Bearer', `Bearer ${TOKEN}`],
-    ['the scheme in any case', `bEaReR ${TOKEN}`],
-    ['spaces and tabs around and between', ` \tBearer  \t${TOKEN}  `],
-    ['b64token padding', 'Bearer abc+/~-._=='],
-    ['one header in a list', [`Bearer ${TOKEN}`]],
-  ])('reads the token: %s', (_, header) => {
-    expect(readBearerToken(header)).toBe(header === 'Bearer abc+/~-._==' ? 'abc+/~-._==' : TOKEN);
+    ['Bearer', `Bearer ${TOKEN}`, TOKEN],
+    ['the scheme in any case', `bEaReR ${TOKEN}`, TOKEN],
+    ['spaces and tabs around and between', ` \tBearer  \t${TOKEN}  `, TOKEN],
+    ['every b64token character, and padding', 'Bearer aZ09-._~+/==', 'aZ09-._~+/=='],
+    ['one header in a list', [`Bearer ${TOKEN}`], TOKEN],
+  ])('reads the token: %s', (_, header, token) => {
+    expect(readBearerToken(header)).toBe(token);
   });
 
   it.each([
