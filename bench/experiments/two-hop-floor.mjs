@@ -51,7 +51,9 @@ async function tokenRecorder() {
   const require = createRequire(import.meta.url);
   require('reflect-metadata');
   const { AUDIT_RECORD_COLUMNS, auditRecordValues, openDataSource } = require('@platform/persistence');
-  const { chainAuditRecords } = require('@platform/domain');
+  const { AuditTrail, chainAuditRecords } = require('@platform/domain');
+  // The platform's own mapping of a token event to its audit record, each with a correlation id.
+  const trail = new AuditTrail({ now: () => new Date() }, randomUUID);
   const dir = mkdtempSync(join(tmpdir(), 'two-hop-floor-'));
   process.once('SIGTERM', () => process.exit(0));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
@@ -60,11 +62,11 @@ async function tokenRecorder() {
   const moveHead = db.prepare('UPDATE audit_chain_head SET last_sequence_id = ?, last_hash = ? WHERE id = 1');
   const inserts = new Map();
   const insertsOf = (count) => {
-    const rows = (width) =>
-      Array(count)
-        .fill(`(${Array(width).fill('?').join(',')})`)
-        .join(',');
     if (!inserts.has(count)) {
+      const rows = (width) =>
+        Array(count)
+          .fill(`(${Array(width).fill('?').join(',')})`)
+          .join(',');
       inserts.set(count, {
         events: db.prepare(
           `INSERT INTO token_events (type, client_id, subject, jti, grant_id, occurred_at) VALUES ${rows(6)}`,
@@ -77,23 +79,19 @@ async function tokenRecorder() {
   const write = db.transaction((batch) => {
     const { events, audit } = insertsOf(batch.length);
     const occurredAt = new Date();
-    events.run(
-      batch.flatMap(({ claims: c }) => ['token.issued', c.client_id, c.sub, c.jti, null, +occurredAt]),
-    );
+    const issued = batch.map(({ claims: c }) => ({
+      type: 'token.issued',
+      clientId: c.client_id,
+      subject: c.sub,
+      jti: c.jti,
+      grantId: null,
+      occurredAt,
+    }));
+    events.run(issued.flatMap((e) => [e.type, e.clientId, e.subject, e.jti, e.grantId, +e.occurredAt]));
     const { last_sequence_id: lastSequenceId, last_hash: lastHash } = head.get();
     const records = chainAuditRecords(
       { lastSequenceId, lastHash },
-      batch.map(({ claims: c }) => ({
-        tenant: null,
-        actorKind: 'app',
-        actorId: c.client_id,
-        action: 'token.issued',
-        target: c.jti,
-        outcome: 'success',
-        occurredAt,
-        correlationId: randomUUID(),
-        attributes: { client_id: c.client_id, subject: c.sub, jti: c.jti },
-      })),
+      issued.map((event) => trail.ofTokenEvent(event)),
     );
     audit.run(records.flatMap(auditRecordValues));
     const last = records[records.length - 1];
