@@ -94,4 +94,26 @@ describe(ClientCredentialsGrant.name, () => {
     await expectOAuthError(request('files.write'), 'invalid_scope');
     expect(stores.tokenEvents.all()).toEqual([]);
   });
+
+  it('answers the token only once its event is stored', async () => {
+    const { request, stores } = await setUp(['jobs.read']);
+    let store!: () => void;
+    const append = jest
+      .spyOn(stores.tokenEvents, 'appendTokenEvents')
+      .mockReturnValue(new Promise<void>((resolve) => (store = resolve)));
+    let answered = false;
+    const response = request().then((answer) => ((answered = true), answer));
+    // Long enough for the signature, which runs meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(answered).toBe(false);
+    store();
+    const { access_token } = await response;
+    expect(append).toHaveBeenCalledWith([expect.objectContaining({ jti: decodeJwt(access_token).jti })]);
+  });
+
+  it('answers no token when its event cannot be stored', async () => {
+    const { request, stores } = await setUp(['jobs.read']);
+    jest.spyOn(stores.tokenEvents, 'appendTokenEvents').mockRejectedValue(new Error('disk I/O error'));
+    await expect(request()).rejects.toThrow('disk I/O error');
+  });
 });

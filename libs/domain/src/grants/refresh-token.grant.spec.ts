@@ -122,6 +122,13 @@ describe(RefreshTokenGrant.name, () => {
     ]);
   });
 
+  it('answers no token when the new tokens cannot be stored, and the presented one stays usable', async () => {
+    const { refresh, first, stores } = await setUp();
+    jest.spyOn(stores.tokenEvents, 'appendTokenEvents').mockRejectedValueOnce(new Error('disk I/O error'));
+    await expect(refresh(first.refresh_token!)).rejects.toThrow('disk I/O error');
+    await expect(refresh(first.refresh_token!)).resolves.toMatchObject({ token_type: 'Bearer' });
+  });
+
   describe('scope', () => {
     it('narrows the access token to a requested subset, and the new refresh token keeps the grant', async () => {
       const { refresh, first, stores } = await setUp();

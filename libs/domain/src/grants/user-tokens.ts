@@ -44,12 +44,15 @@ export class UserTokenIssuer {
   ): Promise<TokenResponse | OAuthError> {
     if (!step.user.active) return invalidGrant('the user is deactivated');
     const now = this.clock.now();
-    const { token, claims } = await this.accessTokens.issue({
+    const { token: signing, claims } = this.accessTokens.begin({
       clientId: step.clientId,
       subject: step.user.id,
       scopes: step.scopes,
       user: { tenant: step.user.tenant, roles: effectiveRoles(step.user), grantId: step.grantId },
     });
+    // Stored while the thread pool signs: the caller's transaction holds the database for the
+    // longer of the two, not their sum. Should a write fail, the signature's outcome is dropped.
+    signing.catch(() => undefined);
     const refresh = refreshTokens.generate();
     await stores.refreshTokens.insertRefreshToken({
       tokenHash: refresh.hash,
@@ -72,6 +75,7 @@ export class UserTokenIssuer {
       tenant: step.user.tenant,
     };
     await stores.tokenEvents.appendTokenEvents([event]);
+    const token = await signing;
     return {
       access_token: token,
       token_type: 'Bearer',

@@ -40,6 +40,12 @@ export interface IssuedAccessToken {
   claims: AccessTokenClaims;
 }
 
+/** A token whose claims are fixed and whose signature is under way in the thread pool. */
+export interface PendingAccessToken {
+  claims: AccessTokenClaims;
+  token: Promise<string>;
+}
+
 export interface AccessTokenSettings {
   issuer: string;
   lifetimeSeconds: number;
@@ -54,6 +60,15 @@ export class JwtAccessTokenStrategy {
   ) {}
 
   async issue(subject: AccessTokenSubject): Promise<IssuedAccessToken> {
+    const { token, claims } = this.begin(subject);
+    return { token: await token, claims };
+  }
+
+  /**
+   * The claims at once, the signature started: a caller can store what the token will be (its
+   * event) while the thread pool signs, and answer once both are done.
+   */
+  begin(subject: AccessTokenSubject): PendingAccessToken {
     const now = this.clock.now().getTime();
     const iat = Math.floor(now / 1000);
     const claims: AccessTokenClaims = {
@@ -72,8 +87,7 @@ export class JwtAccessTokenStrategy {
       }),
     };
     const { kid, privateKey } = this.keys.signingKey();
-    const token = await signRs256({ alg: 'RS256', typ: 'at+jwt', kid }, claims, privateKey);
-    return { token, claims };
+    return { token: signRs256({ alg: 'RS256', typ: 'at+jwt', kid }, claims, privateKey), claims };
   }
 
   /**
