@@ -27,17 +27,16 @@ export class ClientCredentialsGrant implements GrantHandler {
     if (refused.length > 0) {
       throw new OAuthError('invalid_scope', `scope not declared by the client: ${refused.join(' ')}`);
     }
-    const pending = this.accessTokens.begin({
+    const { token: signing, claims } = this.accessTokens.begin({
       clientId: client.app.clientId,
       subject: client.app.clientId,
       scopes: requested,
     });
-    const { claims } = pending;
     // The event is stored while the thread pool signs: the requests of a batch reach the group
     // commit in the same turn and share one commit (docs/performance.md). The token is answered
     // only once both are done; a failed write answers no token.
     const [token] = await Promise.all([
-      pending.token,
+      signing,
       this.events.appendTokenEvents([
         {
           type: 'token.issued',
