@@ -2,10 +2,12 @@
 /**
  * CPU per issued token, thread by thread: the platform at a fixed rate below saturation (so
  * no process waits for a core), each process's threads read from /proc before and after. The
- * control plane's main thread is reported apart from its other threads (libuv's pool, where
- * the RS256 signature is computed, and V8's). With PIN=1 the control plane's main thread gets
- * core 0 to itself and everything else shares core 1, so that a CPU profile of it
- * (PROF=<dir>) charges no function for time spent preempted. See docs/performance.md.
+ * main threads of the control plane and the backend are reported apart from their other threads
+ * (libuv's pool, where the RS256 signature is computed, and V8's). With PIN=control-plane (or
+ * PIN=1) or PIN=backend that process's main thread gets core 0 to itself and everything else
+ * shares core 1, so that a CPU profile of it (PROF=<dir>) charges no function for time spent
+ * preempted. The platform's processes inherit this environment (OTEL_* turns tracing on). See
+ * docs/performance.md.
  *
  *   npm run build && RATE=1000 ROUNDS=3 CONNECTIONS=16 node bench/experiments/issuance-cpu-by-thread.mjs
  */
@@ -36,25 +38,29 @@ function threadSeconds(pid) {
   return seconds;
 }
 
-/** Per process (the control plane split into its main thread and the rest): CPU seconds. */
+const SPLIT = ['control-plane', 'backend'];
+const PINNED = process.env.PIN === '1' ? 'control-plane' : process.env.PIN;
+
+/** Per process (the control plane and the backend split into main thread and the rest): CPU seconds. */
 function usage(pids) {
   const out = {};
   for (const [name, pid] of Object.entries(pids)) {
     const threads = threadSeconds(pid);
     const total = [...threads.values()].reduce((a, b) => a + b, 0);
-    if (name === 'control-plane') {
-      out['control-plane main'] = threads.get(pid);
-      out['control-plane other threads'] = total - threads.get(pid);
+    if (SPLIT.includes(name)) {
+      out[`${name} main`] = threads.get(pid);
+      out[`${name} other threads`] = total - threads.get(pid);
     } else out[name] = total;
   }
   return out;
 }
 
-function pin(pids) {
-  const cp = pids['control-plane'];
-  for (const tid of readdirSync(`/proc/${cp}/task`)) execFileSync('taskset', ['-p', '-c', '1', tid]);
-  execFileSync('taskset', ['-p', '-c', '0', String(cp)]);
-  for (const pid of [pids.backend, pids.sidecar, process.pid])
+function pin(pids, name) {
+  const main = pids[name];
+  for (const tid of readdirSync(`/proc/${main}/task`)) execFileSync('taskset', ['-p', '-c', '1', tid]);
+  execFileSync('taskset', ['-p', '-c', '0', String(main)]);
+  const others = Object.entries(pids).filter(([other]) => other !== name);
+  for (const pid of [...others.map(([, pid]) => pid), process.pid])
     execFileSync('taskset', ['-a', '-p', '-c', '1', String(pid)]);
 }
 
@@ -73,7 +79,7 @@ try {
       duration: seconds,
     });
   await load(3);
-  if (process.env.PIN) pin(platform.pids);
+  if (PINNED) pin(platform.pids, PINNED);
   const from = microsNow();
   console.log(`${RATE} tokens/s, ${SECONDS} s per round; CPU µs per token:`);
   for (let round = 0; round < ROUNDS; round++) {
