@@ -16,12 +16,9 @@ import { join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 require('reflect-metadata');
-const { openDataSource } = require('@platform/persistence');
+const { AUDIT_RECORD_COLUMNS, openDataSource, TOKEN_EVENT_COLUMNS } = require('@platform/persistence');
 const { newTokenId } = require('@platform/domain');
 
-const AUDIT_COLUMNS =
-  'sequence_id, previous_hash, record_hash, tenant, actor_kind, actor_id, action, target, outcome, occurred_at, correlation_id, attributes';
-const EVENT_COLUMNS = 'type, client_id, subject, jti, grant_id, occurred_at';
 const rows = (count, width) =>
   Array(count)
     .fill(`(${Array(width).fill('?').join(',')})`)
@@ -46,8 +43,10 @@ async function measure(newJti) {
     const commit = db.prepare('COMMIT');
     let sequenceId = 1;
     for (const batch of [1, 4, 14, 32]) {
-      const audit = db.prepare(`INSERT INTO audit_records (${AUDIT_COLUMNS}) VALUES ${rows(batch, 12)}`);
-      const events = db.prepare(`INSERT INTO token_events (${EVENT_COLUMNS}) VALUES ${rows(batch, 6)}`);
+      const audit = db.prepare(
+        `INSERT INTO audit_records (${AUDIT_RECORD_COLUMNS}) VALUES ${rows(batch, 12)}`,
+      );
+      const events = db.prepare(`INSERT INTO token_events (${TOKEN_EVENT_COLUMNS}) VALUES ${rows(batch, 6)}`);
       const commits = Math.round(TOKENS / batch);
       let committing = 0n;
       const cpu = process.cpuUsage();

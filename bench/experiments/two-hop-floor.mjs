@@ -50,7 +50,13 @@ const listen = (httpServer) =>
 async function tokenRecorder() {
   const require = createRequire(import.meta.url);
   require('reflect-metadata');
-  const { AUDIT_RECORD_COLUMNS, auditRecordValues, openDataSource } = require('@platform/persistence');
+  const {
+    AUDIT_RECORD_COLUMNS,
+    auditRecordValues,
+    openDataSource,
+    TOKEN_EVENT_COLUMNS,
+    tokenEventValues,
+  } = require('@platform/persistence');
   const { AuditTrail, chainAuditRecords } = require('@platform/domain');
   // The platform's own mapping of a token event to its audit record, each with a correlation id.
   const trail = new AuditTrail({ now: () => new Date() }, randomUUID);
@@ -68,9 +74,7 @@ async function tokenRecorder() {
           .fill(`(${Array(width).fill('?').join(',')})`)
           .join(',');
       inserts.set(count, {
-        events: db.prepare(
-          `INSERT INTO token_events (type, client_id, subject, jti, grant_id, occurred_at) VALUES ${rows(6)}`,
-        ),
+        events: db.prepare(`INSERT INTO token_events (${TOKEN_EVENT_COLUMNS}) VALUES ${rows(6)}`),
         audit: db.prepare(`INSERT INTO audit_records (${AUDIT_RECORD_COLUMNS}) VALUES ${rows(12)}`),
       });
     }
@@ -87,7 +91,7 @@ async function tokenRecorder() {
       grantId: null,
       occurredAt,
     }));
-    events.run(issued.flatMap((e) => [e.type, e.clientId, e.subject, e.jti, e.grantId, +e.occurredAt]));
+    events.run(issued.flatMap(tokenEventValues));
     const { last_sequence_id: lastSequenceId, last_hash: lastHash } = head.get();
     const records = chainAuditRecords(
       { lastSequenceId, lastHash },

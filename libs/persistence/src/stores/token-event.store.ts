@@ -5,8 +5,14 @@ import { placeholderFor, valuesList, type Placeholder } from './raw-sql';
 
 /** Rows per INSERT: keeps a huge batch under SQLite's bound-parameter limit. */
 const APPEND_CHUNK = 1_000;
-const INSERT_COLUMNS = 'type, client_id, subject, jti, grant_id, occurred_at';
+/** The columns a token event is inserted with, in the order of `tokenEventValues`. */
+export const TOKEN_EVENT_COLUMNS = 'type, client_id, subject, jti, grant_id, occurred_at';
 const COLUMN_COUNT = 6;
+
+/** An event's values for an INSERT into TOKEN_EVENT_COLUMNS. */
+export function tokenEventValues(e: TokenEventInput): Array<string | number | null> {
+  return [e.type, e.clientId, e.subject, e.jti, e.grantId, e.occurredAt.getTime()];
+}
 
 export class TypeOrmTokenEventStore implements TokenEventStore {
   private readonly placeholder: Placeholder;
@@ -19,17 +25,9 @@ export class TypeOrmTokenEventStore implements TokenEventStore {
   async appendTokenEvents(events: TokenEventInput[]): Promise<void> {
     for (let start = 0; start < events.length; start += APPEND_CHUNK) {
       const chunk = events.slice(start, start + APPEND_CHUNK);
-      const values = chunk.flatMap((e) => [
-        e.type,
-        e.clientId,
-        e.subject,
-        e.jti,
-        e.grantId,
-        e.occurredAt.getTime(),
-      ]);
       await this.manager.query(
-        `INSERT INTO token_events (${INSERT_COLUMNS}) VALUES ${valuesList(this.placeholder, chunk.length, COLUMN_COUNT)}`,
-        values,
+        `INSERT INTO token_events (${TOKEN_EVENT_COLUMNS}) VALUES ${valuesList(this.placeholder, chunk.length, COLUMN_COUNT)}`,
+        chunk.flatMap(tokenEventValues),
       );
     }
   }
