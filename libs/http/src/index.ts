@@ -7,3 +7,4 @@ export * from './problem';
 export * from './request';
 export * from './api-docs/api-docs.module';
 export * from './drain';
+export * from './body-validator';

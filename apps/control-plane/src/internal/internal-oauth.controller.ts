@@ -1,15 +1,4 @@
-import {
-  Body,
-  Controller,
-  Header,
-  Headers,
-  HttpCode,
-  Logger,
-  Post,
-  Req,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
+import { Controller, Header, Headers, HttpCode, Logger, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { OAuthError, parseOAuthForm, TokenEndpoint, TokenIntrospector, TokenRevoker } from '@platform/domain';
 import {
@@ -20,6 +9,7 @@ import {
   withCorrelationId,
 } from '@platform/telemetry';
 import {
+  compileBodyValidator,
   logErrorResponse,
   mediaType,
   OAUTH_NO_STORE,
@@ -48,6 +38,8 @@ function oauthForm(request: PlatformRequest): Record<string, string> {
 }
 
 const TOKEN_HEADERS = { 'content-type': 'application/json; charset=utf-8', ...OAUTH_NO_STORE };
+/** Every token passes here: its DTO compiled once, not the global pipe (compileBodyValidator). */
+const tokenBatchOf = compileBodyValidator(TokenBatchDto);
 
 @Controller('internal/v1/oauth')
 @UseGuards(InternalGuard)
@@ -69,7 +61,8 @@ export class InternalOAuthController {
   @Post('token-batch')
   @HttpCode(200)
   @RouteConfig({ bodyLimit: TOKEN_BATCH_BODY_LIMIT })
-  async tokenBatch(@Body() batch: TokenBatchDto): Promise<TokenBatchAnswers> {
+  async tokenBatch(@Req() request: PlatformRequest): Promise<TokenBatchAnswers> {
+    const batch = tokenBatchOf(request.body);
     return { answers: await Promise.all(batch.requests.map((request) => this.answer(request))) };
   }
 
