@@ -21,13 +21,11 @@ export function compileBodyValidator<T extends object>(dto: new () => T): (body:
     classTransformerMetadataStorage: defaultMetadataStorage,
     refPointerPrefix: DEFINITIONS,
   });
-  const validate = new Ajv({ removeAdditional: 'all' }).compile<T>({
-    ...schemas[dto.name],
-    definitions: reachable(schemas, dto.name),
-  });
+  const ajv = new Ajv({ removeAdditional: 'all' });
+  const validate = ajv.compile<T>({ ...schemas[dto.name], definitions: reachable(schemas, dto.name) });
   return (body) => {
     if (validate(body)) return body;
-    throw validationFailed(new Ajv().errorsText(validate.errors, { dataVar: 'body' }));
+    throw validationFailed(ajv.errorsText(validate.errors, { dataVar: 'body' }));
   };
 }
 

@@ -192,6 +192,13 @@ describe('token requests batched between the backend and the control plane', () 
       const response = await batch(body);
       expect(response.status).toBe(400);
     }
+    // The rule broken, by where: the body is checked by its DTO's compiled schema.
+    const refused = await batch({ requests: [one, { ...one, request_id: 'has spaces' }] });
+    expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await refused.json()).toMatchObject({
+      status: 400,
+      detail: expect.stringMatching(/^body\/requests\/1\/request_id must match pattern/),
+    });
   });
 
   it('issues to ten concurrent oauth4webapi clients ten distinct tokens', async () => {
