@@ -22,6 +22,9 @@ const shared = {
 module.exports = {
   // Generous for e2e specs, which start real processes; unit specs finish far below it.
   testTimeout: 60_000,
+  // One worker per core, not jest's cores-1: the e2e specs mostly wait on the processes they
+  // start, so on the 2-core CI machine two workers took the run from 1,140 s to 810 s.
+  maxWorkers: '100%',
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts'] },
     { ...shared, displayName: 'medium', testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.medium-spec.ts'] },
