@@ -49,6 +49,7 @@ export * from './app-login/app-login.service';
 export * from './users/user-administration';
 export * from './scim';
 export * from './policy';
+export * from './authority';
 export * from './webhooks/webhook-endpoint';
 export * from './webhooks/webhook-retry';
 export * from './webhooks/webhook-url-policy';

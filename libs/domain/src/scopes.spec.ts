@@ -89,8 +89,8 @@ describe('isDefinedScope', () => {
     expect(isDefinedScope('files.write', defined)).toBe(true);
   });
 
-  it('has fifteen standard scopes, users.*, audit.read, scim.* and jobs.work among them', () => {
-    expect(defined).toHaveLength(15);
+  it('has eighteen standard scopes, users.*, audit.read, scim.*, jobs.work and the sidecar services among them', () => {
+    expect(defined).toHaveLength(18);
     expect(defined).toEqual(
       expect.arrayContaining([
         'users.read',
@@ -99,6 +99,9 @@ describe('isDefinedScope', () => {
         'scim.read',
         'scim.write',
         'jobs.work',
+        'ratelimit.check',
+        'flags.read',
+        'masking.apply',
       ]),
     );
     expect(isDefinedScope('users.*', defined)).toBe(true);

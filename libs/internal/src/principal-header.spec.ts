@@ -6,6 +6,7 @@ const userClaims = {
   scope: 'users.read',
   tenant: 'acme',
   roles: ['tenant_admin'],
+  grant_id: 'grant-1',
 };
 const serviceClaims = { sub: 'worker', client_id: 'worker', scope: 'jobs.read', tenant: '', roles: [] };
 
@@ -26,6 +27,18 @@ describe('callerPrincipal', () => {
       id: 'worker',
       client_id: 'worker',
       tenant: '',
+      roles: [],
+    });
+  });
+});
+
+describe('callerPrincipal of a bound app', () => {
+  it('describes it as its app in its tenant, without roles', () => {
+    expect(callerPrincipal({ ...serviceClaims, tenant: 'acme' })).toEqual({
+      kind: 'service',
+      id: 'worker',
+      client_id: 'worker',
+      tenant: 'acme',
       roles: [],
     });
   });

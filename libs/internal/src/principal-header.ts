@@ -9,10 +9,12 @@ export const PRINCIPAL_HEADER = 'x-platform-principal';
 export interface PrincipalClaims {
   sub: string;
   client_id: string;
-  /** Set (non-empty) on a forwarded user token only. */
+  /** A user's tenant, or the tenant a bound service app acts in. */
   tenant?: string;
   roles?: readonly string[];
   scope: string;
+  /** Set (non-empty) on a user token only. */
+  grant_id?: string;
 }
 
 /** The caller as the header describes it. */
@@ -24,9 +26,9 @@ export interface CallerPrincipal {
   roles: string[];
 }
 
-/** A token with a tenant is a forwarded user token; any other acts as its app. */
+/** A user token (it has a grant) acts as its user; any other as its app, in its tenant if bound. */
 export function callerPrincipal(claims: PrincipalClaims): CallerPrincipal {
-  const user = (claims.tenant ?? '') !== '';
+  const user = (claims.grant_id ?? '') !== '';
   return {
     kind: user ? 'user' : 'service',
     id: claims.sub,

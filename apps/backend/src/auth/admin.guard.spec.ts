@@ -143,9 +143,25 @@ describe(AdminGuard.name, () => {
 
   it('admits a user token with the global_admin role', async () => {
     sidecar.validateToken.mockResolvedValue(
-      claimsFactory({ scope: '', roles: ['global_admin'], tenant: 't1' }),
+      claimsFactory({ scope: '', roles: ['global_admin'], tenant: 't1', grant_id: 'g1' }),
     );
     await expect(guard.canActivate(contextFor(requestWith('Bearer abc')))).resolves.toBe(true);
+  });
+
+  it('refuses a user token carrying admin.* without the global_admin role', async () => {
+    sidecar.validateToken.mockResolvedValue(
+      claimsFactory({ scope: 'admin.*', roles: ['viewer'], tenant: 'globex', grant_id: 'g1' }),
+    );
+    await expect(guard.canActivate(contextFor(requestWith('Bearer abc')))).rejects.toMatchObject({
+      code: 'insufficient_scope',
+    });
+  });
+
+  it('refuses an app bound to a tenant even when it carries admin.*', async () => {
+    sidecar.validateToken.mockResolvedValue(claimsFactory({ scope: 'admin.*', tenant: 'acme' }));
+    await expect(guard.canActivate(contextFor(requestWith('Bearer abc')))).rejects.toMatchObject({
+      code: 'insufficient_scope',
+    });
   });
 
   it('refuses a valid non-admin token with insufficient_scope naming admin.*', async () => {

@@ -34,7 +34,7 @@ describe(principalHeader.name, () => {
 
   it('names a service token as its app, without roles', () => {
     const request = {
-      claims: claims({ sub: 'svc', client_id: 'svc', tenant: '', roles: [], scope: 'admin.*' }),
+      claims: claims({ sub: 'svc', client_id: 'svc', tenant: '', roles: [], grant_id: '', scope: 'admin.*' }),
     } as AuthorizedRequest;
     expect(decode(principalHeader(request))).toMatchObject({
       kind: 'service',

@@ -4,6 +4,7 @@ import {
   ADMIN_SCOPE,
   BearerError,
   isAdminToken,
+  principalOfClaims,
   type AccessTokenClaims,
   type AuditActor,
 } from '@platform/domain';
@@ -35,5 +36,7 @@ type AdminRequest = FastifyRequest & { adminClaims?: AccessTokenClaims };
 export const AdminActor = createParamDecorator((_: unknown, context: ExecutionContext): AuditActor => {
   const claims = context.switchToHttp().getRequest<AdminRequest>().adminClaims;
   if (claims === undefined) throw new Error('@AdminActor() used on a route without AdminApiGuard');
-  return claims.tenant ? { kind: 'user', id: claims.sub } : { kind: 'app', id: claims.client_id };
+  return principalOfClaims(claims).kind === 'user'
+    ? { kind: 'user', id: claims.sub }
+    : { kind: 'app', id: claims.client_id };
 });

@@ -51,6 +51,7 @@ export class BootstrapService implements OnApplicationBootstrap, OnApplicationSh
       this.config.adminClientSecret,
     );
     if (generated !== undefined) this.writeAdminCredentials(generated);
+    await this.reportScopeRuleBreaches();
     this.every(KEY_RELOAD_MS, () => this.keys.load());
     this.every(PRUNE_MS, () => this.stores.revocations.pruneRevocations(this.clock.now()));
     this.every(AUDIT_CHECKPOINT_MS, () => this.checkpoints.checkpoint(), { now: true });
@@ -62,6 +63,16 @@ export class BootstrapService implements OnApplicationBootstrap, OnApplicationSh
 
   onApplicationShutdown(): void {
     for (const timer of this.timers) clearInterval(timer);
+  }
+
+  /** Apps registered before the 1.0 scope rules keep their rows; what they break is never granted. */
+  private async reportScopeRuleBreaches(): Promise<void> {
+    for (const { app, neverGranted } of await this.registry.scopeRuleBreaches()) {
+      this.logger.warn(
+        `app ${app.clientId} (${app.appType}${app.tenant === null ? '' : `, bound to ${app.tenant}`}) declares ` +
+          `${neverGranted.join(' ')}, which it may no longer hold: never granted (docs/authorization.md, "Upgrading to 1.0")`,
+      );
+    }
   }
 
   /** Written once, readable by the owner only; the secret itself is never logged. */

@@ -193,6 +193,41 @@ describe(AuthorizationRequestValidator.name, () => {
     ).rejects.toMatchObject({ description: expect.stringContaining('secrets.read') });
   });
 
+  describe('a user-facing app registered before 1.0 with service-only scopes', () => {
+    const legacy = async () => {
+      const engine = await createTestEngine();
+      const app = await engine.seed({
+        clientId: 'legacy-portal',
+        appType: 'web',
+        declaredScopes: ['jobs.*', 'admin.*', 'tokens.introspect'],
+        redirectUris: ['https://portal.example.com/callback'],
+      });
+      return { validator: new AuthorizationRequestValidator(engine.stores.applications), app };
+    };
+
+    it('asks for its declared scopes without the service-only ones', async () => {
+      const { validator, app } = await legacy();
+      await expect(
+        validator.validate(anAuthorizationRequest(app, { scope: undefined })),
+      ).resolves.toMatchObject({
+        scopes: ['jobs.*'],
+      });
+    });
+
+    it.each(['admin.*', 'tokens.introspect', 'jobs.work'])(
+      'refuses a request naming %s as invalid_scope',
+      async (scope) => {
+        const { validator, app } = await legacy();
+        await expect(
+          refusal(validator, anAuthorizationRequest(app, { scope: `jobs.read ${scope}` })),
+        ).resolves.toEqual({
+          code: 'invalid_scope',
+          redirectable: true,
+        });
+      },
+    );
+  });
+
   it('accepts spa and cli apps as it does web apps', async () => {
     const engine = await createTestEngine();
     const validator = new AuthorizationRequestValidator(engine.stores.applications);

@@ -3,6 +3,7 @@ import { OAuthError, type OAuthErrorCode } from '../errors';
 import { parseScope, uncoveredScopes } from '../scopes';
 import type { ApplicationStore } from '../storage';
 import { isS256CodeChallenge } from './pkce';
+import { isServiceOnlyScope, userScopes } from '../authority/reserved-scopes';
 
 /** RFC 6749 section 4.1.1 and RFC 7636 section 4.3, as the browser sent them (any may be missing). */
 export interface AuthorizationRequestParams {
@@ -102,8 +103,14 @@ export class AuthorizationRequestValidator {
       throw refuse('invalid_request', 'code_challenge must be 43 characters of base64url');
     }
     const requested = parseScope(params.scope);
-    const scopes = requested.length === 0 ? client.declaredScopes : requested;
-    const refused = uncoveredScopes(client.declaredScopes, scopes);
+    // A user is never granted a service-only scope, even one an app declared before 1.0 refused it.
+    const grantable = userScopes(client.declaredScopes);
+    const scopes = requested.length === 0 ? grantable : requested;
+    const serviceOnly = scopes.filter(isServiceOnlyScope);
+    if (serviceOnly.length > 0) {
+      throw refuse('invalid_scope', `scope is for service apps only: ${serviceOnly.join(' ')}`);
+    }
+    const refused = uncoveredScopes(grantable, scopes);
     if (refused.length > 0) {
       throw refuse('invalid_scope', `scope not declared by the client: ${refused.join(' ')}`);
     }

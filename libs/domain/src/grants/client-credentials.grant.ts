@@ -31,6 +31,7 @@ export class ClientCredentialsGrant implements GrantHandler {
       clientId: client.app.clientId,
       subject: client.app.clientId,
       scopes: requested,
+      ...(client.app.tenant !== null && { tenant: client.app.tenant }),
     });
     // The event is stored while the thread pool signs: the requests of a batch reach the group
     // commit in the same turn and share one commit (docs/performance.md). The token is answered

@@ -1,3 +1,4 @@
+import { userScopes } from '../authority/reserved-scopes';
 import type { Clock } from '../clock';
 import { invalidGrant, type OAuthError } from '../errors';
 import { formatScope } from '../scopes';
@@ -28,7 +29,9 @@ export function effectiveRoles(user: Pick<User, 'roles' | 'groupRoles'>): string
 /**
  * Issues the tokens of a user grant: an access token carrying the user's tenant, effective roles
  * and the grant id, and a new refresh token of the same grant (its family), stored as a hash
- * only. A deactivated user (SCIM `active: false`) gets none: invalid_grant.
+ * only. A deactivated user (SCIM `active: false`) gets none: invalid_grant. Service-only scopes
+ * (`admin.*`, `jobs.work`, ...) are never granted to a user, whatever an app declared before
+ * user-facing apps were refused them (docs/authorization.md, "Upgrading to 1.0").
  */
 export class UserTokenIssuer {
   constructor(
@@ -44,10 +47,11 @@ export class UserTokenIssuer {
   ): Promise<TokenResponse | OAuthError> {
     if (!step.user.active) return invalidGrant('the user is deactivated');
     const now = this.clock.now();
+    const scopes = userScopes(step.scopes);
     const { token: signing, claims } = this.accessTokens.begin({
       clientId: step.clientId,
       subject: step.user.id,
-      scopes: step.scopes,
+      scopes,
       user: { tenant: step.user.tenant, roles: effectiveRoles(step.user), grantId: step.grantId },
     });
     // Stored while the thread pool signs: the caller's transaction holds the database for the
@@ -59,7 +63,7 @@ export class UserTokenIssuer {
       grantId: step.grantId,
       clientId: step.clientId,
       userId: step.user.id,
-      scopes: step.grantedScopes,
+      scopes: userScopes(step.grantedScopes),
       createdAt: now,
       expiresAt: new Date(now.getTime() + this.refreshTokenLifetimeSeconds * 1000),
       rotatedAt: null,
@@ -80,7 +84,7 @@ export class UserTokenIssuer {
       access_token: token,
       token_type: 'Bearer',
       expires_in: claims.exp - claims.iat,
-      scope: formatScope(step.scopes),
+      scope: formatScope(scopes),
       refresh_token: refresh.value,
     };
   }

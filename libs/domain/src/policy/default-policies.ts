@@ -29,7 +29,25 @@ export const DEFAULT_POLICIES: readonly Policy[] = [
       'tenant_admin manages jobs, files, secrets, audit, users and SCIM provisioning of its tenant',
     effect: 'allow',
     roles: ['tenant_admin'],
-    actions: ['jobs.*', 'files.*', 'secrets.*', 'audit.write', 'audit.read', 'users.*', 'scim.*'],
+    // jobs.read and jobs.write, not jobs.*: working jobs (jobs.work) is for service apps only.
+    actions: [
+      'jobs.read',
+      'jobs.write',
+      'files.*',
+      'secrets.*',
+      'audit.write',
+      'audit.read',
+      'users.*',
+      'scim.*',
+    ],
+    tenants: 'own',
+  },
+  {
+    id: 'platform-services-own-tenant',
+    description: 'every role checks rate limits, evaluates flags and masks data in its tenant',
+    effect: 'allow',
+    roles: ['tenant_admin', 'user', 'viewer'],
+    actions: ['ratelimit.check', 'flags.read', 'masking.apply'],
     tenants: 'own',
   },
   {

@@ -1,21 +1,37 @@
+import { GLOBAL_ADMIN_ROLE } from '../admin';
+import { isServiceOnlyScope, userScopes } from '../authority/reserved-scopes';
 import { ADMIN_SCOPE, scopeCovers, scopesCover } from '../scopes';
-import { type Policy, type PolicyDecision, type PolicyRequest, TOKEN_SCOPE_CHECK } from './policy';
+import {
+  PLATFORM_ADMIN,
+  type Policy,
+  type PolicyDecision,
+  type PolicyPrincipal,
+  type PolicyRequest,
+  TOKEN_SCOPE_CHECK,
+} from './policy';
+
+const deny = (decidedBy: string[], reason: string, crossTenant = false): PolicyDecision => ({
+  effect: 'deny',
+  decidedBy,
+  reason,
+  ...(crossTenant && { crossTenant }),
+});
+const allow = (decidedBy: string[], reason: string): PolicyDecision => ({
+  effect: 'allow',
+  decidedBy,
+  reason,
+});
 
 /**
- * Do the token's scopes cover `action`? `admin.*` covers every action (an admin token acts
- * everywhere its roles, if any, let it); otherwise the usual `resource.*` wildcards apply.
- */
-export function tokenScopesCover(scopes: readonly string[], action: string): boolean {
-  return scopes.includes(ADMIN_SCOPE) || scopesCover(scopes, action);
-}
-
-/**
- * Evaluates requests against a policy set (docs/internal-api.md, "The user-forwarding model"):
- * - every token first needs its scopes to cover the action (`token-scope`);
- * - a service principal acts as its app: that is all, role policies are bypassed (spec, usage
- *   models);
- * - a user then needs a role policy allowing the action on the resource's tenant: an explicit
- *   deny wins, nothing matching is a default deny.
+ * The one decision of the platform (docs/authorization.md): may this principal do `action` on a
+ * resource of `resourceTenant` (none: platform-wide)? Every guard, RPC and control-plane check
+ * asks it; none decides on its own.
+ * - Platform administration (`admin.*`) belongs to the unbound admin app and to `global_admin`
+ *   users, never to a user through a scope.
+ * - A service app acts as itself: its token's scopes decide, inside its tenant when it is bound.
+ * - A user's permissions are the token's scopes intersected with what its roles allow: the
+ *   scopes are checked first (service-only ones never count), then the role policies, where an
+ *   explicit deny wins and nothing matching is a default deny.
  * Pure and synchronous: the sidecar runs it on every protected request.
  */
 export class PolicyEngine {
@@ -23,56 +39,96 @@ export class PolicyEngine {
 
   evaluate(request: PolicyRequest, candidates: readonly Policy[] = []): PolicyDecision {
     const { principal, action } = request;
-    if (!tokenScopesCover(principal.scopes, action)) {
-      return {
-        effect: 'deny',
-        decidedBy: [TOKEN_SCOPE_CHECK],
-        reason: `the token's scope does not cover ${action}`,
-      };
+    const tenant = request.resourceTenant || undefined;
+    if (action === PLATFORM_ADMIN) return this.platformAdmin(principal);
+    if (principal.kind === 'service') return this.service(principal, action, tenant);
+    if (isServiceOnlyScope(action)) {
+      return deny(['service-only'], `${action} is for service apps only, never for a user token`);
     }
-    if (principal.kind === 'service') {
-      return {
-        effect: 'allow',
-        decidedBy: [TOKEN_SCOPE_CHECK],
-        reason: `the token's scope covers ${action} (service token acting as its app)`,
-      };
+    if (!scopesCover(userScopes(principal.scopes), action)) {
+      return deny([TOKEN_SCOPE_CHECK], `the token's scope does not cover ${action}`);
     }
     // One pass over the active policies, then the candidates (DryRun): no intermediate arrays.
     let denies: Policy[] | undefined;
     let allows: Policy[] | undefined;
     for (const set of [this.policies, candidates]) {
       for (const policy of set) {
-        if (!this.applies(policy, request)) continue;
+        if (!applies(policy, principal, action, tenant)) continue;
         if (policy.effect === 'deny') (denies ??= []).push(policy);
         else (allows ??= []).push(policy);
       }
     }
+    const crossTenant = tenant !== undefined && tenant !== principal.tenant;
     if (denies !== undefined) {
-      return { effect: 'deny', decidedBy: denies.map((p) => p.id), reason: denies[0].description };
+      return deny(
+        denies.map((p) => p.id),
+        denies[0].description,
+        crossTenant,
+      );
     }
     if (allows !== undefined) {
-      return {
-        effect: 'allow',
-        decidedBy: [TOKEN_SCOPE_CHECK, ...allows.map((p) => p.id)],
-        reason: allows[0].description,
-      };
+      return allow([TOKEN_SCOPE_CHECK, ...allows.map((p) => p.id)], allows[0].description);
     }
-    return { effect: 'deny', decidedBy: [], reason: `no policy allows ${action} (default deny)` };
+    return deny([], `no policy allows ${action} (default deny)`, crossTenant);
   }
 
-  private applies(policy: Policy, { principal, action, resourceTenant }: PolicyRequest): boolean {
-    if (principal.kind !== 'user') return false;
-    const roleMatches = policy.roles.includes('*') || policy.roles.some((r) => principal.roles.includes(r));
-    if (!roleMatches) return false;
-    if (!policy.actions.some((a) => a === '*' || scopeCovers(a, action))) return false;
-    const crossTenant = resourceTenant !== undefined && resourceTenant !== principal.tenant;
-    switch (policy.tenants) {
-      case 'any':
-        return true;
-      case 'own':
-        return !crossTenant;
-      case 'other':
-        return crossTenant;
+  private platformAdmin(principal: PolicyPrincipal): PolicyDecision {
+    if (principal.kind === 'user') {
+      return principal.roles.includes(GLOBAL_ADMIN_ROLE)
+        ? allow(['global-admin'], 'a global_admin user administers the platform')
+        : deny(['platform-admin'], 'platform administration needs the global_admin role; no scope grants it');
     }
+    if (principal.tenant !== undefined) {
+      return deny(
+        ['tenant-binding'],
+        `an app bound to tenant ${principal.tenant} does not administer the platform`,
+      );
+    }
+    return principal.scopes.includes(ADMIN_SCOPE)
+      ? allow([TOKEN_SCOPE_CHECK], 'the admin app (admin.*) administers the platform')
+      : deny([TOKEN_SCOPE_CHECK], `the token's scope does not cover ${ADMIN_SCOPE}`);
+  }
+
+  private service(
+    principal: Extract<PolicyPrincipal, { kind: 'service' }>,
+    action: string,
+    tenant: string | undefined,
+  ): PolicyDecision {
+    if (principal.tenant !== undefined && tenant !== principal.tenant) {
+      return deny(
+        ['tenant-binding'],
+        tenant === undefined
+          ? `an app bound to tenant ${principal.tenant} has no platform-wide reach`
+          : `an app bound to tenant ${principal.tenant} may not reach into tenant ${tenant}`,
+        tenant !== undefined,
+      );
+    }
+    // admin.* covers every action of the unbound admin app; a bound app never holds it.
+    const covered =
+      (principal.tenant === undefined && principal.scopes.includes(ADMIN_SCOPE)) ||
+      scopesCover(principal.scopes, action);
+    return covered
+      ? allow([TOKEN_SCOPE_CHECK], `the token's scope covers ${action} (service token acting as its app)`)
+      : deny([TOKEN_SCOPE_CHECK], `the token's scope does not cover ${action}`);
+  }
+}
+
+function applies(
+  policy: Policy,
+  principal: Extract<PolicyPrincipal, { kind: 'user' }>,
+  action: string,
+  tenant: string | undefined,
+): boolean {
+  const roleMatches = policy.roles.includes('*') || policy.roles.some((r) => principal.roles.includes(r));
+  if (!roleMatches) return false;
+  if (!policy.actions.some((a) => a === '*' || scopeCovers(a, action))) return false;
+  const crossTenant = tenant !== undefined && tenant !== principal.tenant;
+  switch (policy.tenants) {
+    case 'any':
+      return true;
+    case 'own':
+      return !crossTenant;
+    case 'other':
+      return crossTenant;
   }
 }

@@ -5,11 +5,11 @@
 
 /**
  * Who is calling: a user (forwarded user token: tenant and roles) or an app acting as itself
- * (service token). Both carry the scopes of their token.
+ * (service token), bound to one tenant when its app is. Both carry the scopes of their token.
  */
 export type PolicyPrincipal =
   | { kind: 'user'; id: string; clientId: string; tenant: string; roles: string[]; scopes: string[] }
-  | { kind: 'service'; id: string; clientId: string; scopes: string[] };
+  | { kind: 'service'; id: string; clientId: string; scopes: string[]; tenant?: string };
 
 export interface PolicyRequest {
   principal: PolicyPrincipal;
@@ -40,6 +40,9 @@ export interface Policy {
   tenants: PolicyTenants;
 }
 
+/** The permission of platform administration: the admin app, or a `global_admin` user. */
+export const PLATFORM_ADMIN = 'admin.*';
+
 /** The name a decision gives the token's scope check, beside the role policies. */
 export const TOKEN_SCOPE_CHECK = 'token-scope';
 
@@ -51,4 +54,6 @@ export interface PolicyDecision {
    */
   decidedBy: string[];
   reason: string;
+  /** Set on a refusal of a principal confined to one tenant reaching into another (audited). */
+  crossTenant?: boolean;
 }

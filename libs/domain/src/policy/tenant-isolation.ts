@@ -7,22 +7,23 @@ export interface IsolationVerdict {
 }
 
 /**
- * May this principal touch resources of `resourceTenant` at all? A user may in its own tenant;
- * only `global_admin` crosses tenants. A service token acts as its app, platform-wide (its
- * scopes, not a tenant, bound what it does).
+ * May this principal touch resources of `resourceTenant` at all? A user may in its own tenant
+ * and a bound app in its tenant; only `global_admin` crosses tenants. An unbound service app
+ * acts platform-wide (its scopes, not a tenant, bound what it does).
  */
 export function checkTenantIsolation(principal: PolicyPrincipal, resourceTenant: string): IsolationVerdict {
-  if (principal.kind === 'service') {
-    return { allowed: true, reason: 'service tokens act as their app, platform-wide' };
+  if (principal.tenant === undefined) {
+    return { allowed: true, reason: 'an unbound service app acts platform-wide' };
   }
   if (principal.tenant === resourceTenant) {
     return { allowed: true, reason: `same tenant (${resourceTenant})` };
   }
-  if (principal.roles.includes(GLOBAL_ADMIN_ROLE)) {
+  if (principal.kind === 'user' && principal.roles.includes(GLOBAL_ADMIN_ROLE)) {
     return { allowed: true, reason: 'global_admin crosses tenants' };
   }
+  const who = principal.kind === 'user' ? 'a user' : 'an app bound to';
   return {
     allowed: false,
-    reason: `a user of tenant ${principal.tenant} may not reach into tenant ${resourceTenant}; only global_admin crosses tenants`,
+    reason: `${who} tenant ${principal.tenant} may not reach into tenant ${resourceTenant}; only global_admin crosses tenants`,
   };
 }

@@ -185,6 +185,37 @@ describe(ApplicationRegistry.name, () => {
       });
     });
 
+    it.each([['web'], ['spa'], ['cli']] as const)(
+      'refuses a %s app the service-only scopes admin.*, jobs.work and tokens.introspect',
+      async (appType) => {
+        const engine = await createTestEngine();
+        for (const scope of ['admin.*', 'jobs.work', 'tokens.introspect']) {
+          await expectDomainError(
+            engine.registry.register(
+              webApp({ appType, clientId: `${appType}-app`, declaredScopes: ['jobs.read', scope] }),
+            ),
+            'validation_failed',
+          );
+        }
+        await expect(engine.stores.applications.findApplication(`${appType}-app`)).resolves.toBeNull();
+      },
+    );
+
+    it('lets a user-facing app declare jobs.*, which never grants its users jobs.work', async () => {
+      const engine = await createTestEngine();
+      await expect(engine.registry.register(webApp({ declaredScopes: ['jobs.*'] }))).resolves.toMatchObject({
+        app: { declaredScopes: ['jobs.*'] },
+      });
+    });
+
+    it('refuses admin.* to an app bound to a tenant', async () => {
+      const engine = await createTestEngine();
+      await expectDomainError(
+        engine.registry.register(serviceApp({ tenant: 'acme', declaredScopes: ['admin.*'] })),
+        'validation_failed',
+      );
+    });
+
     it('keeps each declared scope once', async () => {
       const engine = await createTestEngine();
       const { app } = await engine.registry.register(
@@ -285,6 +316,22 @@ describe(ApplicationRegistry.name, () => {
       await expectDomainError(engine.registry.register(serviceApp({ name: 'Impostor' })), 'conflict');
       await expect(engine.stores.applications.findApplication('reports-worker')).resolves.toEqual(first.app);
       expect(engine.stores.tokenEvents.all().map((e) => e.type)).toEqual(['app.registered']);
+    });
+  });
+
+  describe('scopeRuleBreaches', () => {
+    it('names the apps registered before the 1.0 rules and the scopes they are never granted', async () => {
+      const engine = await createTestEngine();
+      await engine.registry.register(webApp({ declaredScopes: ['jobs.read'] }));
+      const legacy = { ...(await engine.registry.get('web-portal')), clientId: 'legacy-portal' };
+      await engine.stores.applications.insertApplication({
+        ...legacy,
+        declaredScopes: ['jobs.*', 'admin.*'],
+      });
+      const breaches = await engine.registry.scopeRuleBreaches();
+      expect(breaches.map(({ app, neverGranted }) => [app.clientId, neverGranted])).toEqual([
+        ['legacy-portal', ['admin.*']],
+      ]);
     });
   });
 

@@ -15,6 +15,8 @@ import { isDefinedScope, SCOPE_PATTERN } from '../scopes';
 import type { ApplicationPage, ApplicationStore, Transactor } from '../storage';
 import { redirectUriProblem } from './redirect-uri';
 import type { ScopeRegistry } from './scope-registry';
+import { holdsAdminScope } from '../admin';
+import { refusedScopesFor } from '../authority/reserved-scopes';
 
 export interface RegistrationInput {
   clientId: string;
@@ -139,9 +141,21 @@ export class ApplicationRegistry {
         `undefined scopes: ${undefinedScopes.join(' ')} (define them with POST /api/v1/scopes)`,
       );
     }
+    const serviceOnly = refusedScopesFor(appType, declaredScopes);
+    if (serviceOnly.length > 0) {
+      throw validationFailed(
+        `a ${appType} app cannot declare the service-only scopes ${serviceOnly.join(' ')} (docs/authorization.md)`,
+      );
+    }
+    const tenant = this.validateTenant(appType, input.tenant);
+    if (tenant !== null && holdsAdminScope(declaredScopes)) {
+      throw validationFailed(
+        'an app bound to a tenant cannot declare admin.*: administration is platform-wide',
+      );
+    }
     const redirectUris = this.validateRedirectUris(appType, input.redirectUris ?? []);
     return {
-      tenant: this.validateTenant(appType, input.tenant),
+      tenant,
       clientId: input.clientId,
       name,
       appType,
@@ -198,6 +212,28 @@ export class ApplicationRegistry {
       await stores.revocations.addRevocations([{ kind: 'client', value: clientId, expiresAt: horizon }], now);
       await stores.tokenEvents.appendTokenEvents([this.event('app.deleted', clientId, now)]);
     });
+  }
+
+  /**
+   * Apps registered before the 1.0 scope rules that break them, each with the declared scopes
+   * that are never granted (a user-facing app's service-only scopes; a bound app's `admin.*`).
+   * The control plane reports them at start-up (docs/authorization.md, "Upgrading to 1.0").
+   */
+  async scopeRuleBreaches(): Promise<Array<{ app: Application; neverGranted: string[] }>> {
+    const breaches: Array<{ app: Application; neverGranted: string[] }> = [];
+    let after: string | undefined;
+    do {
+      const page = await this.applications.listApplications({ after, limit: 1000 });
+      for (const app of page.items) {
+        const neverGranted =
+          app.tenant !== null && holdsAdminScope(app.declaredScopes)
+            ? app.declaredScopes.filter((scope) => holdsAdminScope([scope]))
+            : refusedScopesFor(app.appType, app.declaredScopes);
+        if (neverGranted.length > 0) breaches.push({ app, neverGranted });
+      }
+      after = page.nextAfter ?? undefined;
+    } while (after !== undefined);
+    return breaches;
   }
 
   /**

@@ -12,7 +12,10 @@ export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 /** An access token is a few hundred bytes; anything this large is not one of ours. */
 export const MAX_ACCESS_TOKEN_LENGTH = 16 * 1024;
 
-/** RFC 9068 claims of our access tokens; user tokens add tenant, roles and grant_id. */
+/**
+ * RFC 9068 claims of our access tokens; user tokens add tenant, roles and grant_id, a bound
+ * service app's tokens its tenant (docs/authorization.md).
+ */
 export interface AccessTokenClaims {
   iss: string;
   sub: string;
@@ -32,6 +35,8 @@ export interface AccessTokenSubject {
   /** client_id for service tokens, the user id for user tokens. */
   subject: string;
   scopes: string[];
+  /** The tenant a bound service app acts in (service tokens only; a user's is `user.tenant`). */
+  tenant?: string;
   user?: { tenant: string; roles: string[]; grantId: string };
 }
 
@@ -80,6 +85,7 @@ export class JwtAccessTokenStrategy {
       jti: newTokenId(now),
       client_id: subject.clientId,
       scope: subject.scopes.join(' '),
+      ...(subject.tenant !== undefined && { tenant: subject.tenant }),
       ...(subject.user && {
         tenant: subject.user.tenant,
         roles: subject.user.roles,

@@ -1,41 +1,29 @@
 import type { Clock } from '../clock';
 import { DomainError, notFound, validationFailed } from '../errors';
-import { GLOBAL_ADMIN_ROLE, holdsAdminScope } from '../admin';
+import { GLOBAL_ADMIN_ROLE } from '../admin';
+import { isPlatformAdministrator } from '../authority/decide';
+import { type ActingPrincipal, policyPrincipalOf } from '../authority/principal';
+import { checkTenantIsolation } from '../policy/tenant-isolation';
 import { ROLE_BUNDLE } from '../sessions/identity-claims';
 import { auditActorOf, type AuditTrail } from '../audit/audit-trail';
 import type { Transactor, User, UserStore } from '../storage';
 
-/**
- * Who acts, as the backend authorized them: a user (with their tenant and roles) or a service
- * token acting as its app (no tenant, no roles; its scopes decide).
- */
-export interface ActingPrincipal {
-  kind: 'user' | 'service';
-  /** The user id, or the client_id for a service. */
-  id: string;
-  clientId: string;
-  tenant: string | null;
-  roles: string[];
-  scopes: string[];
-}
+export type { ActingPrincipal } from '../authority/principal';
 
-/** Platform-wide administrators: a global_admin user, or a service token carrying admin.*. */
+/** Platform-wide administrators: a global_admin user, or the unbound admin app. */
 export function isPlatformAdmin(principal: ActingPrincipal): boolean {
-  return principal.kind === 'user'
-    ? principal.roles.includes(GLOBAL_ADMIN_ROLE)
-    : holdsAdminScope(principal.scopes);
+  return isPlatformAdministrator(policyPrincipalOf(principal));
 }
 
 const forbidden = (message: string): DomainError => new DomainError('forbidden', message);
 
 /**
- * A user acts in its own tenant only, unless it is a platform administrator; an application's
- * scopes, already checked by the policy, bound it instead.
+ * A user acts in its own tenant only, unless it is a global_admin; a bound app in its tenant
+ * only; an unbound app's scopes, already checked by the decision, bound it instead.
  */
 export function assertReachesTenant(principal: ActingPrincipal, tenant: string): void {
-  if (principal.kind === 'user' && principal.tenant !== tenant && !isPlatformAdmin(principal)) {
-    throw forbidden(`the caller does not belong to tenant ${tenant}`);
-  }
+  const verdict = checkTenantIsolation(policyPrincipalOf(principal), tenant);
+  if (!verdict.allowed) throw forbidden(`the caller does not belong to tenant ${tenant}`);
 }
 
 /**

@@ -1,0 +1,3 @@
+export * from './decide';
+export * from './principal';
+export * from './reserved-scopes';
