@@ -1,15 +1,20 @@
 import { type Job, JobsClient, PlatformClient, ServiceTokenSource } from '@platform/sdk';
 import { registerApp } from './oauth';
 
-/** An SDK client acting as a new service app with these scopes. */
+/** An SDK client acting as a new service app with these scopes, bound to `tenant` when given. */
 export async function serviceClient(
   baseUrl: string,
   admin: string,
   platform: Parameters<typeof registerApp>[0],
   clientId: string,
   scopes: string[],
+  tenant?: string,
 ): Promise<{ client: PlatformClient; token: () => Promise<string> }> {
-  const app = await registerApp(platform, admin, { client_id: clientId, declared_scopes: scopes });
+  const app = await registerApp(platform, admin, {
+    client_id: clientId,
+    declared_scopes: scopes,
+    ...(tenant !== undefined && { tenant }),
+  });
   const tokens = new ServiceTokenSource({ baseUrl, clientId, clientSecret: app.client_secret! });
   return { client: new PlatformClient({ baseUrl, tokens }), token: () => tokens.getToken() };
 }

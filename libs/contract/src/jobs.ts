@@ -276,7 +276,10 @@ export class ClaimJobDto {
   @IsString({ each: true })
   types: string[];
 
-  @ApiPropertyOptional({ description: 'Only jobs of this tenant.' })
+  @ApiPropertyOptional({
+    description:
+      'Only jobs of this tenant (403 outside the worker’s reach). Without it: the tenant the worker’s app is bound to, or every tenant for an unbound worker.',
+  })
   @IsOptional()
   @IsString()
   tenant?: string;

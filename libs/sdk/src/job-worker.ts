@@ -24,7 +24,7 @@ export interface JobWorkerOptions {
   concurrency?: number;
   /** The lease asked for (default 30 s); heartbeats renew it every third of it. */
   leaseSeconds?: number;
-  /** Only jobs of this tenant. */
+  /** Only jobs of this tenant; without it, the app's own tenant when it is bound, else every tenant. */
   tenant?: string;
   /** Told of what went wrong outside a handler (a claim that failed); the loop goes on. */
   onError?: (error: unknown) => void;
@@ -106,7 +106,8 @@ export class JobWorker {
             if (answer.cancel_requested) aborted.abort(new Error('the job was cancelled'));
           },
           (error: unknown) => {
-            if (error instanceof PlatformError && error.status === 409) {
+            // 409: the lease is gone; 403: this worker may no longer work the job.
+            if (error instanceof PlatformError && (error.status === 409 || error.status === 403)) {
               leaseLost = true;
               aborted.abort(new Error('the lease on the job was lost'));
             }

@@ -103,6 +103,41 @@ describe(PermissionGuard.name, () => {
     expect(sidecar.authorize).toHaveBeenCalledWith('abc', 'apps.write', '');
   });
 
+  describe('with the tenant named in the body (a worker’s claim)', () => {
+    const tokenOf = (claims: Record<string, unknown>) =>
+      `h.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.s`;
+    const claim = (token: string, body: unknown) =>
+      guard.canActivate(
+        contextFor({ ...requestWith(`Bearer ${token}`), body } as Partial<AuthorizedRequest>, {
+          action: 'jobs.work',
+          tenantBody: 'tenant',
+        }),
+      );
+
+    it('asks for the tenant the body names', async () => {
+      sidecar.authorize.mockResolvedValue(allowed());
+      const token = tokenOf({ tenant: 'globex' });
+
+      await claim(token, { types: ['payroll.run'], tenant: 'acme' });
+
+      expect(sidecar.authorize).toHaveBeenCalledWith(token, 'jobs.work', 'acme');
+    });
+
+    it('asks for the caller’s own tenant when the body names none, platform-wide for an unbound caller', async () => {
+      sidecar.authorize.mockResolvedValue(allowed());
+      const bound = tokenOf({ tenant: 'globex' });
+      const unbound = tokenOf({ client_id: 'renderer' });
+
+      await claim(bound, { types: ['payroll.run'] });
+      await claim(unbound, { types: ['payroll.run'], tenant: '' });
+
+      expect(sidecar.authorize.mock.calls).toEqual([
+        [bound, 'jobs.work', 'globex'],
+        [unbound, 'jobs.work', ''],
+      ]);
+    });
+  });
+
   it('refuses a request without a token before asking the sidecar', async () => {
     await expect(
       guard.canActivate(contextFor(requestWith(undefined), { action: 'users.read' })),

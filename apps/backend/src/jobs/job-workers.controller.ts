@@ -18,7 +18,9 @@ import { asPrincipal, type AuthorizedRequest, RequirePermission } from '../auth/
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
 
 const TO = '/internal/v1/jobs';
-const WORK = 'Permission `jobs.work` (a worker: a service app with its own credentials).';
+const WORK =
+  'Permission `jobs.work`: a worker, a service app with its own credentials (never a user token), within its reach (an app bound to a tenant works that tenant’s jobs only).';
+const HOLDER = 'Only the worker that claimed the job, as it claimed it, may call with its lease id.';
 const LEASE_GONE =
   'The lease is gone (it expired and the job went back to the queue or to another worker, or the job ended): stop working on it.';
 const Id = () => ApiParam({ name: 'id', required: true });
@@ -29,12 +31,12 @@ export class JobWorkersController {
   constructor(private readonly relay: ControlPlaneRelay) {}
 
   @Post('claim')
-  @RequirePermission('jobs.work')
+  @RequirePermission('jobs.work', { tenantBody: 'tenant' })
   @PermissionOperation({
     id: 'claimJob',
     tag: 'Jobs',
     summary: 'Claim the next job of the types a worker runs',
-    description: `${WORK} The oldest queued job of one of \`types\` whose backoff has passed, RUNNING under a lease for this worker; no two workers hold one job at once. Waits up to \`wait_seconds\` for one (long poll).`,
+    description: `${WORK} The oldest queued job of one of \`types\` whose backoff has passed, RUNNING under a lease for this worker; no two workers hold one job at once. From \`tenant\` when named (refused outside the worker’s reach), else from the worker’s own tenant when it is bound to one, else from every tenant. Waits up to \`wait_seconds\` for one (long poll).`,
   })
   @JsonBody(ClaimJobDto)
   @Answers(200, ClaimedJobDto, 'A job with its lease.')
@@ -50,12 +52,12 @@ export class JobWorkersController {
   }
 
   @Post(':id/heartbeat')
-  @RequirePermission('jobs.work')
+  @RequirePermission('jobs.work', { callerTenant: true })
   @PermissionOperation({
     id: 'heartbeatJob',
     tag: 'Jobs',
     summary: 'Renew a job’s lease',
-    description: `${WORK} Answers whether the job is being cancelled.`,
+    description: `${WORK} ${HOLDER} Answers whether the job is being cancelled.`,
   })
   @Id()
   @JsonBody(JobHeartbeatDto)
@@ -67,12 +69,12 @@ export class JobWorkersController {
   }
 
   @Post(':id/logs')
-  @RequirePermission('jobs.work')
+  @RequirePermission('jobs.work', { callerTenant: true })
   @PermissionOperation({
     id: 'appendJobLogs',
     tag: 'Jobs',
     summary: 'Append log lines to a job',
-    description: WORK,
+    description: `${WORK} ${HOLDER}`,
   })
   @Id()
   @JsonBody(AppendJobLogsDto)
@@ -84,12 +86,12 @@ export class JobWorkersController {
   }
 
   @Post(':id/complete')
-  @RequirePermission('jobs.work')
+  @RequirePermission('jobs.work', { callerTenant: true })
   @PermissionOperation({
     id: 'completeJob',
     tag: 'Jobs',
     summary: 'Report how an attempt ended',
-    description: `${WORK} \`succeeded\` with an \`output\`; \`failed\` (retried after the backoff while attempts remain, unless \`retryable: false\`); \`cancelled\` after a heartbeat asked for it. Audited.`,
+    description: `${WORK} ${HOLDER} \`succeeded\` with an \`output\`; \`failed\` (retried after the backoff while attempts remain, unless \`retryable: false\`); \`cancelled\` after a heartbeat asked for it. Audited.`,
   })
   @Id()
   @JsonBody(CompleteJobDto)

@@ -1,24 +1,26 @@
-import { Body, Controller, Headers, HttpCode, Param, Post, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { AppendJobLogsDto, ClaimJobDto, CompleteJobDto, JobHeartbeatDto } from '@platform/contract';
 import { JobQueue, type JobOutcome } from '@platform/domain';
 import { closeWithServer } from '@platform/http';
 import { PRINCIPAL_HEADER } from '@platform/internal';
 import type { FastifyReply } from 'fastify';
-import { InternalGuard } from '../internal/internal.guard';
 import { readPrincipal } from '../tenants/principal';
 import { JobSignals } from './job-signals';
 import { toClaimedJobResponse, toJobResponse } from './jobs-wire';
+import { InternalRoute } from '../platform/route-authority';
 
 /** Below the backend relay's 10 s wait for an answer. */
 const MAX_WAIT_SECONDS = 5;
 
 /**
  * The worker's side of the queue (docs/jobs.md), for a caller the backend authorized for
- * `jobs.work`: claim under a lease (long poll), heartbeat, log lines, completion. Every call
- * after the claim carries the lease id; a lease that is gone is 409.
+ * `jobs.work`: claim under a lease (long poll), heartbeat, log lines, completion. The queue
+ * decides again who may work where (a service principal within its reach: 403 otherwise).
+ * Every call after the claim carries the lease id, and only the lease's holder may make it: a
+ * lease that is gone is 409, one held by another worker 403.
  */
 @Controller('internal/v1/jobs')
-@UseGuards(InternalGuard)
+@InternalRoute()
 export class InternalJobWorkersController {
   constructor(
     private readonly queue: JobQueue,
@@ -63,15 +65,23 @@ export class InternalJobWorkersController {
 
   @Post(':id/heartbeat')
   @HttpCode(200)
-  async heartbeat(@Param('id') id: string, @Body() body: JobHeartbeatDto) {
-    const beat = await this.queue.heartbeat(id, body.lease_id, body.lease_seconds);
+  async heartbeat(
+    @Param('id') id: string,
+    @Body() body: JobHeartbeatDto,
+    @Headers(PRINCIPAL_HEADER) header: string | undefined,
+  ) {
+    const beat = await this.queue.heartbeat(readPrincipal(header), id, body.lease_id, body.lease_seconds);
     return { cancel_requested: beat.cancelRequested, lease_expires_at: beat.leaseExpiresAt.toISOString() };
   }
 
   @Post(':id/logs')
   @HttpCode(204)
-  async logs(@Param('id') id: string, @Body() body: AppendJobLogsDto): Promise<void> {
-    await this.queue.appendLogs(id, body.lease_id, body.lines);
+  async logs(
+    @Param('id') id: string,
+    @Body() body: AppendJobLogsDto,
+    @Headers(PRINCIPAL_HEADER) header: string | undefined,
+  ): Promise<void> {
+    await this.queue.appendLogs(readPrincipal(header), id, body.lease_id, body.lines);
   }
 
   @Post(':id/complete')
@@ -79,7 +89,7 @@ export class InternalJobWorkersController {
   async complete(
     @Param('id') id: string,
     @Body() body: CompleteJobDto,
-    @Headers(PRINCIPAL_HEADER) header?: string,
+    @Headers(PRINCIPAL_HEADER) header: string | undefined,
   ) {
     const report: JobOutcome =
       body.outcome === 'succeeded'

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
 import { DEFAULT_PAGE_SIZE, JobEventsQueryDto, ListJobsQueryDto, SubmitJobDto } from '@platform/contract';
 import {
   type ActingPrincipal,
@@ -10,16 +10,16 @@ import {
 import { followFeed, liveReplyOf, LiveRoute } from '@platform/http';
 import { PRINCIPAL_HEADER } from '@platform/internal';
 import type { FastifyReply } from 'fastify';
-import { InternalGuard } from '../internal/internal.guard';
 import { readPrincipal } from '../tenants/principal';
 import { toJobResponse, toLogLine, toLogPage, toTransition, toTransitionPage } from './jobs-wire';
+import { InternalRoute } from '../platform/route-authority';
 
 /**
  * A tenant's jobs (docs/jobs.md) for a caller the backend or a sidecar already authorized
  * (`jobs.write` to submit and cancel, `jobs.read` to read), named in `x-platform-principal`.
  */
 @Controller('internal/v1/tenants/:tenant/jobs')
-@UseGuards(InternalGuard)
+@InternalRoute({ tenantParam: 'tenant' })
 export class InternalJobsController {
   constructor(private readonly queue: JobQueue) {}
 

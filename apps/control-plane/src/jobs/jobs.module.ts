@@ -1,5 +1,12 @@
 import { Module } from '@nestjs/common';
-import { AuditTrail, type Clock, JobQueue, type Stores, type Transactor } from '@platform/domain';
+import {
+  AuditTrail,
+  type Clock,
+  CrossTenantRefusalAuditor,
+  JobQueue,
+  type Stores,
+  type Transactor,
+} from '@platform/domain';
 import { InternalGuard } from '../internal/internal.guard';
 import { CLOCK, STORES, TRANSACTOR } from '../platform/tokens';
 import { InternalJobWorkersController } from './internal-job-workers.controller';
@@ -22,8 +29,10 @@ import { JobSweepLoop } from './job-sweep-loop';
         trail: AuditTrail,
         clock: Clock,
         signals: JobSignals,
-      ) => new JobQueue(stores.jobs, transactor, trail, clock, () => signals.queued()),
-      inject: [STORES, TRANSACTOR, AuditTrail, CLOCK, JobSignals],
+        refusals: CrossTenantRefusalAuditor,
+      ) =>
+        new JobQueue(stores.jobs, transactor, trail, clock, { onQueued: () => signals.queued(), refusals }),
+      inject: [STORES, TRANSACTOR, AuditTrail, CLOCK, JobSignals, CrossTenantRefusalAuditor],
     },
   ],
 })

@@ -1,5 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type AuditActor, auditActorOf, PLATFORM_ACTOR, type AuditTrail } from '../audit/audit-trail';
+import type { CrossTenantRefusal } from '../authority/cross-tenant-refusals';
+import { decide } from '../authority/decide';
+import { policyPrincipalOf } from '../authority/principal';
 import type { Clock } from '../clock';
 import { conflict, DomainError, notFound, validationFailed } from '../errors';
 import type { Stores, Transactor } from '../storage';
@@ -8,6 +11,8 @@ import {
   FINAL_JOB_STATES,
   type Job,
   type JobEvent,
+  type JobGuard,
+  type JobLeaseHolder,
   type JobQuery,
   type JobState,
   type JobStore,
@@ -42,6 +47,13 @@ export interface JobSubmission {
   retry?: Partial<RetryPolicy>;
 }
 
+export interface JobQueueHooks {
+  /** Told when a job becomes claimable (it wakes the claims waiting in this process). */
+  onQueued?: () => void;
+  /** Audits a worker refused in another tenant than its own (a `CrossTenantRefusalAuditor`). */
+  refusals?: { refused(refusal: CrossTenantRefusal): Promise<unknown> };
+}
+
 /** How an attempt ended, as its worker reports it. */
 export type JobOutcome =
   | { outcome: 'succeeded'; output?: unknown }
@@ -50,11 +62,11 @@ export type JobOutcome =
 
 /**
  * The job queue's rules (docs/jobs.md): submission (idempotent by key), cancellation, reading,
- * and the worker's side (claim under a lease, heartbeat, log lines, completion), with the
+ * and the worker's side (claim under a lease, heartbeat, log lines, completion: a service
+ * principal with `jobs.work` within its reach, then only the lease's holder), with the
  * sweep that requeues a job whose worker stopped renewing its lease and ends one that ran past
  * its timeout. Every change is one transaction with its event and, for what a caller or the
- * platform decided, its audit record; `onQueued` is told when a job becomes claimable (it wakes
- * the claims waiting in this process).
+ * platform decided, its audit record.
  */
 export class JobQueue {
   constructor(
@@ -65,7 +77,7 @@ export class JobQueue {
     private readonly transactor: Transactor,
     private readonly trail: AuditTrail,
     private readonly clock: Clock,
-    private readonly onQueued: () => void = () => undefined,
+    private readonly hooks: JobQueueHooks = {},
   ) {}
 
   /** Queues a job; with an idempotency key already used by the tenant, answers that job instead. */
@@ -91,7 +103,7 @@ export class JobQueue {
       const winner = await this.jobs.findJobByIdempotencyKey(tenant, job.idempotencyKey as string);
       return { job: sameSubmission(winner as Job, job), created: false };
     }
-    this.onQueued();
+    this.hooks.onQueued?.();
     return { job, created: true };
   }
 
@@ -169,7 +181,11 @@ export class JobQueue {
     return job;
   }
 
-  /** A worker takes the oldest claimable job of its types, leased for `leaseSeconds`; null: none. */
+  /**
+   * A worker takes the oldest claimable job of its types, leased for `leaseSeconds`; null: none.
+   * Only from `tenant` when named, else from the worker's own tenant when it is bound to one,
+   * else from every tenant. The lease records who claimed.
+   */
   async claim(
     worker: ActingPrincipal,
     types: readonly string[],
@@ -178,6 +194,8 @@ export class JobQueue {
     if (types.length === 0 || types.length > 50 || !types.every((t) => TYPE.test(t))) {
       throw validationFailed('types must be 1 to 50 job types (lower case, 1 to 64 of a-z 0-9 . _ -)');
     }
+    const tenant = options.tenant || worker.tenant || undefined;
+    await this.assertMayWork(worker, tenant ?? '');
     const leaseSeconds = bounded(
       'lease_seconds',
       options.leaseSeconds ?? JOB_DEFAULTS.leaseSeconds,
@@ -186,13 +204,13 @@ export class JobQueue {
     const now = this.clock.now();
     const lease = {
       id: randomBytes(16).toString('base64url'),
-      worker: worker.clientId,
+      ...holderOf(worker),
       expiresAt: after(now, leaseSeconds),
     };
     const claimed = await this.transactor.inTransaction(async (stores) => {
       const job = await stores.jobs.claimJob({
         types,
-        tenant: options.tenant,
+        tenant,
         now,
         lease,
         deadlineAt: (j) => after(now, j.timeoutSeconds),
@@ -218,21 +236,22 @@ export class JobQueue {
       'job.released',
       { attempt: job.attempt },
     );
-    if (released) this.onQueued();
+    if (released) this.hooks.onQueued?.();
   }
 
   /** Renews the lease; answers whether the job is to be cancelled. 409 when the lease is gone. */
   async heartbeat(
+    worker: ActingPrincipal,
     id: string,
     leaseId: string,
     leaseSeconds = JOB_DEFAULTS.leaseSeconds,
   ): Promise<{ cancelRequested: boolean; leaseExpiresAt: Date }> {
-    const job = await this.leased(id, leaseId);
+    const job = await this.leased(worker, id, leaseId);
     const expiresAt = after(this.clock.now(), bounded('lease_seconds', leaseSeconds, LIMITS.leaseSeconds));
     const renewed = await this.transactor.inTransaction((stores) =>
       stores.jobs.updateJob(
         id,
-        { states: LEASED_JOB_STATES, leaseId },
+        { states: LEASED_JOB_STATES, leaseId, holder: holderOf(worker) },
         { lease: { ...(job.lease as NonNullable<Job['lease']>), expiresAt }, updatedAt: this.clock.now() },
       ),
     );
@@ -241,14 +260,19 @@ export class JobQueue {
     return { cancelRequested: now.state === 'CANCELLING', leaseExpiresAt: expiresAt };
   }
 
-  async appendLogs(id: string, leaseId: string, lines: readonly string[]): Promise<void> {
+  async appendLogs(
+    worker: ActingPrincipal,
+    id: string,
+    leaseId: string,
+    lines: readonly string[],
+  ): Promise<void> {
     if (lines.length === 0 || lines.length > MAX_LOG_LINES_PER_CALL) {
       throw validationFailed(`lines must be 1 to ${MAX_LOG_LINES_PER_CALL} log lines`);
     }
     if (lines.some((line) => typeof line !== 'string' || line.length > MAX_LOG_LINE)) {
       throw validationFailed(`a log line is a string of at most ${MAX_LOG_LINE} characters`);
     }
-    const job = await this.leased(id, leaseId);
+    const job = await this.leased(worker, id, leaseId);
     const at = this.clock.now();
     await this.transactor.inTransaction((stores) =>
       stores.jobs.appendJobEvents(
@@ -263,12 +287,12 @@ export class JobQueue {
    */
   async complete(worker: ActingPrincipal, id: string, leaseId: string, report: JobOutcome): Promise<Job> {
     if (report.outcome === 'succeeded') checkJson('output', report.output ?? null);
-    const job = await this.leased(id, leaseId);
+    const job = await this.leased(worker, id, leaseId);
     const now = this.clock.now();
     const next = this.afterAttempt(job, report, now);
     const done = await this.transition(
       job,
-      { states: LEASED_JOB_STATES, leaseId },
+      { states: LEASED_JOB_STATES, leaseId, holder: holderOf(worker) },
       next,
       now,
       { kind: 'app', id: worker.clientId },
@@ -276,7 +300,7 @@ export class JobQueue {
       { attempt: job.attempt },
     );
     if (!done) throw leaseGone(id);
-    if (next.state === 'QUEUED') this.onQueued();
+    if (next.state === 'QUEUED') this.hooks.onQueued?.();
     return this.current(id);
   }
 
@@ -317,7 +341,7 @@ export class JobQueue {
       );
       if (changed) {
         swept += 1;
-        if (next.state === 'QUEUED') this.onQueued();
+        if (next.state === 'QUEUED') this.hooks.onQueued?.();
       }
     }
     return swept;
@@ -342,12 +366,32 @@ export class JobQueue {
     return { state: 'QUEUED', lease: null, deadlineAt: null, runAfter: after(now, backoff), error };
   }
 
-  /** The job, when `leaseId` is its current lease. */
-  private async leased(id: string, leaseId: string): Promise<Job> {
+  /**
+   * The job, when `worker` may work its tenant's jobs (403), `leaseId` is its current lease (409)
+   * and `worker` is who claimed it (403: a lease id in other hands is worth nothing).
+   */
+  private async leased(worker: ActingPrincipal, id: string, leaseId: string): Promise<Job> {
     const job = await this.jobs.findJob(id);
     if (!job) throw notFound(`job ${id}`);
+    await this.assertMayWork(worker, job.tenant);
     if (!LEASED_JOB_STATES.includes(job.state) || job.lease?.id !== leaseId) throw leaseGone(id);
+    if (!holds(job.lease, worker)) throw forbidden(`job ${id} is leased to another worker`);
     return job;
+  }
+
+  /**
+   * May `worker` work jobs of `tenant` ('' for every tenant)? The decision the backend's guard
+   * asked, asked again here: a service principal with `jobs.work`, one bound to a tenant only in
+   * it; never a user. A refusal in another tenant than the worker's own is audited.
+   */
+  private async assertMayWork(worker: ActingPrincipal, tenant: string): Promise<void> {
+    const principal = policyPrincipalOf(worker);
+    const decision = decide(principal, 'jobs.work', tenant);
+    if (decision.effect === 'allow') return;
+    if (decision.crossTenant === true)
+      await this.hooks.refusals?.refused({ principal, action: 'jobs.work', tenant });
+    const where = tenant === '' ? 'platform-wide' : `in tenant ${tenant}`;
+    throw forbidden(`jobs.work refused ${where} (${decision.decidedBy.join(', ')}): ${decision.reason}`);
   }
 
   private async current(id: string): Promise<Job> {
@@ -360,7 +404,7 @@ export class JobQueue {
    */
   private transition(
     job: Job,
-    guard: { states: readonly JobState[]; leaseId?: string },
+    guard: JobGuard,
     next: Partial<Job>,
     now: Date,
     actor: AuditActor,
@@ -490,6 +534,16 @@ function sameSubmission(earlier: Job, again: Job): Job {
   }
   return earlier;
 }
+
+const forbidden = (message: string): DomainError => new DomainError('forbidden', message);
+
+const holderOf = (worker: ActingPrincipal): JobLeaseHolder => ({
+  worker: worker.clientId,
+  workerTenant: worker.tenant,
+});
+
+const holds = (lease: JobLeaseHolder, worker: ActingPrincipal): boolean =>
+  lease.worker === worker.clientId && lease.workerTenant === worker.tenant;
 
 function leaseGone(id: string): DomainError {
   return conflict(`the lease on job ${id} is gone (expired, or the job ended): stop working on it`);

@@ -29,10 +29,15 @@ export interface RetryPolicy {
 export interface JobLease {
   /** Fences a worker's calls: a lease that expired and was given to another worker is refused. */
   id: string;
-  /** The worker's client_id. */
+  /** The worker's client_id: with `workerTenant`, who alone may renew, log on and complete the job. */
   worker: string;
+  /** The tenant the worker's app is bound to; null for an unbound (platform-wide) worker. */
+  workerTenant: string | null;
   expiresAt: Date;
 }
+
+/** Who holds a lease: only they act under it (docs/jobs.md, "Lease identity"). */
+export type JobLeaseHolder = Pick<JobLease, 'worker' | 'workerTenant'>;
 
 export interface JobError {
   /** `worker_error`, `lease_expired`, `timed_out`, `cancelled`. */
@@ -100,6 +105,13 @@ export interface JobClaim {
   deadlineAt: (job: Job) => Date;
 }
 
+/** What a change expects of the job it changes. */
+export interface JobGuard {
+  states: readonly JobState[];
+  leaseId?: string;
+  holder?: JobLeaseHolder;
+}
+
 export interface JobStore {
   /** 'duplicate' when the tenant has a job with the same idempotency key. */
   insertJob(job: Job): Promise<'created' | 'duplicate'>;
@@ -113,12 +125,13 @@ export interface JobStore {
    */
   claimJob(claim: JobClaim): Promise<Job | null>;
   /**
-   * Applies `change` when the job is in one of `states` (and under lease `leaseId`, when given);
-   * false when it was not (a cancel that lost to a completion, a worker whose lease is gone).
+   * Applies `change` when the job is in one of `states` (and under lease `leaseId` held by
+   * `holder`, when given); false when it was not (a cancel that lost to a completion, a worker
+   * whose lease is gone, another principal holding the lease id).
    */
   updateJob(
     id: string,
-    guard: { states: readonly JobState[]; leaseId?: string },
+    guard: JobGuard,
     change: Partial<Omit<Job, 'id' | 'tenant' | 'type' | 'payload' | 'createdAt'>>,
   ): Promise<boolean>;
   /** Leased jobs whose lease expired or whose deadline passed, oldest first. */

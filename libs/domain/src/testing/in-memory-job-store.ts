@@ -1,4 +1,4 @@
-import type { Job, JobClaim, JobEvent, JobEventInput, JobQuery, JobState, JobStore } from '../jobs/job';
+import type { Job, JobClaim, JobEvent, JobEventInput, JobGuard, JobQuery, JobStore } from '../jobs/job';
 import { LEASED_JOB_STATES } from '../jobs/job';
 
 const copy = <T>(value: T): T => structuredClone(value);
@@ -63,14 +63,14 @@ export class InMemoryJobStore implements JobStore {
     return copy(candidate);
   }
 
-  async updateJob(
-    id: string,
-    guard: { states: readonly JobState[]; leaseId?: string },
-    change: Partial<Job>,
-  ): Promise<boolean> {
+  async updateJob(id: string, guard: JobGuard, change: Partial<Job>): Promise<boolean> {
     const row = this.rows.find((j) => j.id === id);
     if (!row || !guard.states.includes(row.state)) return false;
     if (guard.leaseId !== undefined && row.lease?.id !== guard.leaseId) return false;
+    const { holder } = guard;
+    if (holder && (row.lease?.worker !== holder.worker || row.lease.workerTenant !== holder.workerTenant)) {
+      return false;
+    }
     Object.assign(row, copy(change));
     return true;
   }

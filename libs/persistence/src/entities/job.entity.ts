@@ -54,6 +54,10 @@ export class JobEntity {
   @Column({ name: 'lease_worker', type: 'varchar', nullable: true })
   leaseWorker: string | null;
 
+  /** The tenant the lease's worker is bound to; null for an unbound worker (or no lease). */
+  @Column({ name: 'lease_worker_tenant', type: 'varchar', nullable: true })
+  leaseWorkerTenant: string | null;
+
   @Column({ name: 'lease_expires_at', type: 'bigint', nullable: true, transformer: epochMillis })
   leaseExpiresAt: Date | null;
 

@@ -6,6 +6,7 @@ import { Scim1764300000000 } from './1764300000000-scim';
 import { ServiceDefinitions1764400000000 } from './1764400000000-service-definitions';
 import { Secrets1764500000000 } from './1764500000000-secrets';
 import { Jobs1764600000000 } from './1764600000000-jobs';
+import { JobLeaseHolder1764700000000 } from './1764700000000-job-lease-holder';
 
 /** In order. Append new migrations; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   ServiceDefinitions1764400000000,
   Secrets1764500000000,
   Jobs1764600000000,
+  JobLeaseHolder1764700000000,
 ];

@@ -1,6 +1,15 @@
-import type { Job, JobClaim, JobEvent, JobEventInput, JobQuery, JobState, JobStore } from '@platform/domain';
+import type {
+  Job,
+  JobClaim,
+  JobEvent,
+  JobEventInput,
+  JobGuard,
+  JobQuery,
+  JobState,
+  JobStore,
+} from '@platform/domain';
 import { LEASED_JOB_STATES } from '@platform/domain';
-import { Brackets, type EntityManager, In, MoreThan } from 'typeorm';
+import { Brackets, type EntityManager, type FindOptionsWhere, In, IsNull, MoreThan } from 'typeorm';
 import { JobEntity, JobEventEntity } from '../entities/job.entity';
 import { insertOnce } from './insert-once';
 
@@ -71,16 +80,14 @@ export class TypeOrmJobStore implements JobStore {
       : this.manager.transaction(claimIn);
   }
 
-  async updateJob(
-    id: string,
-    guard: { states: readonly JobState[]; leaseId?: string },
-    change: Partial<Job>,
-  ): Promise<boolean> {
-    const result = await this.manager.update(
-      JobEntity,
-      { id, state: In([...guard.states]), ...(guard.leaseId !== undefined && { leaseId: guard.leaseId }) },
-      changeOf(change),
-    );
+  async updateJob(id: string, guard: JobGuard, change: Partial<Job>): Promise<boolean> {
+    const where: FindOptionsWhere<JobEntity> = { id, state: In([...guard.states]) };
+    if (guard.leaseId !== undefined) where.leaseId = guard.leaseId;
+    if (guard.holder !== undefined) {
+      where.leaseWorker = guard.holder.worker;
+      where.leaseWorkerTenant = guard.holder.workerTenant ?? IsNull();
+    }
+    const result = await this.manager.update(JobEntity, where, changeOf(change));
     return result.affected === 1;
   }
 
@@ -144,6 +151,7 @@ type ChangedColumn =
   | 'runAfter'
   | 'leaseId'
   | 'leaseWorker'
+  | 'leaseWorkerTenant'
   | 'leaseExpiresAt'
   | 'deadlineAt'
   | 'finishedAt'
@@ -161,6 +169,7 @@ function changeOf(change: Partial<Job>): Partial<Pick<JobEntity, ChangedColumn>>
   if (change.lease !== undefined) {
     row.leaseId = change.lease?.id ?? null;
     row.leaseWorker = change.lease?.worker ?? null;
+    row.leaseWorkerTenant = change.lease?.workerTenant ?? null;
     row.leaseExpiresAt = change.lease?.expiresAt ?? null;
   }
   if (change.deadlineAt !== undefined) row.deadlineAt = change.deadlineAt;
@@ -210,7 +219,12 @@ function toJob(row: JobEntity): Job {
     runAfter: row.runAfter,
     lease:
       row.leaseId !== null && row.leaseWorker !== null && row.leaseExpiresAt !== null
-        ? { id: row.leaseId, worker: row.leaseWorker, expiresAt: row.leaseExpiresAt }
+        ? {
+            id: row.leaseId,
+            worker: row.leaseWorker,
+            workerTenant: row.leaseWorkerTenant,
+            expiresAt: row.leaseExpiresAt,
+          }
         : null,
     deadlineAt: row.deadlineAt,
     finishedAt: row.finishedAt,

@@ -70,10 +70,12 @@ export const jobStoreContract: Contract = (context) => {
     const claimed = (await queue.claim(worker, [type])) as Job;
     const lease = claimed.lease!.id;
 
-    await expect(queue.heartbeat(job.id, lease)).resolves.toMatchObject({ cancelRequested: false });
-    await queue.appendLogs(job.id, lease, ['starting', 'half way']);
-    await queue.appendLogs(job.id, lease, ['done']);
-    await expect(queue.heartbeat(job.id, 'not-the-lease')).rejects.toMatchObject({ code: 'conflict' });
+    await expect(queue.heartbeat(worker, job.id, lease)).resolves.toMatchObject({ cancelRequested: false });
+    await queue.appendLogs(worker, job.id, lease, ['starting', 'half way']);
+    await queue.appendLogs(worker, job.id, lease, ['done']);
+    await expect(queue.heartbeat(worker, job.id, 'not-the-lease')).rejects.toMatchObject({
+      code: 'conflict',
+    });
     const done = await queue.complete(worker, job.id, lease, { outcome: 'succeeded', output: { rows: 3 } });
 
     expect(done).toMatchObject({ state: 'SUCCEEDED', output: { rows: 3 }, lease: null, error: null });
@@ -83,6 +85,81 @@ export const jobStoreContract: Contract = (context) => {
     expect(states.map((s) => s.state)).toEqual(['QUEUED', 'RUNNING', 'SUCCEEDED']);
     await expect(queue.complete(worker, job.id, lease, { outcome: 'succeeded' })).rejects.toMatchObject({
       code: 'conflict',
+    });
+  });
+
+  it('records who holds a lease, its client_id and the tenant it is bound to, through heartbeats', async () => {
+    const acmeWorker: ActingPrincipal = {
+      ...worker,
+      id: 'acme-worker',
+      clientId: 'acme-worker',
+      tenant: 'acme',
+    };
+    const job = await submit();
+    const claimed = (await queue.claim(acmeWorker, [type])) as Job;
+    clock.advanceSeconds(5);
+    await queue.heartbeat(acmeWorker, job.id, claimed.lease!.id);
+
+    await expect(queue.get(submitter, 'acme', job.id)).resolves.toMatchObject({
+      state: 'RUNNING',
+      lease: { id: claimed.lease!.id, worker: 'acme-worker', workerTenant: 'acme' },
+    });
+  });
+
+  it('changes a job under a lease id only for the lease’s holder, bound or not', async () => {
+    const { stores } = context();
+    const now = clock.now();
+    const leased = async (workerTenant: string | null) => {
+      const job = await submit();
+      const lease = { id: uniqueId('lease'), worker: 'w', workerTenant, expiresAt: now };
+      await stores.jobs.claimJob({ types: [type], tenant: 'acme', now, lease, deadlineAt: () => now });
+      return { job, lease };
+    };
+    const renew = (id: string, leaseId: string, holder: { worker: string; workerTenant: string | null }) =>
+      stores.jobs.updateJob(id, { states: ['RUNNING'], leaseId, holder }, { updatedAt: clock.now() });
+
+    const bound = await leased('acme');
+    expect(await renew(bound.job.id, bound.lease.id, { worker: 'w', workerTenant: null })).toBe(false);
+    expect(await renew(bound.job.id, bound.lease.id, { worker: 'w', workerTenant: 'globex' })).toBe(false);
+    expect(await renew(bound.job.id, bound.lease.id, { worker: 'other', workerTenant: 'acme' })).toBe(false);
+    expect(await renew(bound.job.id, bound.lease.id, { worker: 'w', workerTenant: 'acme' })).toBe(true);
+    const unbound = await leased(null);
+    expect(await renew(unbound.job.id, unbound.lease.id, { worker: 'w', workerTenant: 'acme' })).toBe(false);
+    expect(await renew(unbound.job.id, unbound.lease.id, { worker: 'w', workerTenant: null })).toBe(true);
+  });
+
+  it('refuses the lease id in another worker’s hands: nothing renewed, logged or completed', async () => {
+    const job = await submit();
+    const claimed = (await queue.claim(worker, [type])) as Job;
+    const lease = claimed.lease!.id;
+    const thief: ActingPrincipal = { ...worker, id: 'thief', clientId: 'thief' };
+
+    clock.advanceSeconds(5);
+    await expect(queue.heartbeat(thief, job.id, lease, 600)).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(queue.appendLogs(thief, job.id, lease, ['forged'])).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+    await expect(
+      queue.complete(thief, job.id, lease, { outcome: 'succeeded', output: { forged: true } }),
+    ).rejects.toMatchObject({ code: 'forbidden' });
+
+    await expect(queue.get(submitter, 'acme', job.id)).resolves.toEqual(claimed);
+    await expect(queue.logs(submitter, 'acme', job.id, 0, 10)).resolves.toEqual([]);
+  });
+
+  it('confines a bound worker’s claim to its tenant', async () => {
+    const globexWorker: ActingPrincipal = { ...worker, id: 'gw', clientId: 'gw', tenant: 'globex' };
+    const acme = await submit({}, 'acme');
+    const globex = await submit({}, 'globex');
+
+    await expect(queue.claim(globexWorker, [type], { tenant: 'acme' })).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+    await expect(queue.claim(globexWorker, [type])).resolves.toMatchObject({ id: globex.id });
+    await expect(queue.claim(globexWorker, [type])).resolves.toBeNull();
+    await expect(queue.get(submitter, 'acme', acme.id)).resolves.toMatchObject({
+      state: 'QUEUED',
+      lease: null,
     });
   });
 
@@ -100,7 +177,9 @@ export const jobStoreContract: Contract = (context) => {
     clock.advanceSeconds(10);
     const second = (await queue.claim(worker, [type], { leaseSeconds: 5 })) as Job;
     expect(second).toMatchObject({ id: job.id, attempt: 2 });
-    await expect(queue.heartbeat(job.id, first.lease!.id)).rejects.toMatchObject({ code: 'conflict' });
+    await expect(queue.heartbeat(worker, job.id, first.lease!.id)).rejects.toMatchObject({
+      code: 'conflict',
+    });
 
     clock.advanceSeconds(6);
     await queue.sweep();
@@ -136,7 +215,7 @@ export const jobStoreContract: Contract = (context) => {
     const job = await submit({ timeoutSeconds: 20 });
     const claimed = (await queue.claim(worker, [type], { leaseSeconds: 30 })) as Job;
     clock.advanceSeconds(15);
-    await queue.heartbeat(job.id, claimed.lease!.id, 30);
+    await queue.heartbeat(worker, job.id, claimed.lease!.id, 30);
     clock.advanceSeconds(6);
 
     await queue.sweep();
@@ -154,7 +233,7 @@ export const jobStoreContract: Contract = (context) => {
     expect(claimed.id).toBe(running.id);
 
     await expect(queue.cancel(submitter, 'acme', running.id)).resolves.toMatchObject({ state: 'CANCELLING' });
-    await expect(queue.heartbeat(running.id, claimed.lease!.id)).resolves.toMatchObject({
+    await expect(queue.heartbeat(worker, running.id, claimed.lease!.id)).resolves.toMatchObject({
       cancelRequested: true,
     });
     await expect(
