@@ -477,7 +477,8 @@ scenarios.masking = async function masking(ctx) {
     '2024-05-12T10:00:00Z order 123456 by ada@example.com from 192.168.10.24, card 4111 1111 1111 1111, ' +
     'call +44 20 7946 0958, IBAN DE89 3704 0044 0532 0130 00, Authorization: Bearer abcdefghij0123456789\n';
   const text = line.repeat(Math.ceil(4096 / line.length)).slice(0, 4096);
-  const request = { token: ctx.token, text, options: { operators: { DEFAULT: { type: 'hash' } } } };
+  const token = await serviceToken(platform, 'masking', 'masking.apply');
+  const request = { token, text, options: { operators: { DEFAULT: { type: 'hash' } } } };
   try {
     const first = await new Promise((resolve) =>
       client.MaskString(request, (error, answer) => resolve(error ?? answer)),
@@ -527,6 +528,7 @@ scenarios['rate-limit'] = async function rateLimit(ctx) {
   const redisSidecar = await startExtraSidecar(platform, { RATE_LIMIT_REDIS_URL: redisUrl });
   ctx.processes.push({ process: 'sidecar-redis', healthyMs: redisSidecar.healthyMs });
   ctx.sampler.add('sidecar-redis', redisSidecar.pid);
+  const token = await serviceToken(platform, 'rate-limit', 'ratelimit.check');
   const rows = [];
   for (const [key, where, address] of [
     ['rate-limit-memory', 'in memory', platform.sidecarAddress],
@@ -536,7 +538,8 @@ scenarios['rate-limit'] = async function rateLimit(ctx) {
     try {
       let n = 0;
       const request = () => ({
-        token: ctx.token,
+        token,
+        tenant: 'default',
         domain: 'bench',
         descriptors: [{ entries: [{ key: 'remote_address', value: `10.0.${n % 4}.${n++ % 250}` }] }],
       });
@@ -628,7 +631,7 @@ const LIMIT_VARIABLES = [
 
 /**
  * EvaluateFlag at the sidecar over gRPC: a flag with JsonLogic targeting (roles, then a
- * fractional split by the subject) evaluated by flagd-core for the bench token (issue 12).
+ * fractional split by the subject) evaluated by flagd-core for a token holding flags.read (issue 12).
  */
 scenarios.flags = async function flags(ctx) {
   const { platform } = ctx;
@@ -663,7 +666,8 @@ scenarios.flags = async function flags(ctx) {
   const client = createFlagServiceClient(platform.sidecarAddress);
   try {
     const request = {
-      token: ctx.token,
+      token: await serviceToken(platform, 'flags', 'flags.read'),
+      tenant: 'default',
       flag_key: 'new-checkout',
       type: 'boolean',
       default_value: { bool_value: false },
@@ -1145,6 +1149,12 @@ async function timeRevocations(ctx, where, { accepts, refuses, refusedHere = asy
     errors,
     unit: 'revocations',
   };
+}
+
+/** The token of a new service app holding `scope` (each sidecar service takes its own). */
+async function serviceToken(platform, name, scope) {
+  const app = await registerServiceApp(platform, `bench-${name}-${Date.now().toString(36)}`, [scope]);
+  return (await issueToken(`${platform.baseUrl}/v1/oauth/token`, app, scope)).access_token;
 }
 
 /** The moment `check` first answers true, or undefined when it has not within `timeoutMs`. */

@@ -13,7 +13,10 @@ export interface PlatformFlagProviderOptions {
   sidecarAddress?: string;
   /** The token each evaluation is made for: a ServiceTokenSource, or a forwarded user token's. */
   tokens: Pick<TokenSource, 'getToken'>;
-  /** Whose flags, for a service token (default: the platform's default tenant). */
+  /**
+   * Whose flags (default: the token's own tenant). An app bound to no tenant names one; the
+   * token needs `flags.read` there.
+   */
   tenant?: string;
 }
 

@@ -79,7 +79,7 @@ describe('sidecar gRPC: FlagService', () => {
     const portal = await registerApp(platform, admin, {
       client_id: 'shop',
       app_type: 'web',
-      declared_scopes: ['users.read'],
+      declared_scopes: ['flags.read'],
       redirect_uris: ['https://shop.example.test/callback'],
     });
     const user = async (subject: string, tenant: string, roles: string[]) =>
@@ -89,7 +89,7 @@ describe('sidecar gRPC: FlagService', () => {
     globexUser = await user('gus', 'globex', ['user']);
     const worker = await registerApp(platform, admin, {
       client_id: 'shop-worker',
-      declared_scopes: ['users.read'],
+      declared_scopes: ['flags.read'],
     });
     service = (
       await clientCredentialsToken(as, { clientId: worker.client_id, clientSecret: worker.client_secret! })

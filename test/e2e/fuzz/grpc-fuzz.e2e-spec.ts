@@ -2,6 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { readdirSync } from 'node:fs';
 import { INTERNAL_TOKEN_METADATA, loadProto, PROTO_ROOT } from '@platform/grpc';
 import fc from 'fast-check';
+import { invokeRpc } from '../../support/grpc';
 import { startPlatform, type TestPlatform } from '../../support/platform';
 
 interface Field {
@@ -135,7 +136,7 @@ describe('fuzzing every RPC of the sidecar', () => {
         if (credential === 'internal') metadata.set(INTERNAL_TOKEN_METADATA, platform.internalToken);
         if (credential === 'wrong') metadata.set(INTERNAL_TOKEN_METADATA, 'not-the-token');
         const client = clients.get(method.service)!;
-        const { code, details } = await invoke(client, method, message, metadata);
+        const { code, details } = await invokeRpc(client, method.definition, message, metadata);
         const where = `${method.service}/${method.name} -> ${grpc.status[code]}: ${details}`;
         called.add(`${method.service}/${method.name}`);
         expect({ where, acceptable: ACCEPTABLE.has(code) }).toEqual({ where, acceptable: true });
@@ -149,58 +150,7 @@ describe('fuzzing every RPC of the sidecar', () => {
 
   it('still validates tokens afterwards', async () => {
     const auth = clients.get('platform.auth.v1.AuthService')!;
-    const { code } = await invoke(
-      auth,
-      methods.find((m) => m.name === 'GetJwks')!,
-      {},
-      new grpc.Metadata(),
-    );
+    const { code } = await invokeRpc(auth, methods.find((m) => m.name === 'GetJwks')!.definition, {});
     expect(grpc.status[code]).toBe('OK');
   });
 });
-
-/** One call: unary, or a server stream read until its first message (then cancelled) or its end. */
-function invoke(
-  client: grpc.Client,
-  method: Method,
-  message: unknown,
-  metadata: grpc.Metadata,
-): Promise<{ code: grpc.status; details: string }> {
-  const { path, requestSerialize, responseDeserialize } = method.definition;
-  const deadline = Date.now() + 10_000;
-  return new Promise((resolve) => {
-    if (method.definition.responseStream) {
-      const stream = client.makeServerStreamRequest(
-        path,
-        requestSerialize,
-        responseDeserialize,
-        message,
-        metadata,
-        { deadline },
-      );
-      stream.on('data', () => {
-        stream.cancel();
-        resolve({ code: grpc.status.OK, details: '' });
-      });
-      stream.on('error', (error: grpc.ServiceError) =>
-        resolve({ code: error.code, details: error.details ?? '' }),
-      );
-      stream.on('status', (status: grpc.StatusObject) =>
-        resolve({ code: status.code, details: status.details }),
-      );
-      return;
-    }
-    client.makeUnaryRequest(
-      path,
-      requestSerialize,
-      responseDeserialize,
-      message,
-      metadata,
-      { deadline },
-      (error) =>
-        resolve(
-          error ? { code: error.code, details: error.details ?? '' } : { code: grpc.status.OK, details: '' },
-        ),
-    );
-  });
-}

@@ -30,7 +30,7 @@ describe('sidecar gRPC: MaskingService', () => {
     const portal = await registerApp(platform, admin, {
       client_id: 'support-desk',
       app_type: 'web',
-      declared_scopes: ['users.read'],
+      declared_scopes: ['masking.apply'],
       redirect_uris: ['https://desk.example.test/callback'],
     });
     acme = (await signIn(platform, portal, { identity: identityOf('ada', 'acme', ['user']) })).tokens
@@ -39,7 +39,7 @@ describe('sidecar gRPC: MaskingService', () => {
       .access_token;
     const worker = await registerApp(platform, admin, {
       client_id: 'log-shipper',
-      declared_scopes: ['users.read'],
+      declared_scopes: ['masking.apply'],
     });
     service = (
       await clientCredentialsToken(as, { clientId: worker.client_id, clientSecret: worker.client_secret! })

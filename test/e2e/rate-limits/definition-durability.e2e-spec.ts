@@ -23,7 +23,10 @@ describe.each(databases)('definitions across a kill -9 of the control plane ($na
     platform = await startPlatform(database ? { databaseUrl: database.url } : {});
     const as = await discover(platform);
     admin = await adminToken(as, platform);
-    const gateway = await registerApp(platform, admin, { client_id: 'durable-gateway' });
+    const gateway = await registerApp(platform, admin, {
+      client_id: 'durable-gateway',
+      declared_scopes: ['ratelimit.check'],
+    });
     service = (
       await clientCredentialsToken(as, { clientId: gateway.client_id, clientSecret: gateway.client_secret! })
     ).access_token;
@@ -84,6 +87,7 @@ describe.each(databases)('definitions across a kill -9 of the control plane ($na
           client.CheckRateLimit(
             {
               token: service,
+              tenant: 'default',
               domain: `crash-${i}`,
               descriptors: [{ entries: [{ key: 'user', value: 'u' }] }],
             },

@@ -39,7 +39,7 @@ const entry = (key: string, value: string) => ({ entries: [{ key, value }] });
       admin = await adminToken(as, platform);
       const gateway = await registerApp(platform, admin, {
         client_id: 'edge-gateway',
-        declared_scopes: ['users.read'],
+        declared_scopes: ['ratelimit.check'],
       });
       service = (
         await clientCredentialsToken(as, {
@@ -50,7 +50,7 @@ const entry = (key: string, value: string) => ({ entries: [{ key, value }] });
       const portal = await registerApp(platform, admin, {
         client_id: 'portal',
         app_type: 'web',
-        declared_scopes: ['users.read'],
+        declared_scopes: ['ratelimit.check'],
         redirect_uris: ['https://portal.example.test/callback'],
       });
       globexUser = (await signIn(platform, portal, { identity: identityOf('gus', 'globex', ['user']) }))

@@ -45,7 +45,10 @@ describe('sidecar gRPC: its own limits, with Redis down', () => {
       }),
     });
     expect(put.status).toBe(200);
-    const app = await registerApp(platform, admin, { client_id: 'offline-gateway' });
+    const app = await registerApp(platform, admin, {
+      client_id: 'offline-gateway',
+      declared_scopes: ['ratelimit.check'],
+    });
     const token = (
       await clientCredentialsToken(await discover(platform), {
         clientId: app.client_id,
@@ -56,7 +59,12 @@ describe('sidecar gRPC: its own limits, with Redis down', () => {
     const check = () =>
       new Promise<CheckRateLimitResult>((resolve, reject) =>
         client.CheckRateLimit(
-          { token, domain: 'offline', descriptors: [{ entries: [{ key: 'user', value: 'ada' }] }] },
+          {
+            token,
+            tenant: 'default',
+            domain: 'offline',
+            descriptors: [{ entries: [{ key: 'user', value: 'ada' }] }],
+          },
           (error, response) => (error ? reject(error) : resolve(response!)),
         ),
       );

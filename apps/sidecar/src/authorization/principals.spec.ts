@@ -17,7 +17,7 @@ const claims = (overrides: Partial<TokenClaims> = {}): TokenClaims => ({
 });
 
 describe(principalOfClaims.name, () => {
-  it('takes a token with a tenant for a user of that tenant, with its roles and scopes', () => {
+  it('takes a token with a grant for a user of its tenant, with its roles and scopes', () => {
     expect(principalOfClaims(claims())).toEqual({
       kind: 'user',
       id: 'user-1',
@@ -28,12 +28,26 @@ describe(principalOfClaims.name, () => {
     });
   });
 
-  it('takes a token without tenant for a service acting as its app', () => {
-    expect(principalOfClaims(claims({ sub: 'worker', client_id: 'worker', tenant: '', roles: [] }))).toEqual({
+  it('takes a token without a grant for a service acting as its app', () => {
+    const service = { sub: 'worker', client_id: 'worker', tenant: '', roles: [], grant_id: '' };
+
+    expect(principalOfClaims(claims(service))).toEqual({
       kind: 'service',
       id: 'worker',
       clientId: 'worker',
       scopes: ['users.read', 'users.write'],
+    });
+  });
+
+  it('takes a token without a grant but with a tenant for an app bound to that tenant', () => {
+    const bound = { sub: 'worker', client_id: 'worker', tenant: 'acme', roles: [], grant_id: '' };
+
+    expect(principalOfClaims(claims(bound))).toEqual({
+      kind: 'service',
+      id: 'worker',
+      clientId: 'worker',
+      scopes: ['users.read', 'users.write'],
+      tenant: 'acme',
     });
   });
 

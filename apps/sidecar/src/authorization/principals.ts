@@ -31,14 +31,3 @@ export function principalOfMessage(message: Partial<PrincipalMessage> | null | u
   if (tenant === '') throw invalidArgument('a user principal needs a tenant');
   return { kind, id, clientId: client_id, tenant, roles: [...roles], scopes: [...scopes] };
 }
-
-/**
- * The tenant a call acts in: the one it names, else the caller's own (a user's, a bound app's);
- * an unbound service token, which acts platform-wide, has to name one (INVALID_ARGUMENT).
- */
-export function tenantOfCall(claims: TokenClaims, named: string): string {
-  if (named !== '') return named;
-  const { tenant } = principalOfClaims(claims);
-  if (tenant !== undefined) return tenant;
-  throw invalidArgument('tenant is required for a service token');
-}

@@ -13,9 +13,9 @@ import { AuditRecorder } from '../audit/audit-recorder';
 
 /**
  * `platform.audit.v1.AuditService`: the audit log for the services beside this sidecar. The
- * caller's token is checked here (audit.write to emit, audit.read to query, as Authorize
- * decides); the control plane owns the log and is called with the caller as principal
- * (AuditRecorder).
+ * caller's token is checked here (audit.write to emit, audit.read to query, in the tenant the
+ * request names, else the caller's own; RPC_AUTHORITY); the control plane owns the log and is
+ * called with the caller as principal (AuditRecorder).
  */
 @Controller()
 export class AuditGrpcController {
@@ -26,7 +26,6 @@ export class AuditGrpcController {
 
   @GrpcMethod('AuditService', 'EmitAuditEvent')
   async emitAuditEvent(request: Partial<EmitAuditEventRequest>): Promise<AuditRecordMessage> {
-    const tenant = request.tenant ?? '';
     const body = {
       action: request.action ?? '',
       target: request.target || undefined,
@@ -34,15 +33,19 @@ export class AuditGrpcController {
       occurred_at: request.occurred_at || undefined,
       attributes: attributesOf(request.attributes_json ?? ''),
     };
-    const { claims } = await this.authorizer.authorize(request.token ?? '', 'audit.write', tenant);
+    const { claims, tenant } = await this.authorizer.authorizeRpc('AuditService/EmitAuditEvent', {
+      token: request.token,
+      tenant: request.tenant,
+    });
     return toAuditRecordMessage(await this.audit.record(claims, tenant, body));
   }
 
   @GrpcMethod('AuditService', 'QueryAudit')
   async queryAudit(request: Partial<QueryAuditRequest>): Promise<QueryAuditResponse> {
-    const tenant = request.tenant ?? '';
-    if (tenant === '') throw invalidArgument('tenant is required');
-    const { claims } = await this.authorizer.authorize(request.token ?? '', 'audit.read', tenant);
+    const { claims, tenant } = await this.authorizer.authorizeRpc('AuditService/QueryAudit', {
+      token: request.token,
+      tenant: request.tenant,
+    });
     const query = new URLSearchParams();
     const filters = {
       after: request.after ? String(request.after) : '',

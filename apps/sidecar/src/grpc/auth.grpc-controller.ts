@@ -17,7 +17,6 @@ import { KeyCache } from '../keys/key-cache';
 import { RevocationSync } from '../revocation/revocation-sync';
 import { InternalTokenGuard } from './internal-token.guard';
 import { InvalidationStreams } from './invalidation-streams';
-import { TokenClaimsReader } from './token-claims.reader';
 
 type Empty = Record<string, never>;
 type TokenRequest = { token?: string };
@@ -31,7 +30,6 @@ export class AuthGrpcController {
   private readonly logger = new Logger('AuthService');
 
   constructor(
-    private readonly tokens: TokenClaimsReader,
     private readonly authorizer: TokenAuthorizer,
     private readonly keys: KeyCache,
     private readonly revocations: RevocationSync,
@@ -41,7 +39,7 @@ export class AuthGrpcController {
 
   @GrpcMethod('AuthService', 'ValidateToken')
   async validateToken({ token = '' }: TokenRequest): Promise<{ claims: TokenClaims }> {
-    return { claims: await this.tokens.read(token) };
+    return { claims: (await this.authorizer.authorizeRpc('AuthService/ValidateToken', { token })).claims };
   }
 
   /**
@@ -54,7 +52,11 @@ export class AuthGrpcController {
     action = '',
     resource_tenant: tenant = '',
   }: Partial<AuthorizeRequest>): Promise<AuthorizeResponse> {
-    const { claims, decision } = await this.authorizer.authorize(token, action, tenant);
+    const { claims, decision } = await this.authorizer.authorizeRpc('AuthService/Authorize', {
+      token,
+      action,
+      tenant,
+    });
     return { claims, decided_by: decision.decidedBy, decision_id: decision.decisionId };
   }
 

@@ -86,14 +86,23 @@ describe('sidecar gRPC authorization (PolicyService, TenantService, AuthService.
   let key: TestKey;
   let sidecar: Running;
 
-  /** A user token as the authorization-code grant issues it. */
+  /** A user token as the authorization-code grant issues it (every user token has its grant). */
   const userToken = (roles: string[], tenant = 'acme', scope = 'users.read users.write jobs.read') =>
     signAccessToken(key, {
-      claims: { sub: `user-${tenant}-${roles.join('-')}`, client_id: 'portal', scope, tenant, roles },
+      claims: {
+        sub: `user-${tenant}-${roles.join('-')}`,
+        client_id: 'portal',
+        scope,
+        tenant,
+        roles,
+        grant_id: `grant-${tenant}`,
+      },
     });
-  /** A client_credentials token of the app `worker`. */
-  const serviceToken = (scope: string) =>
-    signAccessToken(key, { claims: { sub: 'worker', client_id: 'worker', scope } });
+  /** A client_credentials token of the app `worker`, bound to `tenant` when given. */
+  const serviceToken = (scope: string, tenant?: string) =>
+    signAccessToken(key, {
+      claims: { sub: 'worker', client_id: 'worker', scope, ...(tenant && { tenant }) },
+    });
 
   beforeAll(async () => {
     Logger.overrideLogger(false);
@@ -281,7 +290,7 @@ describe('sidecar gRPC authorization (PolicyService, TenantService, AuthService.
       expect(response).toEqual({ tenant: 'acme', platform_wide: false, roles: ['tenant_admin', 'user'] });
     });
 
-    it('answers platform_wide for a service token', async () => {
+    it('answers platform_wide for the token of an app bound to no tenant', async () => {
       const token = await serviceToken('jobs.read');
 
       const { response } = await call<ResolveTenantResponse>((done) =>
@@ -289,6 +298,16 @@ describe('sidecar gRPC authorization (PolicyService, TenantService, AuthService.
       );
 
       expect(response).toEqual({ tenant: '', platform_wide: true, roles: [] });
+    });
+
+    it('answers the tenant of an app bound to one, without roles', async () => {
+      const token = await serviceToken('jobs.read', 'acme');
+
+      const { response } = await call<ResolveTenantResponse>((done) =>
+        sidecar.tenant.ResolveTenant({ token }, none(), {}, done),
+      );
+
+      expect(response).toEqual({ tenant: 'acme', platform_wide: false, roles: [] });
     });
 
     it('refuses an invalid token with UNAUTHENTICATED', async () => {
@@ -333,10 +352,18 @@ describe('sidecar gRPC authorization (PolicyService, TenantService, AuthService.
       expect(response).toMatchObject({ allowed: true, reason: expect.stringMatching(/global_admin/) });
     });
 
-    it('allows a service token, which acts platform-wide', async () => {
+    it('allows the token of an app bound to no tenant, which acts platform-wide', async () => {
       const { response } = await validate(await serviceToken('jobs.read'), 'globex');
 
       expect(response.allowed).toBe(true);
+    });
+
+    it('refuses an app bound to acme reaching into globex with PERMISSION_DENIED', async () => {
+      const own = await validate(await serviceToken('jobs.read', 'acme'), 'acme');
+      const other = await validate(await serviceToken('jobs.read', 'acme'), 'globex');
+
+      expect(own.response.allowed).toBe(true);
+      expect(other.error).toMatchObject({ code: grpc.status.PERMISSION_DENIED });
     });
 
     it('refuses a missing resource_tenant with INVALID_ARGUMENT', async () => {
@@ -400,6 +427,18 @@ describe('sidecar gRPC authorization (PolicyService, TenantService, AuthService.
       expect(error!.metadata.get('x-decision-id')).toHaveLength(1);
       expect(error!.metadata.get('x-decided-by')).toEqual([]);
       expect(error!.details).toContain('default deny');
+    });
+
+    it('confines an app bound to acme to acme, refusing globex and platform-wide actions', async () => {
+      const own = await authorize(await serviceToken('users.read', 'acme'), 'users.read', 'acme');
+      const other = await authorize(await serviceToken('users.read', 'acme'), 'users.read', 'globex');
+      const platform = await authorize(await serviceToken('users.read', 'acme'), 'users.read');
+
+      expect(own.error).toBeNull();
+      for (const { error } of [other, platform]) {
+        expect(error).toMatchObject({ code: grpc.status.PERMISSION_DENIED });
+        expect(error!.metadata.get('x-decided-by')).toEqual(['tenant-binding']);
+      }
     });
 
     it('lets a service token act by its scopes, bypassing roles', async () => {

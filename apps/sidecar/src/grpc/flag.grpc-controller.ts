@@ -1,12 +1,10 @@
 import { Controller } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
-import { checkTenantIsolation, DEFAULT_TENANT } from '@platform/domain';
 import type { EvaluateFlagAnswer, EvaluateFlagRequest, FlagValueMessage } from '@platform/grpc';
-import { AuthorizationError, invalidArgument } from '../authorization/authorization.error';
-import { principalOfClaims } from '../authorization/principals';
+import { invalidArgument } from '../authorization/authorization.error';
+import { TokenAuthorizer } from '../authorization/token-authorizer';
 import { SidecarError } from '../errors';
 import { TenantFlags } from '../flags/tenant-flags';
-import { TokenClaimsReader } from './token-claims.reader';
 
 type FlagType = 'boolean' | 'string' | 'number' | 'object';
 type Value = boolean | string | number | Record<string, unknown>;
@@ -30,13 +28,14 @@ const FIELDS = {
 } as const;
 
 /**
- * `platform.flags.v1.FlagService` (docs/flags.md): flagd-core evaluates the caller's tenant's
- * flags here, with an evaluation context made of the token's claims and the caller's attributes.
+ * `platform.flags.v1.FlagService` (docs/flags.md): flagd-core evaluates a tenant's flags here
+ * (the one the request names, else the caller's own; `flags.read` there), with an evaluation
+ * context made of the token's claims and the caller's attributes.
  */
 @Controller()
 export class FlagGrpcController {
   constructor(
-    private readonly tokens: TokenClaimsReader,
+    private readonly authorizer: TokenAuthorizer,
     private readonly flags: TenantFlags,
   ) {}
 
@@ -49,11 +48,10 @@ export class FlagGrpcController {
     context_json: contextJson = '',
     tenant: named = '',
   }: Partial<EvaluateFlagRequest>): Promise<EvaluateFlagAnswer> {
-    const claims = await this.tokens.read(token);
-    const principal = principalOfClaims(claims);
-    const tenant = named || (principal.kind === 'user' ? principal.tenant : DEFAULT_TENANT);
-    const verdict = checkTenantIsolation(principal, tenant);
-    if (!verdict.allowed) throw new AuthorizationError('permission_denied', verdict.reason);
+    const { claims, principal, tenant } = await this.authorizer.authorizeRpc('FlagService/EvaluateFlag', {
+      token,
+      tenant: named,
+    });
     if (flagKey === '') throw invalidArgument('flag_key is required');
     if (!(type in FIELDS)) throw invalidArgument('type must be boolean, string, number or object');
     const defaultValue = valueOf(type as FlagType, defaultMessage);

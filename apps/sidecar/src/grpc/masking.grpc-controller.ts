@@ -8,19 +8,20 @@ import type {
   MaskStringRequest,
   MaskStringResult,
 } from '@platform/grpc';
-import { principalOfClaims } from '../authorization/principals';
+import { TokenAuthorizer } from '../authorization/token-authorizer';
+import type { TokenRpc } from './rpc-authority';
 import { TenantMasking } from '../masking/tenant-masking';
-import { TokenClaimsReader } from './token-claims.reader';
 
 /**
- * `platform.masking.v1.MaskingService` (docs/masking.md): the caller's token is validated as
- * ValidateToken does, and its tenant chooses the hash key; what the options get wrong is
- * INVALID_ARGUMENT with the reason.
+ * `platform.masking.v1.MaskingService` (docs/masking.md): the caller's token needs
+ * `masking.apply` in its own tenant, which chooses the hash key and the stored patterns (an
+ * unbound app's is the platform's, ''); what the options get wrong is INVALID_ARGUMENT with the
+ * reason.
  */
 @Controller()
 export class MaskingGrpcController {
   constructor(
-    private readonly tokens: TokenClaimsReader,
+    private readonly authorizer: TokenAuthorizer,
     private readonly masking: TenantMasking,
   ) {}
 
@@ -31,7 +32,7 @@ export class MaskingGrpcController {
     options,
   }: Partial<MaskStringRequest>): Promise<MaskStringResult> {
     const { text: masked, items } = this.masking.maskText(
-      await this.tenantOf(token),
+      await this.tenantOf('MaskingService/MaskString', token),
       optionsOf(options),
       text,
     );
@@ -54,15 +55,14 @@ export class MaskingGrpcController {
     detect_in_values = false,
     options,
   }: Partial<MaskRequest>): Promise<MaskResult> {
-    const tenant = await this.tenantOf(token);
+    const tenant = await this.tenantOf('MaskingService/Mask', token);
     const result = this.masking.maskJson(tenant, optionsOf(options), json, field_paths, detect_in_values);
     return { json: result.json, masked_fields: result.maskedFields, masked_spans: result.maskedSpans };
   }
 
-  /** A user's tenant; a service token acts for the platform, whose tenant is ''. */
-  private async tenantOf(token: string): Promise<string> {
-    const principal = principalOfClaims(await this.tokens.read(token));
-    return principal.kind === 'user' ? principal.tenant : '';
+  /** The caller's own tenant, once `masking.apply` is allowed there. */
+  private async tenantOf(rpc: Extract<TokenRpc, `MaskingService/${string}`>, token: string): Promise<string> {
+    return (await this.authorizer.authorizeRpc(rpc, { token })).tenant;
   }
 }
 

@@ -1,18 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
-import { checkTenantIsolation, DEFAULT_TENANT, type DescriptorEntry, isAdminToken } from '@platform/domain';
-import type {
-  CheckRateLimitAnswer,
-  CheckRateLimitRequest,
-  ResetRateLimitRequest,
-  TokenClaims,
-} from '@platform/grpc';
+import type { DescriptorEntry } from '@platform/domain';
+import type { CheckRateLimitAnswer, CheckRateLimitRequest, ResetRateLimitRequest } from '@platform/grpc';
 import { AuthorizationError, invalidArgument } from '../authorization/authorization.error';
-import { principalOfClaims } from '../authorization/principals';
+import { TokenAuthorizer } from '../authorization/token-authorizer';
 import { SidecarError } from '../errors';
 import { AuditRecorder } from '../audit/audit-recorder';
 import { RateLimitChecker } from '../ratelimit/rate-limit-checker';
-import { TokenClaimsReader } from './token-claims.reader';
 
 type Descriptor = { entries?: Array<{ key?: string; value?: string }> } | null | undefined;
 
@@ -23,13 +17,13 @@ const MAX_HITS = 1_000_000;
 /**
  * `platform.ratelimit.v1.RateLimitService` (docs/rate-limits.md): Envoy's rate limit service
  * messages, the tenant's rules as every sidecar holds them, counters shared through Redis. The
- * caller's token chooses the tenant (a user its own; a platform admin or a service the one it
- * names, else the default tenant).
+ * tenant is the one the request names, else the caller's own (an unbound app names one); the
+ * caller needs `ratelimit.check` there, and a user or a bound app reaches its own tenant only.
  */
 @Controller()
 export class RateLimitGrpcController {
   constructor(
-    private readonly tokens: TokenClaimsReader,
+    private readonly authorizer: TokenAuthorizer,
     private readonly checker: RateLimitChecker,
     private readonly audit: AuditRecorder,
   ) {}
@@ -42,7 +36,10 @@ export class RateLimitGrpcController {
     token = '',
     tenant = '',
   }: Partial<CheckRateLimitRequest>): Promise<CheckRateLimitAnswer> {
-    const scope = tenantOf(await this.tokens.read(token), tenant);
+    const { tenant: scope } = await this.authorizer.authorizeRpc('RateLimitService/CheckRateLimit', {
+      token,
+      tenant,
+    });
     requireDomain(domain);
     if (descriptors.length === 0) throw invalidArgument('descriptors must name at least one descriptor');
     const hits = hitsAddend === 0 ? 1 : hitsAddend;
@@ -73,16 +70,15 @@ export class RateLimitGrpcController {
   }
 
   /**
-   * An administrator's act (an admin token, as for the rules themselves): audited in the tenant's
-   * log before the count is forgotten, so no reset goes unrecorded.
+   * A platform administrator's act (as for the rules themselves): audited in the tenant's log
+   * before the count is forgotten, so no reset goes unrecorded.
    */
   @GrpcMethod('RateLimitService', 'ResetRateLimit')
   async reset({ domain = '', descriptor, token = '', tenant = '' }: Partial<ResetRateLimitRequest>) {
-    const claims = await this.tokens.read(token);
-    const scope = tenantOf(claims, tenant);
-    if (!isAdminToken(claims)) {
-      throw new AuthorizationError('permission_denied', 'resetting a rate limit needs an admin token');
-    }
+    const { claims, tenant: scope } = await this.authorizer.authorizeRpc('RateLimitService/ResetRateLimit', {
+      token,
+      tenant,
+    });
     requireDomain(domain);
     this.requireRules();
     const entries = entriesOf(descriptor);
@@ -102,15 +98,6 @@ export class RateLimitGrpcController {
   private requireRules(): void {
     if (!this.checker.rulesLoaded) throw new SidecarError('not_ready', 'rate limit rules are loading');
   }
-}
-
-/** The caller's own tenant, or the one it names when it may reach it (isolation rules). */
-function tenantOf(claims: TokenClaims, named: string): string {
-  const principal = principalOfClaims(claims);
-  const tenant = named || (principal.kind === 'user' ? principal.tenant : DEFAULT_TENANT);
-  const verdict = checkTenantIsolation(principal, tenant);
-  if (!verdict.allowed) throw new AuthorizationError('permission_denied', verdict.reason);
-  return tenant;
 }
 
 function requireDomain(domain: string): void {

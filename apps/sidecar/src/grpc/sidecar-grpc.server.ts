@@ -38,6 +38,7 @@ import {
 import { HealthImplementation, service as healthService } from 'grpc-health-check';
 import { isObservable } from 'rxjs';
 import type { SidecarConfig } from '../config/sidecar-config';
+import { undeclaredHandlers } from './rpc-authority';
 
 /** Every platform service this server hosts, as health reports them ('' is the whole server). */
 const SERVICE_NAMES = [
@@ -59,8 +60,8 @@ const SHUTDOWN_GRACE_MS = 5_000;
  * and exception filters like any Nest route) with what the platform adds around it: the bound
  * port (configured port 0 in tests), `grpc.health.v1.Health` (NOT_SERVING until `setServing`),
  * server reflection, the caller's correlation id around every handler, and a drain on close
- * that ends open streams first. Refuses a non-loopback address unless
- * SIDECAR_ALLOW_NON_LOOPBACK=true.
+ * that ends open streams first. Refuses to start a handler without an RPC_AUTHORITY entry, and a
+ * non-loopback address unless SIDECAR_ALLOW_NON_LOOPBACK=true.
  */
 export class SidecarGrpcServer extends ServerGrpc {
   private readonly log = new Logger('GrpcServer');
@@ -126,8 +127,18 @@ export class SidecarGrpcServer extends ServerGrpc {
     return server;
   }
 
-  /** Nest adds the controllers' services; health and reflection are the server's own. */
+  /**
+   * Nest adds the controllers' services; health and reflection are the server's own. A handler
+   * whose RPC is not declared in RPC_AUTHORITY does not start (docs/authorization.md, "RPCs").
+   */
   override async bindEvents(): Promise<void> {
+    const undeclared = undeclaredHandlers(this.getHandlers().keys());
+    if (undeclared.length > 0) {
+      throw new Error(
+        `RPCs without an entry in RPC_AUTHORITY (apps/sidecar/src/grpc/rpc-authority.ts): ` +
+          `${undeclared.join(', ')}; declare the permission and tenant source of each`,
+      );
+    }
     await super.bindEvents();
     this.addPlatformServices(this.grpcClient as Server);
   }

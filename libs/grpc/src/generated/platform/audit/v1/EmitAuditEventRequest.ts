@@ -7,7 +7,8 @@ export interface EmitAuditEventRequest {
    */
   'token'?: (string);
   /**
-   * The tenant the record belongs to; empty for a platform-wide record (applications only).
+   * The tenant the record belongs to; empty: the caller's own (a user's, a bound app's), or a
+   * platform-wide record for an app bound to no tenant.
    */
   'tenant'?: (string);
   /**
@@ -39,7 +40,8 @@ export interface EmitAuditEventRequest__Output {
    */
   'token': (string);
   /**
-   * The tenant the record belongs to; empty for a platform-wide record (applications only).
+   * The tenant the record belongs to; empty: the caller's own (a user's, a bound app's), or a
+   * platform-wide record for an app bound to no tenant.
    */
   'tenant': (string);
   /**

@@ -5,7 +5,8 @@ import type { Long } from '@grpc/proto-loader';
 export interface QueryAuditRequest {
   'token'?: (string);
   /**
-   * Required: the tenant whose records to read.
+   * The tenant whose records to read; empty: the caller's own (an app bound to no tenant names
+   * one).
    */
   'tenant'?: (string);
   /**
@@ -29,7 +30,8 @@ export interface QueryAuditRequest {
 export interface QueryAuditRequest__Output {
   'token': (string);
   /**
-   * Required: the tenant whose records to read.
+   * The tenant whose records to read; empty: the caller's own (an app bound to no tenant names
+   * one).
    */
   'tenant': (string);
   /**

@@ -22,8 +22,9 @@ export interface EvaluateFlagRequest {
    */
   'context_json'?: (string);
   /**
-   * Whose flags, for a platform admin or a service token (default: the default tenant); a user's
-   * are its own tenant's.
+   * Whose flags; empty: the caller's own tenant's (a user's, a bound app's). An app bound to no
+   * tenant names one (INVALID_ARGUMENT otherwise); only a global_admin user and such an app may
+   * name another tenant than their own.
    */
   'tenant'?: (string);
 }
@@ -48,8 +49,9 @@ export interface EvaluateFlagRequest__Output {
    */
   'context_json': (string);
   /**
-   * Whose flags, for a platform admin or a service token (default: the default tenant); a user's
-   * are its own tenant's.
+   * Whose flags; empty: the caller's own tenant's (a user's, a bound app's). An app bound to no
+   * tenant names one (INVALID_ARGUMENT otherwise); only a global_admin user and such an app may
+   * name another tenant than their own.
    */
   'tenant': (string);
 }

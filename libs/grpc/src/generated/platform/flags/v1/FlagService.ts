@@ -11,8 +11,9 @@ export interface FlagServiceClient extends grpc.Client {
    * without flags is not an RPC error: the default value comes back with reason ERROR and the
    * OpenFeature error code (FLAG_NOT_FOUND, TYPE_MISMATCH), as a provider reports it. Bad input (no
    * flag key, an unknown type, a default of another type, context_json not a JSON object):
-   * INVALID_ARGUMENT. Empty token: INVALID_ARGUMENT; invalid token: UNAUTHENTICATED; a user naming
-   * another tenant: PERMISSION_DENIED. Flags not loaded yet: UNAVAILABLE.
+   * INVALID_ARGUMENT. Empty token: INVALID_ARGUMENT; invalid token: UNAUTHENTICATED; without
+   * `flags.read` in the tenant, or a user or a bound app naming another tenant: PERMISSION_DENIED.
+   * Flags not loaded yet: UNAVAILABLE.
    */
   EvaluateFlag(argument: _platform_flags_v1_EvaluateFlagRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_platform_flags_v1_EvaluateFlagResponse__Output>): grpc.ClientUnaryCall;
   EvaluateFlag(argument: _platform_flags_v1_EvaluateFlagRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_platform_flags_v1_EvaluateFlagResponse__Output>): grpc.ClientUnaryCall;
@@ -23,8 +24,9 @@ export interface FlagServiceClient extends grpc.Client {
    * without flags is not an RPC error: the default value comes back with reason ERROR and the
    * OpenFeature error code (FLAG_NOT_FOUND, TYPE_MISMATCH), as a provider reports it. Bad input (no
    * flag key, an unknown type, a default of another type, context_json not a JSON object):
-   * INVALID_ARGUMENT. Empty token: INVALID_ARGUMENT; invalid token: UNAUTHENTICATED; a user naming
-   * another tenant: PERMISSION_DENIED. Flags not loaded yet: UNAVAILABLE.
+   * INVALID_ARGUMENT. Empty token: INVALID_ARGUMENT; invalid token: UNAUTHENTICATED; without
+   * `flags.read` in the tenant, or a user or a bound app naming another tenant: PERMISSION_DENIED.
+   * Flags not loaded yet: UNAVAILABLE.
    */
   evaluateFlag(argument: _platform_flags_v1_EvaluateFlagRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_platform_flags_v1_EvaluateFlagResponse__Output>): grpc.ClientUnaryCall;
   evaluateFlag(argument: _platform_flags_v1_EvaluateFlagRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_platform_flags_v1_EvaluateFlagResponse__Output>): grpc.ClientUnaryCall;
@@ -39,8 +41,9 @@ export interface FlagServiceHandlers extends grpc.UntypedServiceImplementation {
    * without flags is not an RPC error: the default value comes back with reason ERROR and the
    * OpenFeature error code (FLAG_NOT_FOUND, TYPE_MISMATCH), as a provider reports it. Bad input (no
    * flag key, an unknown type, a default of another type, context_json not a JSON object):
-   * INVALID_ARGUMENT. Empty token: INVALID_ARGUMENT; invalid token: UNAUTHENTICATED; a user naming
-   * another tenant: PERMISSION_DENIED. Flags not loaded yet: UNAVAILABLE.
+   * INVALID_ARGUMENT. Empty token: INVALID_ARGUMENT; invalid token: UNAUTHENTICATED; without
+   * `flags.read` in the tenant, or a user or a bound app naming another tenant: PERMISSION_DENIED.
+   * Flags not loaded yet: UNAVAILABLE.
    */
   EvaluateFlag: grpc.handleUnaryCall<_platform_flags_v1_EvaluateFlagRequest__Output, _platform_flags_v1_EvaluateFlagResponse>;
   

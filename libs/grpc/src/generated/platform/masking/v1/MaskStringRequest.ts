@@ -4,7 +4,8 @@ import type { MaskingOptions as _platform_masking_v1_MaskingOptions, MaskingOpti
 
 export interface MaskStringRequest {
   /**
-   * The caller's access token: its tenant chooses the hash key (a service token: the platform's).
+   * The caller's access token: its own tenant chooses the hash key (a user's, a bound app's; an
+   * app bound to no tenant: the platform's).
    */
   'token'?: (string);
   /**
@@ -16,7 +17,8 @@ export interface MaskStringRequest {
 
 export interface MaskStringRequest__Output {
   /**
-   * The caller's access token: its tenant chooses the hash key (a service token: the platform's).
+   * The caller's access token: its own tenant chooses the hash key (a user's, a bound app's; an
+   * app bound to no tenant: the platform's).
    */
   'token': (string);
   /**

@@ -10,7 +10,7 @@ import type { MaskStringResponse as _platform_masking_v1_MaskStringResponse, Mas
 export interface MaskingServiceClient extends grpc.Client {
   /**
    * Masks a JSON document: the values at `field_paths` whole, and with `detect_in_values` every
-   * entity found in the other string values. Not JSON: INVALID_ARGUMENT.
+   * entity found in the other string values. Needs `masking.apply`; not JSON: INVALID_ARGUMENT.
    */
   Mask(argument: _platform_masking_v1_MaskRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_platform_masking_v1_MaskResponse__Output>): grpc.ClientUnaryCall;
   Mask(argument: _platform_masking_v1_MaskRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_platform_masking_v1_MaskResponse__Output>): grpc.ClientUnaryCall;
@@ -18,7 +18,7 @@ export interface MaskingServiceClient extends grpc.Client {
   Mask(argument: _platform_masking_v1_MaskRequest, callback: grpc.requestCallback<_platform_masking_v1_MaskResponse__Output>): grpc.ClientUnaryCall;
   /**
    * Masks a JSON document: the values at `field_paths` whole, and with `detect_in_values` every
-   * entity found in the other string values. Not JSON: INVALID_ARGUMENT.
+   * entity found in the other string values. Needs `masking.apply`; not JSON: INVALID_ARGUMENT.
    */
   mask(argument: _platform_masking_v1_MaskRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_platform_masking_v1_MaskResponse__Output>): grpc.ClientUnaryCall;
   mask(argument: _platform_masking_v1_MaskRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_platform_masking_v1_MaskResponse__Output>): grpc.ClientUnaryCall;
@@ -26,8 +26,8 @@ export interface MaskingServiceClient extends grpc.Client {
   mask(argument: _platform_masking_v1_MaskRequest, callback: grpc.requestCallback<_platform_masking_v1_MaskResponse__Output>): grpc.ClientUnaryCall;
   
   /**
-   * Masks every entity found in free text. Empty token: INVALID_ARGUMENT; invalid token:
-   * UNAUTHENTICATED. Bad options (an unknown entity type, operator or region, a custom pattern
+   * Masks every entity found in free text. Needs `masking.apply` (PERMISSION_DENIED otherwise).
+   * Empty token: INVALID_ARGUMENT; invalid token: UNAUTHENTICATED. Bad options (an unknown entity type, operator or region, a custom pattern
    * that could backtrack catastrophically): INVALID_ARGUMENT with the reason. A message over the
    * sidecar's 1 MiB receive limit: RESOURCE_EXHAUSTED.
    */
@@ -36,8 +36,8 @@ export interface MaskingServiceClient extends grpc.Client {
   MaskString(argument: _platform_masking_v1_MaskStringRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_platform_masking_v1_MaskStringResponse__Output>): grpc.ClientUnaryCall;
   MaskString(argument: _platform_masking_v1_MaskStringRequest, callback: grpc.requestCallback<_platform_masking_v1_MaskStringResponse__Output>): grpc.ClientUnaryCall;
   /**
-   * Masks every entity found in free text. Empty token: INVALID_ARGUMENT; invalid token:
-   * UNAUTHENTICATED. Bad options (an unknown entity type, operator or region, a custom pattern
+   * Masks every entity found in free text. Needs `masking.apply` (PERMISSION_DENIED otherwise).
+   * Empty token: INVALID_ARGUMENT; invalid token: UNAUTHENTICATED. Bad options (an unknown entity type, operator or region, a custom pattern
    * that could backtrack catastrophically): INVALID_ARGUMENT with the reason. A message over the
    * sidecar's 1 MiB receive limit: RESOURCE_EXHAUSTED.
    */
@@ -51,13 +51,13 @@ export interface MaskingServiceClient extends grpc.Client {
 export interface MaskingServiceHandlers extends grpc.UntypedServiceImplementation {
   /**
    * Masks a JSON document: the values at `field_paths` whole, and with `detect_in_values` every
-   * entity found in the other string values. Not JSON: INVALID_ARGUMENT.
+   * entity found in the other string values. Needs `masking.apply`; not JSON: INVALID_ARGUMENT.
    */
   Mask: grpc.handleUnaryCall<_platform_masking_v1_MaskRequest__Output, _platform_masking_v1_MaskResponse>;
   
   /**
-   * Masks every entity found in free text. Empty token: INVALID_ARGUMENT; invalid token:
-   * UNAUTHENTICATED. Bad options (an unknown entity type, operator or region, a custom pattern
+   * Masks every entity found in free text. Needs `masking.apply` (PERMISSION_DENIED otherwise).
+   * Empty token: INVALID_ARGUMENT; invalid token: UNAUTHENTICATED. Bad options (an unknown entity type, operator or region, a custom pattern
    * that could backtrack catastrophically): INVALID_ARGUMENT with the reason. A message over the
    * sidecar's 1 MiB receive limit: RESOURCE_EXHAUSTED.
    */

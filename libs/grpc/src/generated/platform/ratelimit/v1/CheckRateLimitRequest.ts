@@ -16,12 +16,13 @@ export interface CheckRateLimitRequest {
    */
   'hits_addend'?: (number);
   /**
-   * The caller's access token: the tenant whose rules apply is its own.
+   * The caller's access token.
    */
   'token'?: (string);
   /**
-   * The tenant whose rules apply, for a platform admin or a service token (which has none; empty:
-   * the default tenant). A user naming another tenant than its own: PERMISSION_DENIED.
+   * The tenant whose rules apply; empty: the caller's own (a user's, a bound app's). An app bound
+   * to no tenant names one (INVALID_ARGUMENT otherwise). A user or a bound app naming another
+   * tenant than its own: PERMISSION_DENIED (a global_admin user may name any).
    */
   'tenant'?: (string);
 }
@@ -40,12 +41,13 @@ export interface CheckRateLimitRequest__Output {
    */
   'hits_addend': (number);
   /**
-   * The caller's access token: the tenant whose rules apply is its own.
+   * The caller's access token.
    */
   'token': (string);
   /**
-   * The tenant whose rules apply, for a platform admin or a service token (which has none; empty:
-   * the default tenant). A user naming another tenant than its own: PERMISSION_DENIED.
+   * The tenant whose rules apply; empty: the caller's own (a user's, a bound app's). An app bound
+   * to no tenant names one (INVALID_ARGUMENT otherwise). A user or a bound app naming another
+   * tenant than its own: PERMISSION_DENIED (a global_admin user may name any).
    */
   'tenant': (string);
 }

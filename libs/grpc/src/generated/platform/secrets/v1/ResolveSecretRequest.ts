@@ -13,7 +13,8 @@ export interface ResolveSecretRequest {
    */
   'reference'?: (string);
   /**
-   * Whose secret; a user's own tenant when empty. A service token names it.
+   * Whose secret; the caller's own tenant when empty (a user's, a bound app's). An app bound to
+   * no tenant names it.
    */
   'tenant'?: (string);
   /**
@@ -38,7 +39,8 @@ export interface ResolveSecretRequest__Output {
    */
   'reference': (string);
   /**
-   * Whose secret; a user's own tenant when empty. A service token names it.
+   * Whose secret; the caller's own tenant when empty (a user's, a bound app's). An app bound to
+   * no tenant names it.
    */
   'tenant': (string);
   /**

@@ -10,7 +10,8 @@ import type { ValidateIsolationResponse as _platform_tenant_v1_ValidateIsolation
 export interface TenantServiceClient extends grpc.Client {
   /**
    * The tenant a valid access token acts in. Invalid token: UNAUTHENTICATED. Service tokens
-   * act as their app and belong to no tenant (tenant empty, platform_wide true).
+   * act as their app: in the tenant it is bound to, else in none (tenant empty, platform_wide
+   * true).
    */
   ResolveTenant(argument: _platform_tenant_v1_ResolveTenantRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_platform_tenant_v1_ResolveTenantResponse__Output>): grpc.ClientUnaryCall;
   ResolveTenant(argument: _platform_tenant_v1_ResolveTenantRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_platform_tenant_v1_ResolveTenantResponse__Output>): grpc.ClientUnaryCall;
@@ -18,7 +19,8 @@ export interface TenantServiceClient extends grpc.Client {
   ResolveTenant(argument: _platform_tenant_v1_ResolveTenantRequest, callback: grpc.requestCallback<_platform_tenant_v1_ResolveTenantResponse__Output>): grpc.ClientUnaryCall;
   /**
    * The tenant a valid access token acts in. Invalid token: UNAUTHENTICATED. Service tokens
-   * act as their app and belong to no tenant (tenant empty, platform_wide true).
+   * act as their app: in the tenant it is bound to, else in none (tenant empty, platform_wide
+   * true).
    */
   resolveTenant(argument: _platform_tenant_v1_ResolveTenantRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_platform_tenant_v1_ResolveTenantResponse__Output>): grpc.ClientUnaryCall;
   resolveTenant(argument: _platform_tenant_v1_ResolveTenantRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_platform_tenant_v1_ResolveTenantResponse__Output>): grpc.ClientUnaryCall;
@@ -27,7 +29,7 @@ export interface TenantServiceClient extends grpc.Client {
   
   /**
    * Whether the token may touch resources of `resource_tenant`. Only global_admin crosses
-   * tenants; a refusal is PERMISSION_DENIED.
+   * tenants, and an app bound to no tenant acts in all; a refusal is PERMISSION_DENIED.
    */
   ValidateIsolation(argument: _platform_tenant_v1_ValidateIsolationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_platform_tenant_v1_ValidateIsolationResponse__Output>): grpc.ClientUnaryCall;
   ValidateIsolation(argument: _platform_tenant_v1_ValidateIsolationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_platform_tenant_v1_ValidateIsolationResponse__Output>): grpc.ClientUnaryCall;
@@ -35,7 +37,7 @@ export interface TenantServiceClient extends grpc.Client {
   ValidateIsolation(argument: _platform_tenant_v1_ValidateIsolationRequest, callback: grpc.requestCallback<_platform_tenant_v1_ValidateIsolationResponse__Output>): grpc.ClientUnaryCall;
   /**
    * Whether the token may touch resources of `resource_tenant`. Only global_admin crosses
-   * tenants; a refusal is PERMISSION_DENIED.
+   * tenants, and an app bound to no tenant acts in all; a refusal is PERMISSION_DENIED.
    */
   validateIsolation(argument: _platform_tenant_v1_ValidateIsolationRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_platform_tenant_v1_ValidateIsolationResponse__Output>): grpc.ClientUnaryCall;
   validateIsolation(argument: _platform_tenant_v1_ValidateIsolationRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_platform_tenant_v1_ValidateIsolationResponse__Output>): grpc.ClientUnaryCall;
@@ -47,13 +49,14 @@ export interface TenantServiceClient extends grpc.Client {
 export interface TenantServiceHandlers extends grpc.UntypedServiceImplementation {
   /**
    * The tenant a valid access token acts in. Invalid token: UNAUTHENTICATED. Service tokens
-   * act as their app and belong to no tenant (tenant empty, platform_wide true).
+   * act as their app: in the tenant it is bound to, else in none (tenant empty, platform_wide
+   * true).
    */
   ResolveTenant: grpc.handleUnaryCall<_platform_tenant_v1_ResolveTenantRequest__Output, _platform_tenant_v1_ResolveTenantResponse>;
   
   /**
    * Whether the token may touch resources of `resource_tenant`. Only global_admin crosses
-   * tenants; a refusal is PERMISSION_DENIED.
+   * tenants, and an app bound to no tenant acts in all; a refusal is PERMISSION_DENIED.
    */
   ValidateIsolation: grpc.handleUnaryCall<_platform_tenant_v1_ValidateIsolationRequest__Output, _platform_tenant_v1_ValidateIsolationResponse>;
   
