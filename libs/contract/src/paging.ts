@@ -29,3 +29,7 @@ export class CursorPageQueryDto extends PageQueryDto {
   @Min(0)
   after?: number;
 }
+
+/** What every live listing's description adds: how its stream ends (docs/audit.md, "Live streams"). */
+export const LIVE_STREAM_END =
+  'The stream runs on the token that opened it: at the token’s expiry, and at once when it is revoked, its app deleted or its user deprovisioned, it ends with `event: end`, `data: {"reason": …}` (`token_expired`, `token_revoked`, `grant_revoked`, `app_deleted`, `user_deprovisioned`, `revocations_unavailable`).';

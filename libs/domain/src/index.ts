@@ -4,6 +4,7 @@ export * from './admin';
 export * from './backoff';
 export * from './revocation-entry';
 export * from './deny-list';
+export * from './live-stream-authority';
 export * from './secrets';
 export * from './scopes';
 export * from './storage';

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import fastifySse, { type SSEReplyInterface } from '@fastify/sse';
 import { RouteConfig, type FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
+import type { LiveStreamEnd } from '@platform/domain';
 
 /** How often a live feed looks for new items once it has caught up. */
 export const LIVE_FEED_POLL_MS = 250;
@@ -65,17 +66,34 @@ export interface Feed<Item> {
   finished?(): Promise<boolean>;
 }
 
+/** The event a live stream ends with when its authority ends (docs/security.md, "Live streams"). */
+export const LIVE_END_EVENT = 'end';
+
+/** `event: end` with `data: {"reason": ...}`, as it goes on the wire. */
+export function liveEndEvent(reason: LiveStreamEnd): string {
+  return `event: ${LIVE_END_EVENT}\ndata: ${JSON.stringify({ reason })}\n\n`;
+}
+
+export interface FollowOptions {
+  /**
+   * The `exp` (Unix seconds) of the token the stream was opened with: the stream ends then,
+   * with `event: end` and `token_expired`.
+   */
+  expiresAt?: number;
+}
+
 /**
  * Streams `feed` from the cursor (`Last-Event-ID` when the client reconnects, else `after`)
- * until the client goes away or the feed is finished: every stored item first, then each new
- * one as it is stored. It reads the database rather than a local signal, so it sees what any
- * replica wrote.
+ * until the client goes away, the feed is finished, or the token it was opened with expires:
+ * every stored item first, then each new one as it is stored. It reads the database rather
+ * than a local signal, so it sees what any replica wrote.
  */
 export async function followFeed<Item>(
   reply: FastifyReply,
   sse: SSEReplyInterface,
   feed: Feed<Item>,
   after: number,
+  { expiresAt = Infinity }: FollowOptions = {},
 ): Promise<void> {
   sse.keepAlive();
   const release = closeWithServer(reply.server, sse);
@@ -83,20 +101,27 @@ export async function followFeed<Item>(
   let cursor = sse.lastEventId !== null && Number.isSafeInteger(resumed) && resumed >= 0 ? resumed : after;
   let closed = false;
   sse.onClose(() => (closed = true));
-  // Asked before each read: what was stored before it finished is in the read that follows.
-  let finished = false;
-  while (!closed && sse.isConnected) {
-    finished = (await feed.finished?.()) ?? false;
+  let feedEnded = false;
+  while (!closed && sse.isConnected && Date.now() < expiresAt * 1000) {
+    // Asked before each read: what was stored before it finished is in the read that follows.
+    const finished = (await feed.finished?.()) ?? false;
     const items = await feed.page(cursor, LIVE_FEED_PAGE_SIZE);
     for (const item of items) {
       cursor = feed.idOf(item);
       await sse.send({ id: String(cursor), event: feed.event, data: feed.toData(item) });
     }
     if (items.length < LIVE_FEED_PAGE_SIZE) {
-      if (finished) break;
+      if (finished) {
+        feedEnded = true;
+        break;
+      }
       await sleep(LIVE_FEED_POLL_MS);
     }
   }
   release();
-  if (finished && !closed) sse.close();
+  if (closed || !sse.isConnected) return;
+  // Not the feed's end: the token's.
+  if (!feedEnded)
+    await sse.send({ event: LIVE_END_EVENT, data: { reason: 'token_expired' satisfies LiveStreamEnd } });
+  sse.close();
 }

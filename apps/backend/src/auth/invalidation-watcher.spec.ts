@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { LiveStreamAuthority, type LiveStreamEnd } from '@platform/domain';
 import type { SidecarClient } from '../clients/sidecar.client';
 import { claimsFactory, fakeSidecar, type FakeInvalidationStream, type FakeSidecar } from '../testing/fakes';
 import { InvalidationWatcher } from './invalidation-watcher';
@@ -16,6 +17,7 @@ describe(InvalidationWatcher.name, () => {
   const stream = (): FakeInvalidationStream => streams[streams.length - 1];
 
   let verifier: LocalTokenVerifier;
+  let streamAuthority: LiveStreamAuthority;
   const KEY = {
     kty: 'RSA',
     use: 'sig',
@@ -44,7 +46,8 @@ describe(InvalidationWatcher.name, () => {
     });
     cache = new ValidatedTokenCache(100);
     verifier = new LocalTokenVerifier('http://issuer');
-    watcher = new InvalidationWatcher(sidecar as unknown as SidecarClient, cache, verifier);
+    streamAuthority = new LiveStreamAuthority();
+    watcher = new InvalidationWatcher(sidecar as unknown as SidecarClient, cache, verifier, streamAuthority);
     watcher.onApplicationBootstrap();
   });
 
@@ -129,17 +132,64 @@ describe(InvalidationWatcher.name, () => {
     expect(sidecar.watchInvalidations).toHaveBeenCalledTimes(3);
   });
 
-  it('does not watch at all when the cache is disabled', () => {
+  it('watches for the live streams when the cache is disabled, but keeps the cache and the verifier off', () => {
+    const offCache = new ValidatedTokenCache(0);
+    const offVerifier = new LocalTokenVerifier('http://issuer');
     const disabled = new InvalidationWatcher(
       sidecar as unknown as SidecarClient,
-      new ValidatedTokenCache(0),
-      new LocalTokenVerifier('http://issuer'),
+      offCache,
+      offVerifier,
+      streamAuthority,
     );
     sidecar.watchInvalidations.mockClear();
 
     disabled.onApplicationBootstrap();
+    ready();
 
-    expect(sidecar.watchInvalidations).not.toHaveBeenCalled();
+    expect(sidecar.watchInvalidations).toHaveBeenCalledTimes(1);
+    expect(offCache.isLive).toBe(false);
+    expect(offVerifier.isLive).toBe(false);
+    disabled.onApplicationShutdown();
+  });
+
+  describe('live streams', () => {
+    const entry = (kind: string, value: string) => ({
+      kind,
+      value,
+      created_at: 2_000,
+      expires_at: 2_000_000_000,
+    });
+    let ends: LiveStreamEnd[];
+    const hold = (jti: string) => streamAuthority.hold(claimsFactory({ jti }), (why) => ends.push(why));
+
+    beforeEach(() => (ends = []));
+
+    it('ends the streams a revocation denies', () => {
+      ready();
+      hold('a');
+      hold('b');
+
+      stream().push({ seq: 1, change: 'revocation', revocation: entry('jti', 'a') });
+
+      expect(ends).toEqual(['token_revoked']);
+    });
+
+    it('judges the streams against the whole deny-list when the stream is ready', () => {
+      hold('a');
+
+      stream().push({ seq: 1, change: 'ready', ready: { keys: [KEY], deny_list: [entry('jti', 'a')] } });
+
+      expect(ends).toEqual(['token_revoked']);
+    });
+
+    it('ends every stream when the stream is lost, since no revocation would reach them', () => {
+      ready();
+      hold('a');
+
+      stream().fail();
+
+      expect(ends).toEqual(['revocations_unavailable']);
+    });
   });
 
   it('stops for good when the module is destroyed', () => {

@@ -1,6 +1,6 @@
 import type { ClientReadableStream } from '@grpc/grpc-js';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { Backoff } from '@platform/domain';
+import { Backoff, LiveStreamAuthority } from '@platform/domain';
 import type { InvalidationMessage } from '@platform/grpc';
 import { SidecarClient } from '../clients/sidecar.client';
 import { LocalTokenVerifier } from './local-token-verifier';
@@ -21,7 +21,8 @@ interface Waiter {
  * deny-list, a changed key set empties the cache and replaces the verifier's keys. Fails
  * closed: when the stream errors or ends both go dark (cleared, not consulted) and the watcher
  * reconnects with a doubling, jittered delay (Backoff); until the next `ready` every request asks
- * the sidecar.
+ * the sidecar. The live streams this backend relays (LiveStreamAuthority) hear every
+ * revocation too, and end when the stream is lost: they are watched even with the cache off.
  */
 @Injectable()
 export class InvalidationWatcher implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -38,10 +39,11 @@ export class InvalidationWatcher implements OnApplicationBootstrap, OnApplicatio
     private readonly sidecar: SidecarClient,
     private readonly cache: ValidatedTokenCache,
     private readonly verifier: LocalTokenVerifier,
+    private readonly streams: LiveStreamAuthority,
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.cache.enabled) this.connect();
+    this.connect();
   }
 
   onApplicationShutdown(): void {
@@ -98,14 +100,18 @@ export class InvalidationWatcher implements OnApplicationBootstrap, OnApplicatio
   private receive(message: InvalidationMessage): void {
     switch (message.change) {
       case 'ready':
+        // Streams opened while the stream was down were not told what was revoked meanwhile.
+        this.streams.judge(message.ready.deny_list);
+        this.reconnectDelay.reset();
+        if (!this.cache.enabled) break;
         this.cache.goLive();
         this.verifier.goLive(message.ready.keys, message.ready.deny_list);
-        this.reconnectDelay.reset();
         this.logger.log('invalidation stream live; validation cache on');
         break;
       case 'revocation':
         this.cache.revoke(message.revocation);
         this.verifier.revoke(message.revocation);
+        this.streams.revoked(message.revocation);
         break;
       case 'keys_changed':
         this.cache.clear();
@@ -117,15 +123,20 @@ export class InvalidationWatcher implements OnApplicationBootstrap, OnApplicatio
         // A change this backend does not know: it may invalidate anything, until the next ready.
         this.cache.clear();
         this.verifier.goDark();
+        this.streams.endAll('revocations_unavailable');
     }
     this.seq = message.seq;
     for (const waiter of this.waiters) if (waiter.seq <= this.seq) waiter.settle(true);
   }
 
-  /** The stream is gone: nothing cached can be trusted, and nothing is cached any more. */
+  /**
+   * The stream is gone: nothing cached can be trusted, and nothing is cached any more; no live
+   * stream can be told of a revocation, so none runs on.
+   */
   private lost(): void {
     this.cache.goDark();
     this.verifier.goDark();
+    this.streams.endAll('revocations_unavailable');
     this.seq = 0;
     for (const waiter of this.waiters) waiter.settle(true);
   }

@@ -1,10 +1,15 @@
-import { pipeline } from 'node:stream/promises';
 import { Injectable, UnsupportedMediaTypeException } from '@nestjs/common';
-import { OAuthError } from '@platform/domain';
-import { closeWithServer, headerValue, mediaType, type PlatformRequest } from '@platform/http';
+import { BearerError, LiveStreamAuthority, type LiveStreamEnd, OAuthError } from '@platform/domain';
+import { closeWithServer, headerValue, liveEndEvent, mediaType, type PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { CORRELATION_HEADER } from '@platform/telemetry';
-import { ControlPlaneClient, type UpstreamResponse } from '../clients/control-plane.client';
+import type { AuthenticatedRequest } from '../auth/bearer.guard';
+import {
+  ControlPlaneClient,
+  type UpstreamResponse,
+  type UpstreamStream,
+} from '../clients/control-plane.client';
+import { relayEvents } from './relay-events';
 
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
@@ -32,7 +37,9 @@ export interface ForwardRoute {
   then?: (response: UpstreamResponse, request: PlatformRequest) => void | Promise<void>;
   /**
    * The control plane also serves the route live: a request accepting `text/event-stream`
-   * gets the upstream Server-Sent Events passed through as they come (`Last-Event-ID` too).
+   * gets the upstream Server-Sent Events passed through as they come (`Last-Event-ID` too),
+   * for as long as the caller's token holds (LiveStreamAuthority: its expiry, its revocation),
+   * then `event: end` says why. The route's guard must have named the caller (its claims).
    */
   live?: boolean;
   /**
@@ -50,7 +57,10 @@ export interface ForwardRoute {
  */
 @Injectable()
 export class ControlPlaneRelay {
-  constructor(private readonly controlPlane: ControlPlaneClient) {}
+  constructor(
+    private readonly controlPlane: ControlPlaneClient,
+    private readonly streams: LiveStreamAuthority,
+  ) {}
 
   async forward(request: PlatformRequest, reply: FastifyReply, route: ForwardRoute): Promise<void> {
     if (route.live === true && headerValue(request.headers.accept)?.includes('text/event-stream')) {
@@ -99,33 +109,49 @@ export class ControlPlaneRelay {
   }
 
   private async relayStream(
-    request: PlatformRequest,
+    request: AuthenticatedRequest,
     reply: FastifyReply,
     route: ForwardRoute,
   ): Promise<void> {
+    if (request.claims === undefined) throw new Error('a live route needs a guard that names the caller');
     const abort = new AbortController();
-    const upstream = await this.controlPlane.stream(
-      {
-        method: 'GET',
-        path: fillPath(route.to, request.params as Record<string, string>),
-        ...(route.query !== undefined && {
-          query: pick(request.query as Record<string, unknown>, route.query),
-        }),
-        ...(route.forwardAuthorization !== false && {
-          authorization: headerValue(request.headers.authorization),
-        }),
-        ...(route.upstreamHeaders !== undefined && { headers: route.upstreamHeaders(request) }),
-        lastEventId: headerValue(request.headers['last-event-id']),
-      },
-      abort.signal,
-    );
+    let ended: LiveStreamEnd | undefined;
+    const releaseAuthority = this.streams.hold(request.claims, (reason) => {
+      ended = reason;
+      abort.abort();
+    });
+    let upstream: UpstreamStream;
+    try {
+      upstream = await this.controlPlane.stream(
+        {
+          method: 'GET',
+          path: fillPath(route.to, request.params as Record<string, string>),
+          ...(route.query !== undefined && {
+            query: pick(request.query as Record<string, unknown>, route.query),
+          }),
+          ...(route.forwardAuthorization !== false && {
+            authorization: headerValue(request.headers.authorization),
+          }),
+          ...(route.upstreamHeaders !== undefined && { headers: route.upstreamHeaders(request) }),
+          lastEventId: headerValue(request.headers['last-event-id']),
+        },
+        abort.signal,
+      );
+    } catch (error) {
+      releaseAuthority();
+      // The token expired or was revoked while the control plane was asked: refused as it now is.
+      if (ended !== undefined)
+        throw new BearerError('invalid_token', 'The access token is expired or revoked');
+      throw error;
+    }
     if (upstream.status !== 200) {
+      releaseAuthority();
       // A refusal (bad filter, revoked token) is an ordinary answer: relay it whole.
       const body = Buffer.concat(await upstream.body.toArray());
       void reply.status(upstream.status).headers(upstream.headers);
       return reply.send(body.length > 0 ? body : undefined);
     }
-    const release = closeWithServer(request.server, { close: () => abort.abort() });
+    const releaseServer = closeWithServer(request.server, { close: () => abort.abort() });
     // The response closes when the client leaves (the request's own 'close' fired when its body ended).
     reply.raw.once('close', () => abort.abort());
     reply.hijack();
@@ -136,13 +162,15 @@ export class ControlPlaneRelay {
       [CORRELATION_HEADER]: request.id,
     });
     try {
-      await pipeline(upstream.body, reply.raw);
+      await relayEvents(upstream.body, reply.raw, abort.signal, releaseAuthority);
     } catch {
-      // The client left or the control plane went away: either way the stream is over.
-      reply.raw.end();
+      // The client left, the control plane went away or the token's authority ended: it is over.
     } finally {
-      release();
+      releaseAuthority();
+      releaseServer();
     }
+    if (ended !== undefined && reply.raw.writable) reply.raw.write(liveEndEvent(ended));
+    reply.raw.end();
   }
 }
 

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Controller } from '@nestjs/common';
 import { GrpcMethod } from '@nestjs/microservices';
 import type { JobDto, JobLogPageDto, JobPageDto, JobTransitionPageDto } from '@platform/contract';
+import { LiveStreamAuthority, type LiveStreamEnd } from '@platform/domain';
 import type {
   GetJobLogsRequest,
   GetJobRequest,
@@ -12,11 +13,11 @@ import type {
 } from '@platform/grpc';
 import { Observable } from 'rxjs';
 import { invalidArgument } from '../authorization/authorization.error';
-import { tenantOfCall } from '../authorization/principals';
 import { TokenAuthorizer } from '../authorization/token-authorizer';
 import { answerForCaller, callForCaller, tenantPath } from '../control-plane/caller-call';
 import { ControlPlaneApi } from '../control-plane/control-plane-api';
-import { TokenClaimsReader } from './token-claims.reader';
+import { SidecarError, type SidecarErrorCode } from '../errors';
+import type { TokenRpc } from './rpc-authority';
 
 /** How often a watch or a followed log looks for what is new at the control plane. */
 const POLL_MS = 250;
@@ -24,23 +25,30 @@ const POLL_MS = 250;
 /** What every call names: the caller's token, the tenant, and (but for submit and list) the job. */
 type JobCall = Partial<Pick<GetJobRequest, 'token' | 'tenant' | 'id'>>;
 
+/** An authorized caller: its claims and its tenant's jobs path at the control plane. */
+interface JobCaller {
+  claims: TokenClaims;
+  path: string;
+}
+
 /**
- * `platform.jobs.v1.JobService` (docs/jobs.md): the policy service decides `jobs.write` /
- * `jobs.read` on the job's tenant here; the control plane owns the queue and is called with
- * the caller as principal. Watches and followed logs read the control plane every POLL_MS, so
- * they see what any replica changed.
+ * `platform.jobs.v1.JobService` (docs/jobs.md): each RPC is allowed here as RPC_AUTHORITY
+ * declares it (`jobs.write` / `jobs.read` on the tenant the request names, else the caller's);
+ * the control plane owns the queue and is called with the caller as principal. Watches and
+ * followed logs read the control plane every POLL_MS, so they see what any replica changed, and
+ * run on the caller's token: they end at its expiry or revocation (LiveStreamAuthority).
  */
 @Controller()
 export class JobGrpcController {
   constructor(
-    private readonly tokens: TokenClaimsReader,
     private readonly authorizer: TokenAuthorizer,
     private readonly controlPlane: ControlPlaneApi,
+    private readonly streams: LiveStreamAuthority,
   ) {}
 
   @GrpcMethod('JobService', 'SubmitJob')
   async submit(request: Partial<SubmitJobRequest>) {
-    const { claims, path } = await this.authorized(request, 'jobs.write');
+    const { claims, path } = await this.authorized('JobService/SubmitJob', request);
     const body = {
       type: request.type ?? '',
       payload: jsonOf(String(request.payload_json ?? ''), 'payload_json'),
@@ -63,7 +71,7 @@ export class JobGrpcController {
 
   @GrpcMethod('JobService', 'GetJob')
   async get(request: Partial<GetJobRequest>): Promise<Job> {
-    const { claims, path } = await this.authorized(request, 'jobs.read');
+    const { claims, path } = await this.authorized('JobService/GetJob', request);
     return toJobMessage(
       (await callForCaller(this.controlPlane, claims, 'GET', `${path}/${this.idOf(request)}`)) as JobDto,
     );
@@ -71,7 +79,7 @@ export class JobGrpcController {
 
   @GrpcMethod('JobService', 'ListJobs')
   async list(request: Partial<ListJobsRequest>) {
-    const { claims, path } = await this.authorized(request, 'jobs.read');
+    const { claims, path } = await this.authorized('JobService/ListJobs', request);
     const query = new URLSearchParams();
     if (request.state && request.state !== 'JOB_STATE_UNSPECIFIED') query.set('state', request.state);
     if (request.type) query.set('type', request.type);
@@ -83,7 +91,7 @@ export class JobGrpcController {
 
   @GrpcMethod('JobService', 'CancelJob')
   async cancel(request: Partial<GetJobRequest>): Promise<Job> {
-    const { claims, path } = await this.authorized(request, 'jobs.write');
+    const { claims, path } = await this.authorized('JobService/CancelJob', request);
     const job = await callForCaller(
       this.controlPlane,
       claims,
@@ -95,15 +103,14 @@ export class JobGrpcController {
 
   @GrpcMethod('JobService', 'GetJobOutput')
   async output(request: Partial<GetJobRequest>): Promise<Job> {
-    const { claims, path } = await this.authorized(request, 'jobs.read');
+    const { claims, path } = await this.authorized('JobService/GetJobOutput', request);
     const job = await callForCaller(this.controlPlane, claims, 'GET', `${path}/${this.idOf(request)}/output`);
     return toJobMessage(job as JobDto);
   }
 
   @GrpcMethod('JobService', 'WatchJob')
   watch(request: Partial<GetJobRequest>): Observable<unknown> {
-    return polling(async (send, open) => {
-      const { claims, path } = await this.authorized(request, 'jobs.read');
+    return this.live('JobService/WatchJob', request, async ({ claims, path }, send, open) => {
       const job = `${path}/${this.idOf(request)}`;
       const read = async (after: number) =>
         (await callForCaller(
@@ -132,8 +139,7 @@ export class JobGrpcController {
 
   @GrpcMethod('JobService', 'GetJobLogs')
   logs(request: Partial<GetJobLogsRequest>): Observable<unknown> {
-    return polling(async (send, open) => {
-      const { claims, path } = await this.authorized(request, 'jobs.read');
+    return this.live('JobService/GetJobLogs', request, async ({ claims, path }, send, open) => {
       const job = `${path}/${this.idOf(request)}`;
       const limit = request.limit || 100;
       let cursor = Number(request.after ?? 0);
@@ -158,12 +164,46 @@ export class JobGrpcController {
     });
   }
 
-  /** The caller's claims and its tenant's jobs path, once the policy allowed `action` there. */
-  private async authorized(request: JobCall, action: string): Promise<{ claims: TokenClaims; path: string }> {
-    const token = request.token ?? '';
-    const tenant = tenantOfCall(await this.tokens.read(token), request.tenant ?? '');
-    const { claims } = await this.authorizer.authorize(token, action, tenant);
+  /** The caller's claims and its tenant's jobs path, once the RPC's declared authority allowed it. */
+  private async authorized(rpc: TokenRpc, request: JobCall): Promise<JobCaller> {
+    const { claims, tenant } = await this.authorizer.authorizeRpc(rpc, request);
     return { claims, path: `${tenantPath(tenant)}/jobs` };
+  }
+
+  /**
+   * A server stream for an authorized caller, fed by `run`, which `send`s messages until it
+   * returns; `open()` turns false once the caller has gone or the token's authority has ended
+   * (expired, revoked, its app deleted, its user deprovisioned), which ends the stream with
+   * UNAUTHENTICATED naming why.
+   */
+  private live(
+    rpc: TokenRpc,
+    request: JobCall,
+    run: (caller: JobCaller, send: (message: unknown) => void, open: () => boolean) => Promise<void>,
+  ): Observable<unknown> {
+    return new Observable((subscriber) => {
+      let open = true;
+      let release = () => {};
+      const stop = () => {
+        open = false;
+        release();
+      };
+      this.authorized(rpc, request)
+        .then((caller) => {
+          release = this.streams.hold(caller.claims, (reason) => {
+            stop();
+            subscriber.error(streamEnded(reason));
+          });
+          const send = (message: unknown) => subscriber.next(message);
+          return open ? run(caller, send, () => open) : undefined;
+        })
+        .then(
+          () => subscriber.complete(),
+          (error: unknown) => subscriber.error(error),
+        )
+        .finally(() => release());
+      return stop;
+    });
   }
 
   private idOf(request: JobCall): string {
@@ -174,26 +214,18 @@ export class JobGrpcController {
 
 const FINAL = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED', 'TIMED_OUT']);
 
-/**
- * A server stream fed by `run`, which `send`s messages until it returns; `open()` turns false
- * once the caller has gone, so the loop stops polling for it.
- */
-function polling(
-  run: (send: (message: unknown) => void, open: () => boolean) => Promise<void>,
-): Observable<unknown> {
-  return new Observable((subscriber) => {
-    let open = true;
-    run(
-      (message) => subscriber.next(message),
-      () => open,
-    ).then(
-      () => subscriber.complete(),
-      (error: unknown) => subscriber.error(error),
-    );
-    return () => {
-      open = false;
-    };
-  });
+/** How a stream whose token no longer holds ends: UNAUTHENTICATED (its token), the reason in the details. */
+const ERROR_OF_END: Record<LiveStreamEnd, SidecarErrorCode> = {
+  token_expired: 'token_expired',
+  token_revoked: 'token_revoked',
+  grant_revoked: 'token_revoked',
+  app_deleted: 'token_revoked',
+  user_deprovisioned: 'token_revoked',
+  revocations_unavailable: 'not_ready',
+};
+
+function streamEnded(reason: LiveStreamEnd): SidecarError {
+  return new SidecarError(ERROR_OF_END[reason], `stream ended: ${reason}`);
 }
 
 function jsonOf(json: string, field: string): unknown {
