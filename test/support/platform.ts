@@ -137,7 +137,7 @@ export async function startControlPlaneReplica(
 export async function startBackendReplica(
   platform: TestPlatform,
   extraEnv: Record<string, string> = {},
-): Promise<{ baseUrl: string; metricsUrl: string; stop(): Promise<void> }> {
+): Promise<{ baseUrl: string; metricsUrl: string; sidecarAddress: string; stop(): Promise<void> }> {
   const sidecar = await startExtraSidecar(platform, extraEnv);
   const [port, metricsPort] = await Promise.all([launcher.freePort(), launcher.freePort()]);
   const env = {
@@ -152,6 +152,7 @@ export async function startBackendReplica(
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    sidecarAddress: sidecar.address,
     stop: async () => {
       await backend.stop();
       await sidecar.stop();

@@ -1,6 +1,7 @@
 import { TracingShutdown } from '@platform/telemetry';
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import type { PlatformConfig } from '@platform/config';
+import { LiveStreamAuthority } from '@platform/domain';
 import { AppsController } from './apps/apps.controller';
 import { AdminGuard } from './auth/admin.guard';
 import { AppLoginController } from './auth-family/app-login.controller';
@@ -21,7 +22,7 @@ import { AuthorizationClient } from './clients/authorization.client';
 import { ControlPlaneClient } from './clients/control-plane.client';
 import { SessionsClient } from './clients/sessions.client';
 import { SidecarClient } from './clients/sidecar.client';
-import { ApiDocsModule, Drain } from '@platform/http';
+import { ApiDocsModule, Drain, RouteAuthorityModule } from '@platform/http';
 import { PLATFORM_CONFIG } from './config';
 import { HealthController } from './health/health.controller';
 import { HealthService } from './health/health.service';
@@ -64,7 +65,7 @@ export class BackendModule {
   static forRoot(config: PlatformConfig): DynamicModule {
     return {
       module: BackendModule,
-      imports: [ApiDocsModule],
+      imports: [ApiDocsModule, RouteAuthorityModule],
       controllers: [
         OAuthController,
         AppsController,
@@ -116,6 +117,7 @@ export class BackendModule {
             new LocalIntrospection(cache, verifier),
           inject: [ValidatedTokenCache, LocalTokenVerifier],
         },
+        { provide: LiveStreamAuthority, useFactory: () => new LiveStreamAuthority() },
         InvalidationWatcher,
         LocalRevocation,
         ControlPlaneRelay,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RouteAuthorityModule } from '@platform/http';
 import { TracingShutdown } from '@platform/telemetry';
 import { AdminModule } from './admin/admin.module';
 import { AppLoginModule } from './app-login/app-login.module';
@@ -20,6 +21,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 @Module({
   imports: [
     PlatformModule,
+    RouteAuthorityModule,
     PublicModule,
     AdminModule,
     InternalModule,

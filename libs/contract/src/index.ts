@@ -1,4 +1,5 @@
 export * from './audit';
+export * from './authority';
 export * from './errors';
 export * from './keys';
 export * from './login';

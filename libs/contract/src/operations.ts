@@ -11,12 +11,16 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
+import { BROWSER_SESSION, CLIENT_AUTHENTICATION, DeclaresAuthority, NO_CREDENTIAL } from './authority';
 import { BearerProblemDto, OAuthErrorDto, PermissionProblemDto, ProblemDto } from './errors';
 
 /**
  * How each kind of public route answers, as composite OpenAPI decorators: the refusals every
  * route of a kind shares (a guard's, the exception filter's) are part of the contract, so a
- * controller states only what is its own.
+ * controller states only what is its own. The kinds without a guard (public, OAuth client,
+ * browser) also declare their authority (`x-authority`, ./authority.ts); a guarded route
+ * declares it with the decorator that applies its guard (the backend's `RequirePermission`,
+ * `RequireAdmin`, `RequireToken`).
  */
 
 export const FORM = 'application/x-www-form-urlencoded';
@@ -181,12 +185,14 @@ export const ServerFailures = () =>
   );
 
 /** A route without any credential. */
-export const PublicOperation = (doc: Doc) => operation(doc);
+export const PublicOperation = (doc: Doc) =>
+  applyDecorators(operation(doc), DeclaresAuthority(NO_CREDENTIAL));
 
 /** Token, introspection and revocation: a form body, client authentication, RFC 6749 errors. */
 export const OAuthOperation = (doc: Doc, body: Type<unknown> | Type<unknown>[]) =>
   applyDecorators(
     operation(doc),
+    DeclaresAuthority(CLIENT_AUTHENTICATION),
     // OpenAPI has no scheme for credentials in a form body: `{}` is the client_secret_post
     // (or public client) alternative, which each body describes.
     ApiSecurity('clientSecretBasic'),
@@ -272,6 +278,7 @@ export const PermissionOperation = (doc: Doc) =>
 export const BrowserOperation = (doc: Doc, { session }: { session: 'required' | 'optional' | 'none' }) =>
   applyDecorators(
     operation(doc),
+    DeclaresAuthority(session === 'none' ? NO_CREDENTIAL : BROWSER_SESSION),
     ...(session === 'none' ? [] : [ApiCookieAuth('sessionCookie')]),
     ...(session === 'optional' ? [ApiSecurity({})] : []),
     ApiProduces(HTML),

@@ -8,3 +8,4 @@ export * from './request';
 export * from './api-docs/api-docs.module';
 export * from './drain';
 export * from './body-validator';
+export * from './route-authority';

@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { PlatformConfig } from '@platform/config';
 import {
@@ -14,7 +14,7 @@ import {
 } from '@platform/contract';
 import type { PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
-import { AdminGuard } from '../auth/admin.guard';
+import { RequireAdmin } from '../auth/admin.guard';
 import { LocalRevocation } from '../auth/local-revocation';
 import type { UpstreamResponse } from '../clients/control-plane.client';
 import { PLATFORM_CONFIG } from '../config';
@@ -29,7 +29,7 @@ const AppId = () => ApiParam({ name: 'id', required: true, description: 'The app
  * checks the admin token again itself; the edge translates its addresses into the public ones.
  */
 @Controller('v1/oauth/apps')
-@UseGuards(AdminGuard)
+@RequireAdmin()
 export class AppsController {
   constructor(
     private readonly relay: ControlPlaneRelay,

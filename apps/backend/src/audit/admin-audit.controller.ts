@@ -1,4 +1,4 @@
-import { Controller, Get, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiParam, ApiQuery } from '@nestjs/swagger';
 import {
   AdminOperation,
@@ -10,17 +10,18 @@ import {
   AuditRecordPageDto,
   AuditVerificationDto,
   ListAllAuditRecordsQueryDto,
+  LIVE_STREAM_END,
   Refuses,
   VerifyAuditQueryDto,
 } from '@platform/contract';
 import type { PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
-import { AdminGuard } from '../auth/admin.guard';
+import { RequireAdmin } from '../auth/admin.guard';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
 
 /** The whole audit log, for platform administrators (admin Bearer token). */
 @Controller('api/v1/audit')
-@UseGuards(AdminGuard)
+@RequireAdmin()
 export class AdminAuditController {
   constructor(private readonly relay: ControlPlaneRelay) {}
 
@@ -29,8 +30,7 @@ export class AdminAuditController {
     id: 'listAuditRecords',
     tag: 'Audit',
     summary: 'The audit log',
-    description:
-      'Every record of every tenant, oldest first, cursor-paged, filterable by tenant, actor, action, target and time; or live, with `Accept: text/event-stream`: Server-Sent Events (`event: audit_record`, `id` = the sequence id), every stored record from `after` and then each new one, resumed after `Last-Event-ID`. The platform audits itself here (docs/audit.md).',
+    description: `Every record of every tenant, oldest first, cursor-paged, filterable by tenant, actor, action, target and time; or live, with \`Accept: text/event-stream\`: Server-Sent Events (\`event: audit_record\`, \`id\` = the sequence id), every stored record from \`after\` and then each new one, resumed after \`Last-Event-ID\`. ${LIVE_STREAM_END} The platform audits itself here (docs/audit.md).`,
   })
   @ApiQuery({ type: ListAllAuditRecordsQueryDto })
   @Answers(200, AuditRecordPageDto, 'One page of records.')

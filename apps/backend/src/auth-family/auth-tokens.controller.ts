@@ -19,6 +19,7 @@ import {
   BearerOperation,
   ClientCredentialsTokenRequestDto,
   CodeExchangeRequestDto,
+  DeclaresAuthority,
   EmptyObjectDto,
   InactiveIntrospectionDto,
   JsonBody,
@@ -27,6 +28,7 @@ import {
   OAuthErrorDto,
   OAuthOperation,
   OAuthRefusal,
+  PRESENTED_TOKEN,
   ProblemDto,
   PublicOperation,
   RateLimited,
@@ -157,6 +159,7 @@ export class AuthTokensController {
   }
 
   @Post('revoke')
+  @DeclaresAuthority(PRESENTED_TOKEN)
   @BearerOperation({
     id: 'revokeOwnToken',
     tag: 'App login family',

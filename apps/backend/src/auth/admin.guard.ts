@@ -1,5 +1,6 @@
-import { type ExecutionContext, Injectable } from '@nestjs/common';
-import { ADMIN_SCOPE, BearerError, isAdminToken } from '@platform/domain';
+import { applyDecorators, type ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
+import { DeclaresAuthority, tenantFromPath } from '@platform/contract';
+import { ADMIN_SCOPE, BearerError, isAdminToken, PLATFORM_ADMIN } from '@platform/domain';
 import { type AuthenticatedRequest, BearerGuard } from './bearer.guard';
 
 /** BearerGuard plus the admin check; a valid non-admin token: 403 insufficient_scope. */
@@ -14,3 +15,15 @@ export class AdminGuard extends BearerGuard {
     return true;
   }
 }
+
+/**
+ * Platform administration (PLATFORM_ADMIN: the unbound admin app or a `global_admin` user), on a
+ * handler or on every handler of a controller, declared as such (`x-authority`). `tenantParam`:
+ * the path parameter naming the tenant administered; the decision does not depend on it (a
+ * platform administrator reaches every tenant), the declaration records it.
+ */
+export const RequireAdmin = ({ tenantParam }: { tenantParam?: string } = {}) =>
+  applyDecorators(
+    UseGuards(AdminGuard),
+    DeclaresAuthority({ permission: PLATFORM_ADMIN, tenant: tenantFromPath(tenantParam) }),
+  );

@@ -1,4 +1,12 @@
-import { type CanActivate, createParamDecorator, type ExecutionContext, Injectable } from '@nestjs/common';
+import {
+  applyDecorators,
+  type CanActivate,
+  createParamDecorator,
+  type ExecutionContext,
+  Injectable,
+  UseGuards,
+} from '@nestjs/common';
+import { DeclaresAuthority } from '@platform/contract';
 import type { TokenClaims } from '@platform/grpc';
 import { readBearerToken } from '@platform/http';
 import type { FastifyRequest } from 'fastify';
@@ -53,6 +61,10 @@ export class BearerGuard implements CanActivate {
     return claims;
   }
 }
+
+/** Any valid access token, declared as such (`x-authority` `token`). */
+export const RequireToken = () =>
+  applyDecorators(UseGuards(BearerGuard), DeclaresAuthority({ permission: 'token', tenant: 'none' }));
 
 export const Claims = createParamDecorator((_: unknown, context: ExecutionContext): TokenClaims => {
   const claims = context.switchToHttp().getRequest<AuthenticatedRequest>().claims;

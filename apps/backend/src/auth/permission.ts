@@ -11,6 +11,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { DeclaresAuthority, type TenantSource } from '@platform/contract';
 import { headerValue, readBearerToken, toErrorResponse } from '@platform/http';
 import { encodePrincipal, PRINCIPAL_HEADER, TENANT_HEADER } from '@platform/internal';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -29,6 +30,11 @@ export interface PermissionOptions {
    * the token and refuses a tenant the caller may not reach.
    */
   callerTenant?: boolean;
+  /**
+   * The body's field of this name names the tenant; when it names none, the caller's own (the
+   * token's `tenant` claim, read as `callerTenant` does), else platform-wide (a worker's claim).
+   */
+  tenantBody?: string;
 }
 
 export interface RequiredPermission extends PermissionOptions {
@@ -91,9 +97,11 @@ export class PermissionGuard implements CanActivate {
     const tenant =
       required.tenantParam !== undefined
         ? tenantOf(request, required.tenantParam)
-        : required.callerTenant === true
-          ? callerTenantOf(request, token)
-          : '';
+        : required.tenantBody !== undefined
+          ? bodyTenantOf(request, required.tenantBody) || tokenTenantOf(token)
+          : required.callerTenant === true
+            ? callerTenantOf(request, token)
+            : '';
     const { claims, decisionId, decidedBy } = await this.sidecar.authorize(token, required.action, tenant);
     request.claims = claims;
     request.permission = { action: required.action, tenant, decisionId, decidedBy };
@@ -104,6 +112,7 @@ export class PermissionGuard implements CanActivate {
 /**
  * The route needs the caller to be allowed `action` (by the sidecar's Authorize: token scope,
  * then role policies for users), on the tenant named by the route parameter `tenantParam`.
+ * Also the route's declaration (`x-authority`, @platform/contract).
  */
 export function RequirePermission(action: string, options: PermissionOptions = {}) {
   const required: RequiredPermission = { action, ...options };
@@ -111,7 +120,15 @@ export function RequirePermission(action: string, options: PermissionOptions = {
     SetMetadata(REQUIRED_PERMISSION, required),
     UseGuards(PermissionGuard),
     UseFilters(PermissionDeniedFilter),
+    DeclaresAuthority({ permission: action, tenant: tenantSourceOf(options) }),
   );
+}
+
+/** The options' tenant, as the declaration names its source. */
+function tenantSourceOf({ tenantParam, tenantBody, callerTenant }: PermissionOptions): TenantSource {
+  if (tenantParam !== undefined) return `path:${tenantParam}`;
+  if (tenantBody !== undefined) return `body-or-token:${tenantBody}`;
+  return callerTenant === true ? 'header-or-token' : 'none';
 }
 
 /** `x-platform-principal` of the caller the permission guard let through (libs/internal). */
@@ -130,6 +147,17 @@ export const asPrincipal = {
 function callerTenantOf(request: FastifyRequest, token: string): string {
   const named = headerValue(request.headers[TENANT_HEADER]);
   if (named !== undefined && named !== '') return named;
+  return tokenTenantOf(token);
+}
+
+/** A string field of the JSON body; '' when absent (the control plane validates the body). */
+function bodyTenantOf(request: FastifyRequest, field: string): string {
+  const value = (request.body as Record<string, unknown> | null | undefined)?.[field];
+  return typeof value === 'string' ? value : '';
+}
+
+/** The token's own `tenant` claim, unverified (the sidecar verifies the token); none: ''. */
+function tokenTenantOf(token: string): string {
   try {
     const claims: unknown = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
     const tenant = (claims as { tenant?: unknown } | null)?.tenant;

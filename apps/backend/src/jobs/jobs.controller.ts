@@ -9,6 +9,7 @@ import {
   JobTransitionPageDto,
   JsonBody,
   ListJobsQueryDto,
+  LIVE_STREAM_END,
   PermissionOperation,
   Refuses,
   SubmitJobDto,
@@ -116,7 +117,7 @@ export class JobsController {
     id: 'watchJob',
     tag: 'Jobs',
     summary: 'The states a job went through (watch it live)',
-    description: `${READ} Or live, with \`Accept: text/event-stream\`: every state so far, then each transition (\`event: job_transition\`), the stream ending once the job has ended.`,
+    description: `${READ} Or live, with \`Accept: text/event-stream\`: every state so far, then each transition (\`event: job_transition\`), the stream ending once the job has ended. ${LIVE_STREAM_END}`,
   })
   @JobPath()
   @ApiQuery({ type: JobEventsQueryDto })
@@ -137,7 +138,7 @@ export class JobsController {
     id: 'getJobLogs',
     tag: 'Jobs',
     summary: 'A job’s log lines (follow them live)',
-    description: `${READ} Paged by \`after\`; \`done\` says no line will follow. Or live, with \`Accept: text/event-stream\` (\`event: job_log\`), ending once the job has ended.`,
+    description: `${READ} Paged by \`after\`; \`done\` says no line will follow. Or live, with \`Accept: text/event-stream\` (\`event: job_log\`), ending once the job has ended. ${LIVE_STREAM_END}`,
   })
   @JobPath()
   @ApiQuery({ type: JobEventsQueryDto })

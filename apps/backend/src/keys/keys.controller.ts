@@ -1,13 +1,13 @@
-import { Controller, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Post, Req, Res } from '@nestjs/common';
 import type { PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
-import { AdminGuard } from '../auth/admin.guard';
+import { RequireAdmin } from '../auth/admin.guard';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
 import { AdminOperation, Answers, RotatedSigningKeyDto } from '@platform/contract';
 
 /** Signing-key rotation (admin Bearer token): the new key signs, the old one stays published. */
 @Controller('api/v1/keys')
-@UseGuards(AdminGuard)
+@RequireAdmin()
 export class KeysController {
   constructor(private readonly relay: ControlPlaneRelay) {}
 

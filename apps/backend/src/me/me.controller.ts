@@ -1,7 +1,7 @@
-import { Controller, Get, UseGuards } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { Answers, BearerOperation, MeDto, PingDto, PublicOperation } from '@platform/contract';
 import type { TokenClaims } from '@platform/grpc';
-import { BearerGuard, Claims } from '../auth/bearer.guard';
+import { Claims, RequireToken } from '../auth/bearer.guard';
 
 /** Who the token says the caller is; user-token claims only when present. */
 export function meFromClaims(claims: TokenClaims): MeDto {
@@ -20,7 +20,7 @@ export function meFromClaims(claims: TokenClaims): MeDto {
 @Controller('v1')
 export class MeController {
   @Get('me')
-  @UseGuards(BearerGuard)
+  @RequireToken()
   @BearerOperation({
     id: 'getMe',
     tag: 'Platform',

@@ -13,7 +13,12 @@ import type {
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { PLATFORM_VERSION } from '@platform/config';
-import { publishOpenApi } from '@platform/http';
+import { controllersOf, declaredAuthority, publishOpenApi } from '@platform/http';
+import { GUARDS_METADATA } from '@nestjs/common/constants';
+import { AUTHORITY_EXTENSION, type RouteAuthority, routeHandlersOf } from '@platform/contract';
+import { AdminGuard } from '../auth/admin.guard';
+import { BearerGuard } from '../auth/bearer.guard';
+import { PermissionGuard } from '../auth/permission';
 import { openApiDocument } from './document';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
@@ -104,6 +109,29 @@ describe('OpenAPI document and the routes the backend registers', () => {
       }
     }
     expect(undocumented).toEqual([]);
+  });
+
+  it('applies the guard of what each route declares, and no other', () => {
+    const guardOf: Record<string, unknown> = { 'admin.*': AdminGuard, token: BearerGuard };
+    const wrong = controllersOf(BackendModule.forRoot(config)).flatMap((controller) =>
+      routeHandlersOf(controller).flatMap(([name, handler]) => {
+        const { permission } = declaredAuthority(controller, handler)!;
+        const guards = [
+          ...((Reflect.getMetadata(GUARDS_METADATA, controller) as unknown[] | undefined) ?? []),
+          ...((Reflect.getMetadata(GUARDS_METADATA, handler) as unknown[] | undefined) ?? []),
+        ];
+        const expected =
+          /^[a-z]+\.[a-z*]+$/.test(permission) && permission !== 'admin.*'
+            ? [PermissionGuard]
+            : guardOf[permission] === undefined
+              ? []
+              : [guardOf[permission]];
+        return guards.length === expected.length && guards.every((guard, i) => guard === expected[i])
+          ? []
+          : [`${controller.name}.${name} (${permission})`];
+      }),
+    );
+    expect(wrong).toEqual([]);
   });
 
   describe('the generated document', () => {
@@ -202,6 +230,36 @@ describe('OpenAPI document and the routes the backend registers', () => {
       expect(described('/api/v1/apps/{app_id}/credentials/rotate', 'post')).toContain('not shown');
     });
 
+    it('declares who may call every operation and where its tenant comes from (x-authority)', () => {
+      const undeclared = operations()
+        .filter(([, operation]) => !isAuthority(declaredOn(operation)))
+        .map(([name]) => name);
+      expect(undeclared).toEqual([]);
+    });
+
+    it('takes a tenant from a path parameter only where the path has it', () => {
+      const misplaced = operations()
+        .map(([name, operation]) => [name, authorityOf(operation).tenant] as const)
+        .filter(([name, tenant]) => tenant.startsWith('path:') && !name.includes(`{${tenant.slice(5)}}`));
+      expect(misplaced).toEqual([]);
+    });
+
+    it('documents the credential each operation declares', () => {
+      const scheme: Record<string, string[]> = {
+        none: [],
+        session: ['sessionCookie'],
+        client: ['clientSecretBasic'],
+      };
+      const mismatched = operations()
+        .map(([name, operation]) => {
+          const { permission } = authorityOf(operation);
+          const documented = (operation.security ?? []).flatMap((requirement) => Object.keys(requirement));
+          return { name, permission, documented, expected: scheme[permission] ?? ['bearerAuth'] };
+        })
+        .filter(({ documented, expected }) => JSON.stringify(documented) !== JSON.stringify(expected));
+      expect(mismatched).toEqual([]);
+    });
+
     it('declares each security scheme it uses', () => {
       const used = new Set(
         operations().flatMap(([, op]) => (op.security ?? []).flatMap((r) => Object.keys(r))),
@@ -277,3 +335,18 @@ describe('OpenAPI document and the routes the backend registers', () => {
     );
   });
 });
+
+function isAuthority(value: unknown): value is RouteAuthority {
+  const authority = value as Partial<RouteAuthority> | undefined;
+  return typeof authority?.permission === 'string' && typeof authority.tenant === 'string';
+}
+
+/** The operation's `x-authority` member, whatever it holds. */
+const declaredOn = (operation: OperationObject): unknown =>
+  (operation as unknown as Record<string, unknown>)[AUTHORITY_EXTENSION];
+
+function authorityOf(operation: OperationObject): RouteAuthority {
+  const authority = declaredOn(operation);
+  if (!isAuthority(authority)) throw new Error(`no ${AUTHORITY_EXTENSION} on ${operation.operationId}`);
+  return authority;
+}

@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, Put, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, Put, Req, Res } from '@nestjs/common';
 import { ApiParam, ApiResponse } from '@nestjs/swagger';
 import {
   AdminOperation,
@@ -10,7 +10,7 @@ import {
 } from '@platform/contract';
 import type { PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
-import { AdminGuard } from '../auth/admin.guard';
+import { RequireAdmin } from '../auth/admin.guard';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
 
 const Domain = () => ApiParam({ name: 'domain', required: true, example: 'checkout' });
@@ -23,7 +23,7 @@ const NO_RULES = 'The tenant has no rules for that domain.';
  */
 @Controller('api/v1/tenants/:tenant/rate-limits')
 @ApiParam({ name: 'tenant', required: true, example: 'acme' })
-@UseGuards(AdminGuard)
+@RequireAdmin({ tenantParam: 'tenant' })
 export class RateLimitRulesController {
   constructor(private readonly relay: ControlPlaneRelay) {}
 

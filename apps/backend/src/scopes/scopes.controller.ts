@@ -1,7 +1,7 @@
-import { Controller, Get, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import type { PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
-import { AdminGuard } from '../auth/admin.guard';
+import { RequireAdmin } from '../auth/admin.guard';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
 import {
   AdminOperation,
@@ -15,7 +15,7 @@ import {
 
 /** Custom scope definitions (admin Bearer token), same paths as the control plane's. */
 @Controller('api/v1/scopes')
-@UseGuards(AdminGuard)
+@RequireAdmin()
 export class ScopesController {
   constructor(private readonly relay: ControlPlaneRelay) {}
 

@@ -1,13 +1,13 @@
-import { Controller, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Post, Req, Res } from '@nestjs/common';
 import { AdminOperation, Answers, SecretsRewrapDto } from '@platform/contract';
 import type { PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
-import { AdminGuard } from '../auth/admin.guard';
+import { RequireAdmin } from '../auth/admin.guard';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
 
 /** The key-encryption key's rotation, second step (docs/secrets.md). */
 @Controller('api/v1/secrets')
-@UseGuards(AdminGuard)
+@RequireAdmin()
 export class AdminSecretsController {
   constructor(private readonly relay: ControlPlaneRelay) {}
 

@@ -1,7 +1,7 @@
-import { Controller, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Post, Req, Res } from '@nestjs/common';
 import type { PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
-import { AdminGuard } from '../auth/admin.guard';
+import { RequireAdmin } from '../auth/admin.guard';
 import type { UpstreamResponse } from '../clients/control-plane.client';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
 import { ApiParam } from '@nestjs/swagger';
@@ -25,7 +25,7 @@ const secretAnswer = (response: UpstreamResponse): void => {
  * control plane checks the admin token again, names the account and shows its secret once.
  */
 @Controller('api/v1/apps')
-@UseGuards(AdminGuard)
+@RequireAdmin()
 export class ServiceAccountsController {
   constructor(private readonly relay: ControlPlaneRelay) {}
 

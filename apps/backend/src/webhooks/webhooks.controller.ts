@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, Patch, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, Patch, Post, Req, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import {
   AdminOperation,
@@ -19,7 +19,7 @@ import {
 } from '@platform/contract';
 import type { PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
-import { AdminGuard } from '../auth/admin.guard';
+import { RequireAdmin } from '../auth/admin.guard';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
 
 const WebhookId = () => ApiParam({ name: 'id', required: true, description: 'The endpoint’s `wh_` id.' });
@@ -27,7 +27,7 @@ const NO_ENDPOINT = 'No such webhook endpoint.';
 
 /** Webhook endpoints (admin Bearer token), same paths as the control plane's. */
 @Controller('api/v1/webhooks')
-@UseGuards(AdminGuard)
+@RequireAdmin()
 @ApiExtraModels(WebhookMessageDto)
 export class WebhooksController {
   constructor(private readonly relay: ControlPlaneRelay) {}

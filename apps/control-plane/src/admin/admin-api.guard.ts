@@ -32,6 +32,15 @@ export class AdminApiGuard implements CanActivate {
 
 type AdminRequest = FastifyRequest & { adminClaims?: AccessTokenClaims };
 
+/** The admin token's claims (a live listing ends at its `exp`). */
+export const AdminClaims = createParamDecorator(
+  (_: unknown, context: ExecutionContext): AccessTokenClaims => {
+    const claims = context.switchToHttp().getRequest<AdminRequest>().adminClaims;
+    if (claims === undefined) throw new Error('@AdminClaims() used on a route without AdminApiGuard');
+    return claims;
+  },
+);
+
 /** The administrator behind the request, as the audit log names it: a user, or the admin app. */
 export const AdminActor = createParamDecorator((_: unknown, context: ExecutionContext): AuditActor => {
   const claims = context.switchToHttp().getRequest<AdminRequest>().adminClaims;

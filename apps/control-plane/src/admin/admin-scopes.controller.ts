@@ -1,10 +1,11 @@
-import { Body, Controller, Get, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Post } from '@nestjs/common';
 import { DefineScopeDto } from '@platform/contract';
 import { ScopeRegistry, type AuditActor } from '@platform/domain';
-import { AdminActor, AdminApiGuard } from './admin-api.guard';
+import { AdminActor } from './admin-api.guard';
+import { AdminRoute } from '../platform/route-authority';
 
 @Controller('api/v1/scopes')
-@UseGuards(AdminApiGuard)
+@AdminRoute()
 export class AdminScopesController {
   constructor(private readonly scopes: ScopeRegistry) {}
 

@@ -1,11 +1,11 @@
-import { Body, Controller, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Post } from '@nestjs/common';
 import { RegisterServiceAccountDto } from '@platform/contract';
 import { ApplicationRegistry } from '@platform/domain';
-import { AdminApiGuard } from './admin-api.guard';
+import { AdminRoute } from '../platform/route-authority';
 
 /** Service accounts (`POST /api/v1/apps/register`): a `service` app under a generated client_id. */
 @Controller('api/v1/apps')
-@UseGuards(AdminApiGuard)
+@AdminRoute()
 export class AdminServiceAccountsController {
   constructor(private readonly registry: ApplicationRegistry) {}
 

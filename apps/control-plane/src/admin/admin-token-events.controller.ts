@@ -1,24 +1,29 @@
-import { Controller, Get, Inject, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
 import { DEFAULT_PAGE_SIZE, ListTokenEventsQueryDto, type TokenEventDto } from '@platform/contract';
-import { type Stores, type TokenEvent } from '@platform/domain';
+import { type AccessTokenClaims, type Stores, type TokenEvent } from '@platform/domain';
 import { followFeed, liveReplyOf, LiveRoute } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { STORES } from '../platform/tokens';
-import { AdminApiGuard } from './admin-api.guard';
+import { AdminClaims } from './admin-api.guard';
+import { AdminRoute } from '../platform/route-authority';
 
 @Controller('api/v1/token-events')
-@UseGuards(AdminApiGuard)
+@AdminRoute()
 export class AdminTokenEventsController {
   constructor(@Inject(STORES) private readonly stores: Stores) {}
 
   /**
    * Cursor-paged: pass `next_after` back as `after` to follow the stream. With
    * `Accept: text/event-stream`, the same events live (SSE, `id` = the event id, resumable
-   * with `Last-Event-ID`).
+   * with `Last-Event-ID`), until the admin token expires.
    */
   @Get()
   @LiveRoute()
-  async list(@Query() query: ListTokenEventsQueryDto, @Res() reply: FastifyReply): Promise<void> {
+  async list(
+    @Query() query: ListTokenEventsQueryDto,
+    @AdminClaims() admin: AccessTokenClaims,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const page = (after: number, limit: number) =>
       this.stores.tokenEvents.listTokenEvents({ after, limit, clientId: query.client_id });
     const live = liveReplyOf(reply);
@@ -29,7 +34,7 @@ export class AdminTokenEventsController {
         event: 'token_event',
         toData: toTokenEventResponse,
       };
-      return followFeed(reply, live, feed, query.after ?? 0);
+      return followFeed(reply, live, feed, query.after ?? 0, { expiresAt: admin.exp });
     }
     const events = await page(query.after ?? 0, query.limit ?? DEFAULT_PAGE_SIZE);
     await reply.send({

@@ -1,13 +1,13 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { DEFAULT_PAGE_SIZE, ListApplicationsQueryDto, RegisterApplicationDto } from '@platform/contract';
 import { ApplicationRegistry } from '@platform/domain';
 import type { FastifyReply } from 'fastify';
 import { RevocationFeed } from '../platform/revocation-feed';
 import { toApplicationResponse } from './dto';
-import { AdminApiGuard } from './admin-api.guard';
+import { AdminRoute } from '../platform/route-authority';
 
 @Controller('api/v1/apps')
-@UseGuards(AdminApiGuard)
+@AdminRoute()
 export class ApplicationsController {
   constructor(
     private readonly registry: ApplicationRegistry,

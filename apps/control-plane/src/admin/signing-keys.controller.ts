@@ -1,9 +1,10 @@
-import { Controller, Post, UseGuards } from '@nestjs/common';
+import { Controller, Post } from '@nestjs/common';
 import { SigningKeyRing, type AuditActor } from '@platform/domain';
-import { AdminActor, AdminApiGuard } from './admin-api.guard';
+import { AdminActor } from './admin-api.guard';
+import { AdminRoute } from '../platform/route-authority';
 
 @Controller('api/v1/keys')
-@UseGuards(AdminApiGuard)
+@AdminRoute()
 export class SigningKeysController {
   constructor(private readonly keys: SigningKeyRing) {}
 

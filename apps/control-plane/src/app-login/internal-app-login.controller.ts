@@ -1,8 +1,8 @@
-import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, Post } from '@nestjs/common';
 import { AppLoginService, AppTokenRefresher, LoginCodeGrant, OAuthError } from '@platform/domain';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { InternalGuard } from '../internal/internal.guard';
 import { RevocationFeed } from '../platform/revocation-feed';
+import { InternalRoute } from '../platform/route-authority';
 
 class ReturnToDto {
   @IsString()
@@ -40,7 +40,7 @@ class RefreshDto {
  * refresh exchanges the app makes server-to-server through the backend.
  */
 @Controller('internal/v1/app-login')
-@UseGuards(InternalGuard)
+@InternalRoute()
 export class InternalAppLoginController {
   constructor(
     private readonly login: AppLoginService,

@@ -1,21 +1,29 @@
-import { Controller, Get, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ListAllAuditRecordsQueryDto, VerifyAuditQueryDto } from '@platform/contract';
-import { AuditLog, type AuditRecord } from '@platform/domain';
+import { type AccessTokenClaims, AuditLog, type AuditRecord } from '@platform/domain';
 import { followFeed, liveReplyOf, LiveRoute } from '@platform/http';
 import type { FastifyReply } from 'fastify';
-import { AdminApiGuard } from '../admin/admin-api.guard';
+import { AdminClaims } from '../admin/admin-api.guard';
 import { toAuditPage, toAuditQuery, toAuditRecordResponse } from './audit-wire';
+import { AdminRoute } from '../platform/route-authority';
 
 /** The whole audit log for platform administrators: every tenant, and verification. */
 @Controller('api/v1/audit')
-@UseGuards(AdminApiGuard)
+@AdminRoute()
 export class AdminAuditController {
   constructor(private readonly audit: AuditLog) {}
 
-  /** With `Accept: text/event-stream`, the same records live (SSE, `id` = the sequence id). */
+  /**
+   * With `Accept: text/event-stream`, the same records live (SSE, `id` = the sequence id),
+   * until the admin token expires.
+   */
   @Get('records')
   @LiveRoute()
-  async list(@Query() query: ListAllAuditRecordsQueryDto, @Res() reply: FastifyReply): Promise<void> {
+  async list(
+    @Query() query: ListAllAuditRecordsQueryDto,
+    @AdminClaims() admin: AccessTokenClaims,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const filters = { ...toAuditQuery(query), tenant: query.tenant };
     const live = liveReplyOf(reply);
     if (live) {
@@ -25,7 +33,7 @@ export class AdminAuditController {
         event: 'audit_record',
         toData: toAuditRecordResponse,
       };
-      return followFeed(reply, live, feed, query.after ?? 0);
+      return followFeed(reply, live, feed, query.after ?? 0, { expiresAt: admin.exp });
     }
     await reply.send(toAuditPage(await this.audit.query(filters), query.after));
   }

@@ -7,11 +7,10 @@ import {
   ParseIntPipe,
   Post,
   Query,
-  UseGuards,
 } from '@nestjs/common';
 import { AuditConsistencyQueryDto } from '@platform/contract';
 import { AuditCheckpoints, type AuditCheckpoint } from '@platform/domain';
-import { AdminApiGuard } from '../admin/admin-api.guard';
+import { AdminRoute, PublicRoute } from '../platform/route-authority';
 
 /** Signed checkpoints of the audit log (published) and inclusion proofs (administrators). */
 @Controller('api/v1/audit')
@@ -20,6 +19,7 @@ export class AuditCheckpointsController {
 
   /** Public: what an outside party checks records against. */
   @Get('checkpoint')
+  @PublicRoute()
   async latest() {
     const checkpoint = await this.checkpoints.latest();
     if (!checkpoint) throw new NotFoundException('no audit checkpoint yet');
@@ -29,7 +29,7 @@ export class AuditCheckpointsController {
   /** A checkpoint of the log as it is now, without waiting for the next periodic one. */
   @Post('checkpoints')
   @HttpCode(201)
-  @UseGuards(AdminApiGuard)
+  @AdminRoute()
   async create() {
     const checkpoint = await this.checkpoints.checkpoint();
     if (!checkpoint) throw new NotFoundException('the audit log is empty');
@@ -37,7 +37,7 @@ export class AuditCheckpointsController {
   }
 
   @Get('consistency')
-  @UseGuards(AdminApiGuard)
+  @AdminRoute()
   async consistency(@Query() query: AuditConsistencyQueryDto) {
     const proof = await this.checkpoints.consistencyProof(query.from);
     return {
@@ -50,7 +50,7 @@ export class AuditCheckpointsController {
   }
 
   @Get('records/:sequenceId/inclusion')
-  @UseGuards(AdminApiGuard)
+  @AdminRoute()
   async inclusion(@Param('sequenceId', ParseIntPipe) sequenceId: number) {
     const proof = await this.checkpoints.inclusionProof(sequenceId);
     return {

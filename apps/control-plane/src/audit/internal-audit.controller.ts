@@ -1,17 +1,17 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { EmitAuditEventDto, ListAuditRecordsQueryDto } from '@platform/contract';
 import { AuditLog, type AuditEmission } from '@platform/domain';
-import { InternalGuard } from '../internal/internal.guard';
 import { PRINCIPAL_HEADER } from '@platform/internal';
 import { readPrincipal } from '../tenants/principal';
 import { toAuditPage, toAuditQuery, toAuditRecordResponse } from './audit-wire';
+import { InternalRoute } from '../platform/route-authority';
 
 /**
  * Audit records written and read on behalf of a caller the backend (or a sidecar) already
  * authorized for `audit.write` / `audit.read`; it names the caller in `x-platform-principal`.
  */
 @Controller('internal/v1')
-@UseGuards(InternalGuard)
+@InternalRoute()
 export class InternalAuditController {
   constructor(private readonly audit: AuditLog) {}
 

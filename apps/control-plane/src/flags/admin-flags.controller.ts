@@ -1,11 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { FlagDefinitionsUpdateDto } from '@platform/contract';
 import { type AuditActor, DefinitionRegistry, FLAG_SET, type ServiceDefinition } from '@platform/domain';
-import { AdminActor, AdminApiGuard } from '../admin/admin-api.guard';
+import { AdminActor } from '../admin/admin-api.guard';
+import { AdminRoute } from '../platform/route-authority';
 
 /** A tenant's feature flag definitions (docs/flags.md), for admins. */
 @Controller('api/v1/tenants/:tenant/flags')
-@UseGuards(AdminApiGuard)
+@AdminRoute({ tenantParam: 'tenant' })
 export class AdminFlagsController {
   constructor(private readonly flags: DefinitionRegistry) {}
 

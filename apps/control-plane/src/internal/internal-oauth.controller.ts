@@ -1,4 +1,4 @@
-import { Controller, Header, Headers, HttpCode, Logger, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Header, Headers, HttpCode, Logger, Post, Req, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { OAuthError, parseOAuthForm, TokenEndpoint, TokenIntrospector, TokenRevoker } from '@platform/domain';
 import {
@@ -27,7 +27,7 @@ import {
 } from '@platform/internal';
 import type { FastifyReply } from 'fastify';
 import { RevocationFeed } from '../platform/revocation-feed';
-import { InternalGuard } from './internal.guard';
+import { InternalRoute } from '../platform/route-authority';
 
 /** The form body of an OAuth request, as the backend forwarded it verbatim. */
 function oauthForm(request: PlatformRequest): Record<string, string> {
@@ -42,7 +42,7 @@ const TOKEN_HEADERS = { 'content-type': 'application/json; charset=utf-8', ...OA
 const tokenBatchOf = compileBodyValidator(TokenBatchDto);
 
 @Controller('internal/v1/oauth')
-@UseGuards(InternalGuard)
+@InternalRoute()
 export class InternalOAuthController {
   private readonly logger = new Logger();
 

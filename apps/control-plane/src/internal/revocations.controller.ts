@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import {
   MAX_ACCESS_TOKEN_LENGTH,
   TokenRevoker,
@@ -13,8 +13,8 @@ import { FeedQuery } from './feed-query';
 import { streamFeed } from './feed-stream';
 import { CLOCK, STORES } from '../platform/tokens';
 import { RevocationFeed } from '../platform/revocation-feed';
-import { InternalGuard } from './internal.guard';
 import { metrics } from '@platform/telemetry';
+import { InternalRoute } from '../platform/route-authority';
 
 class TrustedRevocationDto {
   @IsString()
@@ -24,7 +24,7 @@ class TrustedRevocationDto {
 
 /** The deny-list feed the sidecars follow (docs/internal-api.md). */
 @Controller('internal/v1/revocations')
-@UseGuards(InternalGuard)
+@InternalRoute()
 export class RevocationsController {
   constructor(
     @Inject(STORES) private readonly stores: Stores,

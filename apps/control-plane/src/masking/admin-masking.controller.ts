@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { MaskingSettingsUpdateDto } from '@platform/contract';
 import {
   type AuditActor,
@@ -6,11 +6,12 @@ import {
   MASKING_SETTINGS_NAME,
   type ServiceDefinition,
 } from '@platform/domain';
-import { AdminActor, AdminApiGuard } from '../admin/admin-api.guard';
+import { AdminActor } from '../admin/admin-api.guard';
+import { AdminRoute } from '../platform/route-authority';
 
 /** A tenant's masking settings (docs/masking.md), for admins. */
 @Controller('api/v1/tenants/:tenant/masking')
-@UseGuards(AdminApiGuard)
+@AdminRoute({ tenantParam: 'tenant' })
 export class AdminMaskingController {
   constructor(private readonly settings: DefinitionRegistry) {}
 

@@ -4,9 +4,11 @@ import { Drain } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import type { DataSource } from 'typeorm';
 import { DATA_SOURCE } from '../platform/tokens';
+import { PublicRoute } from '../platform/route-authority';
 
 /** `/health` (with the database), and the orchestrator's `/livez` and `/readyz`. */
 @Controller()
+@PublicRoute()
 export class ControlPlaneHealthController {
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,

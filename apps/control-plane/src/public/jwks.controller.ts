@@ -1,7 +1,9 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { SigningKeyRing } from '@platform/domain';
+import { PublicRoute } from '../platform/route-authority';
 
 @Controller('api/v1/jwks')
+@PublicRoute()
 export class JwksController {
   constructor(private readonly keys: SigningKeyRing) {}
 

@@ -1,11 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { RateLimitRulesUpdateDto } from '@platform/contract';
 import { type AuditActor, DefinitionRegistry, type ServiceDefinition } from '@platform/domain';
-import { AdminActor, AdminApiGuard } from '../admin/admin-api.guard';
+import { AdminActor } from '../admin/admin-api.guard';
+import { AdminRoute } from '../platform/route-authority';
 
 /** The rate limit rules of a tenant's domains (docs/rate-limits.md), for admins. */
 @Controller('api/v1/tenants/:tenant/rate-limits')
-@UseGuards(AdminApiGuard)
+@AdminRoute({ tenantParam: 'tenant' })
 export class AdminRateLimitsController {
   constructor(private readonly rules: DefinitionRegistry) {}
 

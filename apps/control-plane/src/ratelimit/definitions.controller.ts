@@ -1,12 +1,12 @@
-import { Controller, Get, Inject, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import { type Stores, toDefinitionChange } from '@platform/domain';
 import type { PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { FeedQuery } from '../internal/feed-query';
 import { streamFeed } from '../internal/feed-stream';
-import { InternalGuard } from '../internal/internal.guard';
 import { DefinitionFeed } from '../platform/definition-feed';
 import { STORES } from '../platform/tokens';
+import { InternalRoute } from '../platform/route-authority';
 
 /**
  * The feed of definition changes every sidecar follows (docs/internal-api.md): every change after
@@ -14,7 +14,7 @@ import { STORES } from '../platform/tokens';
  * Server-Sent Events.
  */
 @Controller('internal/v1/definitions')
-@UseGuards(InternalGuard)
+@InternalRoute()
 export class DefinitionsController {
   constructor(
     @Inject(STORES) private readonly stores: Stores,

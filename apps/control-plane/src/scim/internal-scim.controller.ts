@@ -11,15 +11,14 @@ import {
   Put,
   Req,
   Res,
-  UseGuards,
 } from '@nestjs/common';
 import { type ScimAnswer, type ScimCaller, ScimProvisioning } from '@platform/domain';
 import { SCIM_CONTENT_TYPE } from '@platform/http';
 import { PRINCIPAL_HEADER, TENANT_HEADER } from '@platform/internal';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { InternalGuard } from '../internal/internal.guard';
 import { RevocationFeed } from '../platform/revocation-feed';
 import { readPrincipal } from '../tenants/principal';
+import { InternalRoute } from '../platform/route-authority';
 
 type Json = Record<string, unknown>;
 
@@ -31,7 +30,7 @@ type Json = Record<string, unknown>;
  * so every sidecar denies the user's tokens at once.
  */
 @Controller('internal/v1/scim/v2/:resource')
-@UseGuards(InternalGuard)
+@InternalRoute()
 export class InternalScimController {
   constructor(
     private readonly scim: ScimProvisioning,

@@ -1,14 +1,15 @@
-import { Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, Post } from '@nestjs/common';
 import type { SecretsRewrapDto } from '@platform/contract';
 import { type AuditActor, SecretVault, SigningKeyRing, WebhookRegistry } from '@platform/domain';
-import { AdminActor, AdminApiGuard } from '../admin/admin-api.guard';
+import { AdminActor } from '../admin/admin-api.guard';
+import { AdminRoute } from '../platform/route-authority';
 
 /**
  * After a KEK rotation (docs/secrets.md): moves every data key, signing key and webhook secret
  * under the current KEK.
  */
 @Controller('api/v1/secrets')
-@UseGuards(AdminApiGuard)
+@AdminRoute()
 export class AdminSecretsController {
   constructor(
     private readonly vault: SecretVault,

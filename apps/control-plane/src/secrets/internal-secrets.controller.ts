@@ -10,7 +10,6 @@ import {
   Post,
   Put,
   Query,
-  UseGuards,
 } from '@nestjs/common';
 import {
   DEFAULT_PAGE_SIZE,
@@ -20,9 +19,9 @@ import {
 } from '@platform/contract';
 import { SecretVault, type VersionState } from '@platform/domain';
 import { PRINCIPAL_HEADER } from '@platform/internal';
-import { InternalGuard } from '../internal/internal.guard';
 import { readPrincipal } from '../tenants/principal';
 import { toSecretMetadataResponse, toSecretValueResponse, toSecretVersionResponse } from './secrets-wire';
+import { InternalRoute } from '../platform/route-authority';
 
 /**
  * A tenant's secrets (docs/secrets.md), for a caller the backend or a sidecar already authorized
@@ -30,7 +29,7 @@ import { toSecretMetadataResponse, toSecretValueResponse, toSecretVersionRespons
  * caller's tenant again and audits every write and every read.
  */
 @Controller('internal/v1/tenants/:tenant/secrets')
-@UseGuards(InternalGuard)
+@InternalRoute({ tenantParam: 'tenant' })
 export class InternalSecretsController {
   constructor(private readonly vault: SecretVault) {}
 

@@ -1,10 +1,10 @@
-import { Body, Controller, Get, Headers, Param, Put, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Param, Put } from '@nestjs/common';
 import { RolesUpdateDto } from '@platform/contract';
 import { UserAdministration } from '@platform/domain';
-import { InternalGuard } from '../internal/internal.guard';
 import { toUserResponse } from '../user-flow/dto';
 import { PRINCIPAL_HEADER } from '@platform/internal';
 import { readPrincipal } from './principal';
+import { InternalRoute } from '../platform/route-authority';
 
 /**
  * Tenant user administration (docs/internal-api.md, "The user-forwarding model"). The backend
@@ -12,7 +12,7 @@ import { readPrincipal } from './principal';
  * the caller is in `x-platform-principal`.
  */
 @Controller('internal/v1/tenants/:tenant/users')
-@UseGuards(InternalGuard)
+@InternalRoute({ tenantParam: 'tenant' })
 export class InternalTenantUsersController {
   constructor(private readonly users: UserAdministration) {}
 

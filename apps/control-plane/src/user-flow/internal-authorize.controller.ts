@@ -1,12 +1,12 @@
-import { Body, Controller, Header, HttpCode, Post, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, Post, UseFilters } from '@nestjs/common';
 import { ConsentService } from '@platform/domain';
-import { InternalGuard } from '../internal/internal.guard';
 import { AuthorizationRequestErrorFilter } from './authorization-request-error.filter';
 import { AuthorizationDecisionDto, AuthorizationRequestDto, toConsentPromptResponse } from './dto';
+import { InternalRoute } from '../platform/route-authority';
 
 /** The authorization endpoint's decisions; the backend renders the pages around them. */
 @Controller('internal/v1/authorize')
-@UseGuards(InternalGuard)
+@InternalRoute()
 @UseFilters(AuthorizationRequestErrorFilter)
 export class InternalAuthorizeController {
   constructor(private readonly consent: ConsentService) {}

@@ -1,11 +1,11 @@
-import { Body, Controller, Header, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, Post } from '@nestjs/common';
 import { SessionService } from '@platform/domain';
-import { InternalGuard } from '../internal/internal.guard';
 import { CreateSessionDto, SessionDto, toSessionResponse, toUserResponse } from './dto';
+import { InternalRoute } from '../platform/route-authority';
 
 /** Browser sessions, opened by the backend once the identity provider vouched for the user. */
 @Controller('internal/v1/sessions')
-@UseGuards(InternalGuard)
+@InternalRoute()
 export class SessionsController {
   constructor(private readonly sessions: SessionService) {}
 

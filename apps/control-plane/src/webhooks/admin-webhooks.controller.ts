@@ -9,7 +9,6 @@ import {
   Patch,
   Post,
   Query,
-  UseGuards,
 } from '@nestjs/common';
 import {
   DEFAULT_PAGE_SIZE,
@@ -20,16 +19,17 @@ import {
   UpdateWebhookDto,
 } from '@platform/contract';
 import { WebhookRegistry, type AuditActor } from '@platform/domain';
-import { AdminActor, AdminApiGuard } from '../admin/admin-api.guard';
+import { AdminActor } from '../admin/admin-api.guard';
 import {
   toRegisteredWebhookResponse,
   toWebhookDeliveryResponse,
   toWebhookEndpointResponse,
 } from './webhook-wire';
+import { AdminRoute } from '../platform/route-authority';
 
 /** Webhook endpoints, their delivery log and replays, for platform administrators. */
 @Controller('api/v1/webhooks')
-@UseGuards(AdminApiGuard)
+@AdminRoute()
 export class AdminWebhooksController {
   constructor(private readonly webhooks: WebhookRegistry) {}
 

@@ -3,7 +3,7 @@ import { ApiExcludeEndpoint, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { PublishedOpenApi } from './published-openapi';
 import { DOCS_CSP, DOCS_PAGE, SwaggerUiAssets } from './swagger-ui';
-import { PublicOperation } from '@platform/contract';
+import { DeclaresAuthority, NO_CREDENTIAL, PublicOperation } from '@platform/contract';
 
 const DOCS_HEADERS = {
   'content-security-policy': DOCS_CSP,
@@ -66,6 +66,7 @@ export class ApiDocsController {
   /** Swagger UI's static files: served, but not API operations. */
   @Get('docs/:file')
   @ApiExcludeEndpoint()
+  @DeclaresAuthority(NO_CREDENTIAL)
   async asset(@Param('file') file: string, @Res() reply: FastifyReply): Promise<void> {
     const asset = this.assets.get(file);
     if (asset === undefined) throw new NotFoundException(`No documentation asset named ${file}`);
