@@ -19,6 +19,7 @@ import { ControlPlaneApi } from './control-plane/control-plane-api';
 import { HttpControlPlaneClient } from './control-plane/http-control-plane.client';
 import { PolicyDecider } from './authorization/policy-decider';
 import { TokenAuthorizer } from './authorization/token-authorizer';
+import { CrossTenantRefusalReporter } from './authorization/cross-tenant-reporter';
 import { AuditGrpcController } from './grpc/audit.grpc-controller';
 import { AuthGrpcController } from './grpc/auth.grpc-controller';
 import { GrpcStatusFilter } from './grpc/grpc-status.filter';
@@ -35,6 +36,7 @@ import { KeyCache } from './keys/key-cache';
 import { DenyList } from '@platform/domain';
 import { measuredDenyList } from './revocation/measured-deny-list';
 import { RevocationSync } from './revocation/revocation-sync';
+import { streamAuthorityProvider } from './revocation/stream-authority.provider';
 import { TokenValidator } from './validation/token-validator';
 
 export interface SidecarModuleOptions {
@@ -79,6 +81,7 @@ export class SidecarModule {
         controlPlaneProvider,
         Readiness,
         { provide: DenyList, useFactory: measuredDenyList },
+        streamAuthorityProvider,
         KeyCache,
         RevocationSync,
         TokenValidator,
@@ -92,6 +95,7 @@ export class SidecarModule {
         TenantFlags,
         PolicyDecider,
         TokenAuthorizer,
+        CrossTenantRefusalReporter,
         InvalidationStreams,
         ServingStatus,
         HealthHttpServer,

@@ -267,3 +267,28 @@ export class AuditConsistencyProofDto {
   @ApiProperty({ description: 'The latest checkpoint’s root (64 hex).' }) root_hash: string;
   @ApiProperty({ description: 'The latest signed checkpoint.' }) checkpoint: string;
 }
+
+@ApiSchema({
+  name: 'CrossTenantRefusal',
+  description:
+    'A cross-tenant refusal a sidecar decided, reported to the control plane to be audited (internal; the refused caller is the principal header).',
+})
+export class CrossTenantRefusalDto {
+  @ApiProperty({ type: 'string', maxLength: 128, description: 'The refused action, e.g. `secrets.read`.' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(128)
+  action: string;
+
+  @ApiProperty({ type: 'string', maxLength: 64, description: 'The tenant the caller reached into.' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(64)
+  tenant: string;
+
+  @ApiPropertyOptional({ type: 'string', maxLength: 64, description: 'The id of the refusing decision.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  decision_id?: string;
+}

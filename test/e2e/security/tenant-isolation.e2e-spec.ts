@@ -140,6 +140,39 @@ describe('tenant isolation: scopes never make a user an administrator, bound app
       expect(await secret.text()).not.toContain('globex-password');
     });
 
+    it('is audited in the log of the tenant it reached into, once per minute however often it tries', async () => {
+      for (let i = 0; i < 20; i += 1) {
+        expect((await call(bound, 'GET', '/api/v1/tenants/globex/users')).status).toBe(403);
+      }
+      const refusals = async () => {
+        const page = await call(
+          admin,
+          'GET',
+          '/api/v1/audit/records?tenant=globex&action=authorization.cross_tenant_refused&limit=1000',
+        );
+        const { records } = (await page.json()) as {
+          records: Array<{
+            actor: { kind: string; id: string };
+            target: string;
+            attributes: Record<string, unknown>;
+          }>;
+        };
+        return records.filter((r) => r.actor.id === 'acme-sync' && r.target === 'users.read');
+      };
+      // The sidecar reports without making the caller wait: the record follows within moments.
+      const deadline = Date.now() + 3000;
+      while ((await refusals()).length === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const records = await refusals();
+      expect(records).toHaveLength(1);
+      expect(records[0]).toMatchObject({
+        actor: { kind: 'app', id: 'acme-sync' },
+        attributes: { action: 'users.read', actor_tenant: 'acme', client_id: 'acme-sync', refusals: 1 },
+      });
+      expect(records[0].attributes.decision_id).toEqual(expect.any(String));
+    });
+
     it('has no platform-wide reach', async () => {
       expect((await call(bound, 'GET', '/v1/oauth/apps')).status).toBe(403);
     });

@@ -10,6 +10,7 @@ import {
   AuditCheckpoints,
   AuditLog,
   AuditTrail,
+  CrossTenantRefusalAuditor,
   ApplicationRegistry,
   argon2idHasher,
   AuthorizationCodeGrant,
@@ -95,6 +96,12 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
       useFactory: (stores: Stores, transactor: Transactor, trail: AuditTrail) =>
         new AuditLog(stores.audit, transactor, trail),
       inject: [STORES, TRANSACTOR, AuditTrail],
+    },
+    {
+      provide: CrossTenantRefusalAuditor,
+      useFactory: (audit: AuditLog, trail: AuditTrail, clock: Clock) =>
+        new CrossTenantRefusalAuditor(audit, trail, clock),
+      inject: [AuditLog, AuditTrail, CLOCK],
     },
     { provide: SECRET_HASHER, useFactory: () => new VerifiedSecretCache(argon2idHasher) },
     {
@@ -329,6 +336,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     AuditCheckpoints,
     AuditLog,
     AuditTrail,
+    CrossTenantRefusalAuditor,
     AppLoginService,
     LoginCodeGrant,
     AppTokenRefresher,

@@ -125,3 +125,16 @@ describe(decide.name, () => {
     });
   });
 });
+
+describe('a platform-wide resource', () => {
+  it('is no user’s own: only a global_admin reaches it', () => {
+    const tenantAdmin = principalOfClaims(userClaims(['tenant_admin'], 'audit.write'));
+    const globalAdmin = principalOfClaims(userClaims(['global_admin'], 'audit.write'));
+    expect(decide(tenantAdmin, 'audit.write', '')).toMatchObject({
+      effect: 'deny',
+      decidedBy: ['tenant-isolation'],
+    });
+    expect(decide(tenantAdmin, 'audit.write', '')).not.toHaveProperty('crossTenant');
+    expect(decide(globalAdmin, 'audit.write', '').effect).toBe('allow');
+  });
+});

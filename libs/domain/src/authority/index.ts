@@ -1,3 +1,4 @@
 export * from './decide';
 export * from './principal';
 export * from './reserved-scopes';
+export * from './cross-tenant-refusals';
