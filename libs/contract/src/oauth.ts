@@ -149,7 +149,10 @@ export class ActiveIntrospectionDto {
   @ApiProperty({ enum: ['Bearer', 'refresh_token'] })
   token_type: string;
 
-  @ApiPropertyOptional({ description: 'User tokens only.' })
+  @ApiPropertyOptional({
+    description:
+      "A user token's tenant, or the tenant of the app a service token is bound to (docs/authorization.md).",
+  })
   tenant?: string;
 
   @ApiPropertyOptional({ enum: [...ROLE_BUNDLE], isArray: true, description: 'User tokens only.' })

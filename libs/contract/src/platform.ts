@@ -21,7 +21,8 @@ export class ProbeDto {
 
 @ApiSchema({
   name: 'Me',
-  description: 'The caller as the sidecar sees its token; `tenant` and `roles` for user tokens only.',
+  description:
+    'The caller as the sidecar sees its token; `tenant` for user tokens and the tokens of an app bound to a tenant, `roles` for user tokens only.',
 })
 export class MeDto {
   @ApiProperty() sub: string;

@@ -20,7 +20,10 @@ export const STANDARD_SCOPES: ReadonlyArray<{ name: string; description: string 
   { name: 'users.write', description: 'Assign roles to users' },
   { name: 'scim.read', description: 'Read the users and groups of a tenant over SCIM 2.0' },
   { name: 'scim.write', description: 'Provision users and groups of a tenant over SCIM 2.0' },
-  { name: 'ratelimit.check', description: "Check and count requests against a tenant's rate limits (sidecar)" },
+  {
+    name: 'ratelimit.check',
+    description: "Check and count requests against a tenant's rate limits (sidecar)",
+  },
   { name: 'flags.read', description: "Evaluate a tenant's feature flags (sidecar)" },
   { name: 'masking.apply', description: 'Mask personal data and credentials in text and JSON (sidecar)' },
 ];

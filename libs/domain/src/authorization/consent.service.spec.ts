@@ -47,16 +47,11 @@ describe(ConsentService.name, () => {
       });
     });
 
-    it('describes a wildcard by what it covers, and a covered scope by its wildcard', async () => {
+    it('describes a wildcard by what it covers, leaving out the service-only scopes no user is granted', async () => {
       const { consent, portal } = await setUp();
-      const prompt = await consent.check(anAuthorizationRequest(portal, { scope: 'jobs.* admin.users' }));
+      const prompt = await consent.check(anAuthorizationRequest(portal, { scope: 'jobs.*' }));
       expect(prompt.scopes).toEqual([
-        {
-          name: 'jobs.*',
-          description:
-            'List and view job executions; Create, cancel, manage jobs; Claim and run jobs as a worker (leases, heartbeats, logs, results)',
-        },
-        { name: 'admin.users', description: 'Full administrative access' },
+        { name: 'jobs.*', description: 'List and view job executions; Create, cancel, manage jobs' },
       ]);
     });
 

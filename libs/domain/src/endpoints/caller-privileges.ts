@@ -12,5 +12,7 @@ export function isAdminApp(app: Application): boolean {
 
 /** Resource servers declare tokens.introspect to introspect tokens issued to other apps. */
 export function mayIntrospectAnyToken(app: Application): boolean {
-  return isAdminApp(app) || (platformWideService(app) && scopesCover(app.declaredScopes, 'tokens.introspect'));
+  return (
+    isAdminApp(app) || (platformWideService(app) && scopesCover(app.declaredScopes, 'tokens.introspect'))
+  );
 }

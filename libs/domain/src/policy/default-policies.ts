@@ -17,7 +17,7 @@ export const DEFAULT_POLICIES: readonly Policy[] = [
   },
   {
     id: 'tenant-isolation',
-    description: 'nobody but global_admin reaches into another tenant',
+    description: 'nobody but global_admin reaches into another tenant or a platform-wide resource',
     effect: 'deny',
     roles: ['tenant_admin', 'user', 'viewer'],
     actions: ['*'],

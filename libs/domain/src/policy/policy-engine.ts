@@ -31,7 +31,8 @@ const allow = (decidedBy: string[], reason: string): PolicyDecision => ({
  * - A service app acts as itself: its token's scopes decide, inside its tenant when it is bound.
  * - A user's permissions are the token's scopes intersected with what its roles allow: the
  *   scopes are checked first (service-only ones never count), then the role policies, where an
- *   explicit deny wins and nothing matching is a default deny.
+ *   explicit deny wins and nothing matching is a default deny. A platform-wide resource is not
+ *   in the user's tenant: only `global_admin` reaches it.
  * Pure and synchronous: the sidecar runs it on every protected request.
  */
 export class PolicyEngine {
@@ -122,7 +123,8 @@ function applies(
   const roleMatches = policy.roles.includes('*') || policy.roles.some((r) => principal.roles.includes(r));
   if (!roleMatches) return false;
   if (!policy.actions.some((a) => a === '*' || scopeCovers(a, action))) return false;
-  const crossTenant = tenant !== undefined && tenant !== principal.tenant;
+  // A platform-wide resource is no user's own: only an `any` policy (global_admin) reaches it.
+  const crossTenant = tenant !== principal.tenant;
   switch (policy.tenants) {
     case 'any':
       return true;

@@ -34,8 +34,8 @@ export interface Policy {
   /** Action patterns with `resource.*` wildcards, or `*` for every action. */
   actions: string[];
   /**
-   * `own`: only resources of the principal's tenant (or platform-wide ones); `other`: only
-   * resources of another tenant; `any`: wherever they are.
+   * `own`: only resources of the principal's tenant; `other`: resources of another tenant or
+   * platform-wide ones; `any`: wherever they are.
    */
   tenants: PolicyTenants;
 }

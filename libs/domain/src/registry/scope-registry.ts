@@ -1,5 +1,6 @@
 import type { Clock } from '../clock';
 import { conflict, validationFailed } from '../errors';
+import { isServiceOnlyScope } from '../authority/reserved-scopes';
 import { SCOPE_PATTERN, scopeCovers, STANDARD_SCOPES } from '../scopes';
 import { PLATFORM_ACTOR, type AuditActor, type AuditTrail } from '../audit/audit-trail';
 import type { ScopeStore, Transactor } from '../storage';
@@ -60,8 +61,8 @@ export class ScopeRegistry {
 
   /**
    * What each scope means, for the consent screen. A scope that is not itself defined borrows
-   * the description of the wildcard covering it (`admin.users` from `admin.*`), and a wildcard
-   * lists what it covers (`jobs.*`: both jobs descriptions).
+   * the description of the wildcard covering it, and a wildcard lists what it covers (`jobs.*`:
+   * reading and managing jobs, never the service-only `jobs.work` no user is granted).
    */
   async describe(names: readonly string[]): Promise<ScopeDescription[]> {
     const defined = await this.list();
@@ -69,7 +70,7 @@ export class ScopeRegistry {
       defined.find((d) => d.name === name)?.description ??
       defined.find((d) => scopeCovers(d.name, name))?.description ??
       defined
-        .filter((d) => scopeCovers(name, d.name))
+        .filter((d) => scopeCovers(name, d.name) && !isServiceOnlyScope(d.name))
         .map((d) => d.description)
         .join('; ');
     return names.map((name) => ({ name, description: describeOne(name) }));

@@ -5,6 +5,8 @@ import { auditActorOf, type AuditTrail } from '../audit/audit-trail';
 import type { Clock } from '../clock';
 import { DEFAULT_ROLES, DEFAULT_TENANT, ROLE_BUNDLE } from '../sessions/identity-claims';
 import type { ApplicationStore, Group, GroupInput, Stores, Transactor, User } from '../storage';
+import { policyPrincipalOf } from '../authority/principal';
+import { checkTenantIsolation } from '../policy/tenant-isolation';
 import { type ActingPrincipal, isPlatformAdmin } from '../users/user-administration';
 import { ScimError, scimErrors } from './scim-error';
 import { listResponse, project, readListQuery, userNameLookup } from './scim-query';
@@ -71,20 +73,22 @@ export class ScimProvisioning {
   ) {}
 
   /**
-   * The tenant a caller provisions: a user's own; an app's bound tenant; for a platform admin
-   * (or an unbound app), `requestedTenant` (the `X-Platform-Tenant` header) else the default
-   * tenant. Naming another tenant takes a platform admin.
+   * The tenant a caller provisions: `requestedTenant` (the `X-Platform-Tenant` header), else its
+   * own (a user's, a bound app's), else the default tenant; reaching it is the model's tenant
+   * rule (docs/authorization.md): a user or a bound app in its own tenant only, a global_admin
+   * and an unbound app anywhere. A bound app is read from the registry as well as from its
+   * token, so that a token issued before its tenant was carried in tokens stays confined.
    */
   async callerOf(principal: ActingPrincipal, requestedTenant: string | undefined): Promise<ScimCaller> {
-    const admin = isPlatformAdmin(principal);
     const own =
-      principal.kind === 'user'
-        ? principal.tenant
-        : ((await this.stores.applications.findApplication(principal.clientId))?.tenant ?? null);
-    if (requestedTenant !== undefined && requestedTenant !== own && !admin) {
-      throw scimErrors.forbidden(`only a platform admin provisions into another tenant than its own`);
-    }
-    return { principal, tenant: requestedTenant ?? own ?? DEFAULT_TENANT };
+      principal.tenant ??
+      (principal.kind === 'service'
+        ? ((await this.stores.applications.findApplication(principal.clientId))?.tenant ?? null)
+        : null);
+    const tenant = requestedTenant ?? own ?? DEFAULT_TENANT;
+    const reach = checkTenantIsolation(policyPrincipalOf({ ...principal, tenant: own }), tenant);
+    if (!reach.allowed) throw scimErrors.forbidden(reach.reason);
+    return { principal, tenant };
   }
 
   /** The operations of the resource type served at `/{endpoint}`; another endpoint is 404. */
