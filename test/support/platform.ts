@@ -75,7 +75,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   const platform = await launcher.launchPlatform({
     env,
     stdio: log,
-    timeoutMs: 30_000,
+    timeoutMs: 60_000,
     identityProvider: options.withIdentityProvider ?? false,
   });
   return {
