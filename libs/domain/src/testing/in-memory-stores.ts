@@ -1,3 +1,4 @@
+import * as argon2 from 'argon2';
 /**
  * Test support for the domain's unit specs: in-memory implementations of the storage
  * interfaces, a fixed clock that tests move by hand, factories, and a fully wired engine.
@@ -892,13 +893,24 @@ export function autocommitting(stores: InMemoryStores, transactor: InMemoryTrans
 // ---------------------------------------------------------------------------------------------
 // Factories
 
+/**
+ * Real argon2id at its smallest cost (1 MiB, one pass): the hashes verify exactly as production's
+ * do (the parameters travel in the hash), without the 64 MiB and three passes that made the
+ * unit tier spend most of its time hashing on a 2-core machine.
+ */
+export const testArgon2idHasher: SecretHasher = {
+  hash: (secret) =>
+    argon2.hash(secret, { type: argon2.argon2id, memoryCost: 1024, timeCost: 1, parallelism: 1 }),
+  verify: (hash, secret) => argon2idHasher.verify(hash, secret),
+};
+
 const hashes = new Map<string, Promise<string>>();
 
-/** argon2id hash of a secret, computed once per spec file (argon2 is deliberately slow). */
+/** argon2id hash of a secret, computed once per spec file. */
 export function argon2idHashOf(secret: string): Promise<string> {
   let hash = hashes.get(secret);
   if (!hash) {
-    hash = argon2idHasher.hash(secret);
+    hash = testArgon2idHasher.hash(secret);
     hashes.set(secret, hash);
   }
   return hash;
@@ -1046,7 +1058,7 @@ export async function createTestEngine(
 ): Promise<TestEngine<Stores, Transactor>> {
   const clock = new ManualClock(TEST_START);
   const { stores, transactor } = storage;
-  const hasher = new VerifiedSecretCache(argon2idHasher);
+  const hasher = new VerifiedSecretCache(testArgon2idHasher);
   await stores.signingKeys.insertSigningKey(await sharedSigningKeyRecord());
   const trail = new AuditTrail(clock);
   const keys = signingKeyRingOn(stores, transactor, clock);
