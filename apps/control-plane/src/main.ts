@@ -10,6 +10,7 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env, 'control-plane');
   const app = await createHttpApp(ControlPlaneModule, {
     logger: createLogger(config.logFormat, 'control-plane'),
+    liveStreams: config.liveStreams,
   });
   app.useGlobalPipes(createValidationPipe());
   app.enableShutdownHooks();

@@ -87,6 +87,11 @@ export interface PlatformConfig {
     timeoutMs: number;
     concurrency: number;
   };
+  /**
+   * What the control plane's live streams may hold (docs/operations.md, "Live streams"): only
+   * what is set here; the defaults are libs/http's `DEFAULT_LIVE_STREAM_LIMITS`.
+   */
+  liveStreams: { perCaller?: number; bufferedBytes?: number; stallMs?: number };
 }
 
 export const PLATFORM_VERSION = '0.9.0';
@@ -184,6 +189,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role?: ProcessR
       timeoutMs: count(vars.WEBHOOK_TIMEOUT_MS) ?? DEFAULTS.webhookTimeoutMs,
       concurrency: count(vars.WEBHOOK_CONCURRENCY) ?? DEFAULTS.webhookConcurrency,
     },
+    liveStreams: definedOnly({
+      perCaller: count(vars.LIVE_STREAMS_PER_CALLER),
+      bufferedBytes: count(vars.LIVE_STREAM_BUFFER_BYTES),
+      stallMs: count(vars.LIVE_STREAM_STALL_MS),
+    }),
   };
   checkConfig(vars, config, role);
   return config;
@@ -192,6 +202,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role?: ProcessR
 /** A validated whole-number variable (its pattern is checked in environment.ts). */
 const count = (value: string | undefined): number | undefined =>
   value === undefined ? undefined : Number(value);
+
+/** The entries that are set: what is left out takes its default where it is read. */
+const definedOnly = <T extends object>(values: T): Partial<T> =>
+  Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 
 const decodeKek = (encoded: string): Buffer => Buffer.from(encoded.trim(), 'base64url');
 

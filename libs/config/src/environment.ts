@@ -197,6 +197,22 @@ export class EnvironmentVariables {
   WEBHOOK_CONCURRENCY?: string;
 
   @IsOptional()
+  @Matches(/^([1-9]\d{0,2}|1000)$/, { message: 'must be a whole number from 1 to 1000' })
+  LIVE_STREAMS_PER_CALLER?: string;
+
+  @IsOptional()
+  @Matches(/^([1-9]\d{4,7}|[1-9]\d{8}|1000000000)$/, {
+    message: 'must be a whole number of bytes from 10000 to 1000000000',
+  })
+  LIVE_STREAM_BUFFER_BYTES?: string;
+
+  @IsOptional()
+  @Matches(/^([1-9]\d{2,4}|[1-5]\d{5}|600000)$/, {
+    message: 'must be a whole number of milliseconds from 100 to 600000',
+  })
+  LIVE_STREAM_STALL_MS?: string;
+
+  @IsOptional()
   @IsString()
   SIDECAR_HEALTH_HOST?: string;
 }

@@ -32,4 +32,4 @@ export class CursorPageQueryDto extends PageQueryDto {
 
 /** What every live listing's description adds: how its stream ends (docs/audit.md, "Live streams"). */
 export const LIVE_STREAM_END =
-  'The stream runs on the token that opened it: at the token’s expiry, and at once when it is revoked, its app deleted or its user deprovisioned, it ends with `event: end`, `data: {"reason": …}` (`token_expired`, `token_revoked`, `grant_revoked`, `app_deleted`, `user_deprovisioned`, `revocations_unavailable`).';
+  'The stream runs on the token that opened it: at the token’s expiry, and at once when it is revoked, its app deleted or its user deprovisioned, it ends with `event: end`, `data: {"reason": …}` (`token_expired`, `token_revoked`, `grant_revoked`, `app_deleted`, `user_deprovisioned`, `revocations_unavailable`). A reader too far behind is ended with `too_slow` and the `last_event_id` to resume after; a caller over its share of open streams is refused with 429 (docs/operations.md, "Live streams").';

@@ -44,7 +44,13 @@ export const invalidGrant = (reason: string): OAuthError =>
 
 /** Error codes of the non-OAuth surface (registry, scopes, admin). */
 export type DomainErrorCode =
-  'not_found' | 'conflict' | 'validation_failed' | 'unauthenticated' | 'forbidden' | 'unavailable';
+  | 'not_found'
+  | 'conflict'
+  | 'validation_failed'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'unavailable'
+  | 'too_many_requests';
 
 export class DomainError extends Error {
   override readonly name = 'DomainError';

@@ -14,7 +14,9 @@ export type LiveStreamEnd =
   | 'grant_revoked'
   | 'app_deleted'
   | 'user_deprovisioned'
-  | 'revocations_unavailable';
+  | 'revocations_unavailable'
+  /** Its reader fell too far behind: resume with the last event id (docs/operations.md). */
+  | 'too_slow';
 
 /** The token a stream was opened with, as far as its authority goes. */
 export interface StreamClaims extends RevocableClaims {

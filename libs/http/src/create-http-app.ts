@@ -17,6 +17,7 @@ import {
 } from '@platform/telemetry';
 import { HttpExceptionFilter, toErrorResponse, type RequestLike } from './http-exception.filter';
 import { registerLiveRoutes } from './live-feed';
+import { DEFAULT_LIVE_STREAM_LIMITS, type LiveStreamLimits } from './live-streams';
 import { headerValue } from './request';
 
 /** A request with the span it is served in, when tracing is on. */
@@ -30,6 +31,8 @@ export interface HttpAppOptions {
   logger: LoggerService;
   /** Largest accepted request body in bytes; larger: 413 (invalid_request on OAuth routes). */
   bodyLimit?: number;
+  /** What live streams may hold (`LIVE_STREAM_*`); each limit left out takes its default. */
+  liveStreams?: Partial<LiveStreamLimits>;
 }
 
 /** Nest's console logger with the correlation id on every line; one JSON object per line in production. */
@@ -74,7 +77,7 @@ export async function createHttpApp(
     abortOnError: false,
   });
   registerContentParsers(adapter);
-  await registerLiveRoutes(adapter);
+  await registerLiveRoutes(adapter, { ...DEFAULT_LIVE_STREAM_LIMITS, ...options.liveStreams });
   const fastify = adapter.getInstance();
   // A route that takes more than the default says so with `@RouteConfig({ bodyLimit })`.
   fastify.addHook('onRoute', (route) => {

@@ -237,6 +237,8 @@ export function domainStatus(code: DomainErrorCode): number {
       return 403;
     case 'unavailable':
       return 503;
+    case 'too_many_requests':
+      return 429;
     default:
       return assertNever(code);
   }

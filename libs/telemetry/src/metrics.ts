@@ -93,6 +93,40 @@ export function gaugeOf(name: string, help: string, read: () => number): Gauge {
   });
 }
 
+/** What a process holds for its open live streams, by route pattern. */
+export interface LiveStreamLoad {
+  route: string;
+  open: number;
+  /** Bytes written to the streams' sockets that their readers have not taken yet. */
+  bufferedBytes: number;
+}
+
+/**
+ * `platform_live_streams_open` and `platform_live_stream_buffered_bytes`, by route, read when
+ * scraped. The newest owner reports them (one per process; tests build several).
+ */
+export function reportLiveStreams(read: () => LiveStreamLoad[]): void {
+  const gauge = (name: string, help: string, value: (load: LiveStreamLoad) => number): void => {
+    metricsRegistry.removeSingleMetric(name);
+    new Gauge({
+      name,
+      help,
+      labelNames: ['route'] as const,
+      registers: [metricsRegistry],
+      collect() {
+        this.reset();
+        for (const load of read()) this.set({ route: load.route }, value(load));
+      },
+    });
+  };
+  gauge('platform_live_streams_open', 'Live (SSE) streams open, by route.', (load) => load.open);
+  gauge(
+    'platform_live_stream_buffered_bytes',
+    'Bytes written to live streams and not yet taken by their readers, by route.',
+    (load) => load.bufferedBytes,
+  );
+}
+
 const httpChildren = new Map<string, ReturnType<typeof metrics.httpRequests.labels>>();
 
 /**

@@ -120,6 +120,11 @@ export class ControlPlaneRelay {
       ended = reason;
       abort.abort();
     });
+    // The response closes when the client leaves (the request's own 'close' fired when its body
+    // ended); listened to before the control plane is asked, so a client gone meanwhile is seen.
+    const clientLeft = () => abort.abort();
+    reply.raw.once('close', clientLeft);
+    if (reply.raw.destroyed) clientLeft();
     let upstream: UpstreamStream;
     try {
       upstream = await this.controlPlane.stream(
@@ -139,6 +144,8 @@ export class ControlPlaneRelay {
       );
     } catch (error) {
       releaseAuthority();
+      // The client left while the control plane was asked: nobody to answer.
+      if (reply.raw.destroyed) return;
       // The token expired or was revoked while the control plane was asked: refused as it now is.
       if (ended !== undefined)
         throw new BearerError('invalid_token', 'The access token is expired or revoked');
@@ -152,8 +159,6 @@ export class ControlPlaneRelay {
       return reply.send(body.length > 0 ? body : undefined);
     }
     const releaseServer = closeWithServer(request.server, { close: () => abort.abort() });
-    // The response closes when the client leaves (the request's own 'close' fired when its body ended).
-    reply.raw.once('close', () => abort.abort());
     reply.hijack();
     reply.raw.writeHead(200, {
       'content-type': 'text/event-stream',

@@ -49,6 +49,7 @@ export const testConfig = (overrides: Partial<PlatformConfig> = {}): PlatformCon
     failedAuthWindowSeconds: 900,
   },
   webhooks: { allowPrivateUrls: true, timeoutMs: 15_000, concurrency: 64 },
+  liveStreams: {},
   ...overrides,
 });
 

@@ -34,7 +34,10 @@ export class AdminTokenEventsController {
         event: 'token_event',
         toData: toTokenEventResponse,
       };
-      return followFeed(reply, live, feed, query.after ?? 0, { expiresAt: admin.exp });
+      return followFeed(reply, live, feed, query.after ?? 0, {
+        expiresAt: admin.exp,
+        caller: `client:${admin.client_id}`,
+      });
     }
     const events = await page(query.after ?? 0, query.limit ?? DEFAULT_PAGE_SIZE);
     await reply.send({

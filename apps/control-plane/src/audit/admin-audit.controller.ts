@@ -33,7 +33,10 @@ export class AdminAuditController {
         event: 'audit_record',
         toData: toAuditRecordResponse,
       };
-      return followFeed(reply, live, feed, query.after ?? 0, { expiresAt: admin.exp });
+      return followFeed(reply, live, feed, query.after ?? 0, {
+        expiresAt: admin.exp,
+        caller: `client:${admin.client_id}`,
+      });
     }
     await reply.send(toAuditPage(await this.audit.query(filters), query.after));
   }

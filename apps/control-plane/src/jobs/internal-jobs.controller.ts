@@ -160,7 +160,7 @@ export class InternalJobsController {
       toData,
       finished: () => this.ended(job.principal, job.tenant, job.id),
     };
-    return followFeed(reply, live, feed, after);
+    return followFeed(reply, live, feed, after, { caller: `${job.principal.kind}:${job.principal.id}` });
   }
 
   private async ended(principal: ActingPrincipal, tenant: string, id: string): Promise<boolean> {

@@ -222,6 +222,7 @@ const ERROR_OF_END: Record<LiveStreamEnd, SidecarErrorCode> = {
   app_deleted: 'token_revoked',
   user_deprovisioned: 'token_revoked',
   revocations_unavailable: 'not_ready',
+  too_slow: 'not_ready',
 };
 
 function streamEnded(reason: LiveStreamEnd): SidecarError {
