@@ -10,6 +10,7 @@ export * from './scopes';
 export * from './storage';
 export * from './clock';
 export * from './form';
+export * from './storable-text';
 export * from './clients/client-credentials';
 export * from './clients/client-authenticator';
 export * from './clients/secret-hasher';

@@ -19,6 +19,7 @@ import { HttpExceptionFilter, toErrorResponse, type RequestLike } from './http-e
 import { registerLiveRoutes } from './live-feed';
 import { DEFAULT_LIVE_STREAM_LIMITS, type LiveStreamLimits } from './live-streams';
 import { headerValue } from './request';
+import { StorableTextGuard } from './text-rule';
 
 /** A request with the span it is served in, when tracing is on. */
 type TracedRequest = { span?: ServerSpan };
@@ -116,6 +117,8 @@ export async function createHttpApp(
     done();
   });
   app.useGlobalFilters(new HttpExceptionFilter(options.logger));
+  // Before every other guard: text no database may hold is bad input on SQLite and Postgres alike.
+  app.useGlobalGuards(new StorableTextGuard());
   return app;
 }
 

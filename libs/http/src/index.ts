@@ -10,3 +10,4 @@ export * from './api-docs/api-docs.module';
 export * from './drain';
 export * from './body-validator';
 export * from './route-authority';
+export * from './text-rule';

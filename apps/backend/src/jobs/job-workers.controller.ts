@@ -14,6 +14,7 @@ import {
   Refuses,
 } from '@platform/contract';
 import type { FastifyReply } from 'fastify';
+import { OpaqueBodyMembers } from '@platform/http';
 import { asPrincipal, type AuthorizedRequest, RequirePermission } from '../auth/permission';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
 
@@ -94,6 +95,7 @@ export class JobWorkersController {
     description: `${WORK} ${HOLDER} \`succeeded\` with an \`output\`; \`failed\` (retried after the backoff while attempts remain, unless \`retryable: false\`); \`cancelled\` after a heartbeat asked for it. Audited.`,
   })
   @Id()
+  @OpaqueBodyMembers('output')
   @JsonBody(CompleteJobDto)
   @Answers(200, JobDto, 'The job as it is now.')
   @Refuses(400, 'An unknown outcome, an output over 32 KiB.')

@@ -15,6 +15,7 @@ import {
   SubmitJobDto,
 } from '@platform/contract';
 import type { FastifyReply } from 'fastify';
+import { OpaqueBodyMembers } from '@platform/http';
 import { asPrincipal, type AuthorizedRequest, RequirePermission } from '../auth/permission';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
 
@@ -39,6 +40,7 @@ export class JobsController {
       'Permission `jobs.write` on `{tenant}`. Queues the job for a worker of its type: at least once, retried with backoff while attempts remain, ended TIMED_OUT past its timeout. With `idempotency_key`, a second submission answers the first job (**200**) rather than queueing another. Audited (`job.submitted`).',
   })
   @Tenant()
+  @OpaqueBodyMembers('payload')
   @JsonBody(SubmitJobDto)
   @Answers(201, JobDto, 'Queued.')
   @Answers(200, JobDto, 'The job an earlier submission with the same idempotency key made.')

@@ -14,6 +14,7 @@ import {
   SecretWriteDto,
 } from '@platform/contract';
 import type { FastifyReply } from 'fastify';
+import { OpaqueBodyMembers } from '@platform/http';
 import { asPrincipal, type AuthorizedRequest, RequirePermission } from '../auth/permission';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
 
@@ -63,6 +64,7 @@ export class SecretsController {
     description: `${WRITE} Creates the secret at version 1, or adds the next version. With \`cas\`, only if the current version is that one (\`0\`: only if the secret does not exist); two writers racing on the same version: one wins, the other gets **409**. The value is sealed before it is stored and never answered here.`,
   })
   @Path()
+  @OpaqueBodyMembers('value')
   @JsonBody(SecretWriteDto)
   @Answers(200, SecretVersionDto, 'The version written.')
   @Refuses(400, 'A bad name, a value that is not a string or over 32 KiB, a negative `cas`.')

@@ -1,7 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { AppendJobLogsDto, ClaimJobDto, CompleteJobDto, JobHeartbeatDto } from '@platform/contract';
 import { JobQueue, type JobOutcome } from '@platform/domain';
-import { closeWithServer } from '@platform/http';
+import { closeWithServer, OpaqueBodyMembers } from '@platform/http';
 import { PRINCIPAL_HEADER } from '@platform/internal';
 import type { FastifyReply } from 'fastify';
 import { readPrincipal } from '../tenants/principal';
@@ -84,6 +84,7 @@ export class InternalJobWorkersController {
     await this.queue.appendLogs(readPrincipal(header), id, body.lease_id, body.lines);
   }
 
+  @OpaqueBodyMembers('output')
   @Post(':id/complete')
   @HttpCode(200)
   async complete(

@@ -7,7 +7,7 @@ import {
   JobQueue,
   type JobState,
 } from '@platform/domain';
-import { followFeed, liveReplyOf, LiveRoute } from '@platform/http';
+import { followFeed, liveReplyOf, LiveRoute, OpaqueBodyMembers } from '@platform/http';
 import { PRINCIPAL_HEADER } from '@platform/internal';
 import type { FastifyReply } from 'fastify';
 import { readPrincipal } from '../tenants/principal';
@@ -24,6 +24,7 @@ export class InternalJobsController {
   constructor(private readonly queue: JobQueue) {}
 
   /** 201 a new job; 200 the job an earlier submission with the same idempotency key made. */
+  @OpaqueBodyMembers('payload')
   @Post()
   async submit(
     @Param('tenant') tenant: string,

@@ -18,6 +18,7 @@ import {
   SecretWriteDto,
 } from '@platform/contract';
 import { SecretVault, type VersionState } from '@platform/domain';
+import { OpaqueBodyMembers } from '@platform/http';
 import { PRINCIPAL_HEADER } from '@platform/internal';
 import { readPrincipal } from '../tenants/principal';
 import { toSecretMetadataResponse, toSecretValueResponse, toSecretVersionResponse } from './secrets-wire';
@@ -44,6 +45,7 @@ export class InternalSecretsController {
     return { names, next_after: names.length === limit ? names[names.length - 1] : null };
   }
 
+  @OpaqueBodyMembers('value')
   @Put(':name')
   async put(
     @Param('tenant') tenant: string,

@@ -39,6 +39,7 @@ import { HealthImplementation, service as healthService } from 'grpc-health-chec
 import { isObservable } from 'rxjs';
 import type { SidecarConfig } from '../config/sidecar-config';
 import { undeclaredHandlers } from './rpc-authority';
+import { storableRequests } from './storable-requests';
 
 /** Every platform service this server hosts, as health reports them ('' is the whole server). */
 const SERVICE_NAMES = [
@@ -162,7 +163,7 @@ export class SidecarGrpcServer extends ServerGrpc {
 
   override async createService(grpcService: unknown, name: string): Promise<UntypedServiceImplementation> {
     const handlers = (await super.createService(grpcService, name)) as UntypedServiceImplementation;
-    return correlatedHandlers(measuredHandlers(handlers, name));
+    return correlatedHandlers(measuredHandlers(storableRequests(handlers, name), name));
   }
 
   override async close(): Promise<void> {

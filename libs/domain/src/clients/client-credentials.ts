@@ -18,22 +18,15 @@ export function readClientCredentials(
   params: Record<string, string | undefined>,
   authorization: string | undefined,
 ): PresentedClientCredentials {
-  const basic = authorization?.match(/^Basic\s+(\S+)\s*$/i);
+  const basic = basicCredentials(authorization);
   if (basic) {
     if (params.client_secret !== undefined) {
       throw new OAuthError('invalid_request', 'client authenticated with more than one method');
     }
-    const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon < 1) throw new OAuthError('invalid_client', 'malformed Basic credentials');
-    const clientId = formDecode(decoded.slice(0, colon));
-    if (params.client_id !== undefined && params.client_id !== clientId) {
+    if (params.client_id !== undefined && params.client_id !== basic.clientId) {
       throw new OAuthError('invalid_request', 'client_id does not match the Basic credentials');
     }
-    return { clientId, clientSecret: formDecode(decoded.slice(colon + 1)), method: 'client_secret_basic' };
-  }
-  if (authorization !== undefined && /^Basic\b/i.test(authorization)) {
-    throw new OAuthError('invalid_client', 'malformed Basic credentials');
+    return { ...basic, method: 'client_secret_basic' };
   }
   const clientId = params.client_id;
   if (!clientId) throw new OAuthError('invalid_client', 'client authentication failed');
@@ -41,6 +34,25 @@ export function readClientCredentials(
   return clientSecret !== undefined
     ? { clientId, clientSecret, method: 'client_secret_post' }
     : { clientId, clientSecret: undefined, method: 'none' };
+}
+
+/**
+ * The client id and secret of an `Authorization: Basic` header (RFC 6749 section 2.3.1), decoded;
+ * undefined for any other scheme, invalid_client when malformed.
+ */
+export function basicCredentials(
+  authorization: string | undefined,
+): { clientId: string; clientSecret: string } | undefined {
+  if (authorization === undefined || !/^Basic\b/i.test(authorization)) return undefined;
+  const basic = authorization.match(/^Basic\s+(\S+)\s*$/i);
+  if (!basic) throw new OAuthError('invalid_client', 'malformed Basic credentials');
+  const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 1) throw new OAuthError('invalid_client', 'malformed Basic credentials');
+  return {
+    clientId: formDecode(decoded.slice(0, colon)),
+    clientSecret: formDecode(decoded.slice(colon + 1)),
+  };
 }
 
 /** Basic credentials are form-urlencoded before base64 (RFC 6749 section 2.3.1). */

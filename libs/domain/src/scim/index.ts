@@ -1,5 +1,5 @@
 export * from './scim-error';
 export * from './scim-schemas';
 export * from './scim-provisioning';
-export { etagOf } from './scim-resources';
+export { etagOf, SCIM_KEY_MAX_LENGTH } from './scim-resources';
 export * from './scim-discovery';

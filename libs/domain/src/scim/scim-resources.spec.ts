@@ -1,4 +1,4 @@
-import { readGroupResource, readUserResource } from './scim-resources';
+import { readGroupResource, readUserResource, SCIM_KEY_MAX_LENGTH } from './scim-resources';
 import { SCIM_SCHEMAS } from './scim-schemas';
 
 describe(readUserResource.name, () => {
@@ -45,6 +45,21 @@ describe(readUserResource.name, () => {
     [{ schemas: [SCIM_SCHEMAS.user], userName: 'x', [SCIM_SCHEMAS.enterpriseUser]: 'Sales' }, 'invalidValue'],
   ])('refuses %j with %s', (body, scimType) => {
     expect(() => readUserResource(body)).toThrow(expect.objectContaining({ status: 400, scimType }));
+  });
+
+  it('takes a userName and an externalId up to SCIM_KEY_MAX_LENGTH characters, counted as code points', () => {
+    const longest = '𝔸'.repeat(SCIM_KEY_MAX_LENGTH);
+    const body = { schemas: [SCIM_SCHEMAS.user], userName: longest, externalId: longest };
+    expect(readUserResource(body)).toMatchObject({ userName: longest, externalId: longest });
+
+    for (const member of ['userName', 'externalId'])
+      expect(() => readUserResource({ ...body, [member]: `${longest}x` })).toThrow(
+        expect.objectContaining({
+          status: 400,
+          scimType: 'invalidValue',
+          message: expect.stringContaining(member),
+        }),
+      );
   });
 });
 

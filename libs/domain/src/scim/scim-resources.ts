@@ -18,6 +18,13 @@ export const GROUP_SCHEMAS: readonly SchemaDefinition[] = [GROUP_SCHEMA, GROUP_R
 /** Attributes kept in their own columns, not in the stored profile. */
 const USER_COLUMNS = ['id', 'externalId', 'userName', 'active', 'groups'];
 
+/**
+ * The longest userName or externalId of a User, in characters. Both are indexed, and a Postgres
+ * index entry holds at most ~2,700 bytes where SQLite has no bound: 256 characters (1 KiB of
+ * UTF-8 at most) keep every value well under it, so both databases store what the edge accepts.
+ */
+export const SCIM_KEY_MAX_LENGTH = 256;
+
 /** `W/"3"`: the resource version as an ETag (RFC 7644 section 3.14). */
 export const etagOf = (version: number): string => `W/"${version}"`;
 
@@ -79,10 +86,18 @@ export function readUserResource(body: unknown): Omit<ProvisionedUserInput, 'ten
   const userName = resource.userName;
   if (typeof userName !== 'string' || userName.trim() === '')
     throw scimErrors.invalidValue('userName is required');
+  const externalId = typeof resource.externalId === 'string' ? resource.externalId : null;
+  for (const [path, value] of [
+    ['userName', userName.trim()],
+    ['externalId', externalId],
+  ] as const) {
+    if (value !== null && [...value].length > SCIM_KEY_MAX_LENGTH)
+      throw scimErrors.invalidValue(`${path} must be at most ${SCIM_KEY_MAX_LENGTH} characters`);
+  }
   const profile = Object.fromEntries(Object.entries(resource).filter(([key]) => !USER_COLUMNS.includes(key)));
   return {
     userName: userName.trim(),
-    externalId: typeof resource.externalId === 'string' ? resource.externalId : null,
+    externalId,
     active: resource.active !== false,
     email: stringAt(resource, ['emails', 'value']),
     name:

@@ -2,6 +2,8 @@ import type { Job, JobClaim, JobEvent, JobEventInput, JobGuard, JobQuery, JobSto
 import { LEASED_JOB_STATES } from '../jobs/job';
 
 const copy = <T>(value: T): T => structuredClone(value);
+/** A leased job's lease expiry (a leased job always has a lease: no NULL to order). */
+const leaseExpiry = (job: Job): number => job.lease?.expiresAt.getTime() ?? Infinity;
 
 export class InMemoryJobStore implements JobStore {
   private rows: Job[] = [];
@@ -82,6 +84,7 @@ export class InMemoryJobStore implements JobStore {
           LEASED_JOB_STATES.includes(j.state) &&
           ((j.lease !== null && j.lease.expiresAt <= now) || (j.deadlineAt !== null && j.deadlineAt <= now)),
       )
+      .sort((x, y) => leaseExpiry(x) - leaseExpiry(y) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
       .slice(0, limit)
       .map(copy);
   }

@@ -2,6 +2,8 @@ import type { SealedValue } from '../vault/envelope';
 import type { SecretStore, SecretVersion } from '../vault/secret';
 
 const copy = <T>(value: T): T => structuredClone(value);
+/** As the databases order names (ASCII: code units are code points). */
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const of = (tenant: string, name: string) => (v: SecretVersion) => v.tenant === tenant && v.name === name;
 
 export class InMemorySecretStore implements SecretStore {
@@ -58,6 +60,7 @@ export class InMemorySecretStore implements SecretStore {
   async listSealedOutside(kekId: string, limit: number): Promise<SecretVersion[]> {
     return this.rows
       .filter((v) => v.sealed !== null && v.sealed.kekId !== kekId)
+      .sort((a, b) => compareText(a.tenant, b.tenant) || compareText(a.name, b.name) || a.version - b.version)
       .slice(0, limit)
       .map(copy);
   }

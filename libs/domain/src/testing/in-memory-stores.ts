@@ -164,14 +164,16 @@ export class InMemoryScopeStore implements ScopeStore, Snapshotting {
 }
 
 export class InMemorySigningKeyStore implements SigningKeyStore, Snapshotting {
-  /** In insertion order; listing breaks createdAt ties by insertion, newest first. */
   private rows: SigningKeyRecord[] = [];
 
+  /** Newest first; a tie of createdAt by kid, descending, as the databases order it. */
   async listSigningKeys(): Promise<SigningKeyRecord[]> {
-    return this.rows
-      .map((row, index) => ({ row, index }))
-      .sort((a, b) => b.row.createdAt.getTime() - a.row.createdAt.getTime() || b.index - a.index)
-      .map(({ row }) => copy(row));
+    return [...this.rows]
+      .sort(
+        (a, b) =>
+          b.createdAt.getTime() - a.createdAt.getTime() || (a.kid < b.kid ? 1 : a.kid > b.kid ? -1 : 0),
+      )
+      .map(copy);
   }
 
   async insertSigningKey(key: SigningKeyRecord): Promise<void> {

@@ -7,6 +7,7 @@ import { ServiceDefinitions1764400000000 } from './1764400000000-service-definit
 import { Secrets1764500000000 } from './1764500000000-secrets';
 import { Jobs1764600000000 } from './1764600000000-jobs';
 import { JobLeaseHolder1764700000000 } from './1764700000000-job-lease-holder';
+import { CodePointOrder1764800000000 } from './1764800000000-code-point-order';
 
 /** In order. Append new migrations; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   Secrets1764500000000,
   Jobs1764600000000,
   JobLeaseHolder1764700000000,
+  CodePointOrder1764800000000,
 ];

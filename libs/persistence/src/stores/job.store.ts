@@ -101,6 +101,7 @@ export class TypeOrmJobStore implements JobStore {
         ),
       )
       .orderBy('j.leaseExpiresAt', 'ASC')
+      .addOrderBy('j.id', 'ASC')
       .limit(limit)
       .getMany();
     return rows.map(toJob);

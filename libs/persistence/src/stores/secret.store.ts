@@ -69,6 +69,7 @@ export class TypeOrmSecretStore implements SecretStore {
   async listSealedOutside(kekId: string, limit: number): Promise<SecretVersion[]> {
     const rows = await this.manager.find(SecretVersionEntity, {
       where: { kekId: Not(kekId), ciphertext: Not(IsNull()) },
+      order: { tenant: 'ASC', name: 'ASC', version: 'ASC' },
       take: limit,
     });
     return rows.map(toVersion);

@@ -26,6 +26,16 @@ export const applicationStoreContract: Contract = (context) => {
     await expect(store().findApplication('no-such-app')).resolves.toBeNull();
   });
 
+  it('finds a client id only in its exact case, on every database', async () => {
+    const app = anApplication({ clientId: 'Billing-Worker' });
+    await store().insertApplication(app);
+
+    await expect(store().findApplication('billing-worker')).resolves.toBeNull();
+    await expect(store().insertApplication(anApplication({ clientId: 'BILLING-WORKER' }))).resolves.not.toBe(
+      'duplicate',
+    );
+  });
+
   it('reports a duplicate client id instead of throwing, keeping the first', async () => {
     const first = anApplication();
     await store().insertApplication(first);

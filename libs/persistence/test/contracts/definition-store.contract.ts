@@ -37,6 +37,34 @@ export const definitionStoreContract: Contract = (context) => {
     expect(listed.map((d) => d.name)).toEqual(['api', 'search']);
   });
 
+  it('lists definition names by code point on every database, whatever its collation', async () => {
+    const tenant = uniqueId('tenant');
+    for (const name of ['b', 'a_b', 'B', 'a-b', 'A'])
+      await store().putDefinition({ kind: 'rate_limits', tenant, name, document: rules(1) }, T0);
+
+    const listed = await store().listDefinitions('rate_limits', tenant);
+    expect(listed.map((d) => d.name)).toEqual(['A', 'B', 'a-b', 'a_b', 'b']);
+  });
+
+  it('gives a JSON document back exactly: key order, numbers, escapes and depth', async () => {
+    let nested: Record<string, unknown> = { bottom: true };
+    for (let depth = 0; depth < 64; depth += 1) nested = { [`level${depth}`]: nested };
+    const document = {
+      zebra: 1,
+      apple: { z: [3, 2, 1], a: null },
+      '10': 'numeric-looking key',
+      '2': 'sorts before "10" as a JSON object key',
+      numbers: [1.0, 1e21, 1e-7, 0.1, 2 ** 53 + 2, -1.5e300, 123456789012345680000],
+      text: ['\u0000 in JSON text', 'é \u2028 \u{1F600} \ud83d\ude00', '"quoted" \\ back\\slash', '\ud800'],
+      nested,
+    };
+    const tenant = uniqueId('tenant');
+    await store().putDefinition({ kind: 'rate_limits', tenant, name: 'json', document }, T0);
+
+    const found = await store().findDefinition('rate_limits', tenant, 'json');
+    expect(JSON.stringify(found?.document)).toBe(JSON.stringify(document));
+  });
+
   it('deletes with a tombstone the feed carries, and lists the feed after a seq in order', async () => {
     const tenant = uniqueId('tenant');
     const written = await store().putDefinition(

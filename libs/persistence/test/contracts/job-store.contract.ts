@@ -39,6 +39,20 @@ export const jobStoreContract: Contract = (context) => {
     await expect(queue.claim(worker, [type])).resolves.toBeNull();
   });
 
+  it('lists overdue jobs by lease expiry, a tie by id, not in the order they were stored', async () => {
+    const [a, b, c] = [await submit(), await submit(), await submit()];
+    for (const [job, leaseSeconds] of [
+      [a, 60],
+      [b, 10],
+      [c, 10],
+    ] as const)
+      expect((await queue.claim(worker, [type], { leaseSeconds }))?.id).toBe(job.id);
+    clock.advance(120_000);
+
+    const overdue = await context().stores.jobs.listOverdueJobs(clock.now(), 10);
+    expect(overdue.map((j) => j.id)).toEqual([b.id, c.id].sort().concat(a.id));
+  });
+
   it('never hands one job to two of many concurrent claimers', async () => {
     const submitted = await Promise.all(Array.from({ length: 5 }, () => submit()));
     const claims = await Promise.all(Array.from({ length: 12 }, () => queue.claim(worker, [type])));

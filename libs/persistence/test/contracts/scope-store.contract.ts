@@ -13,6 +13,14 @@ export const scopeStoreContract: Contract = (context) => {
     await expect(store().listScopes()).resolves.toEqual([read, write]);
   });
 
+  it('lists scope names by code point on every database, whatever its collation', async () => {
+    for (const name of ['a_b.read', 'a.read', 'a-b.read', 'ab.read'])
+      await store().insertScope({ name, description: name, createdAt: at(1) });
+
+    const listed = await store().listScopes();
+    expect(listed.map((s) => s.name)).toEqual(['a-b.read', 'a.read', 'a_b.read', 'ab.read']);
+  });
+
   it('lists nothing when no scope was defined', async () => {
     await expect(store().listScopes()).resolves.toEqual([]);
   });

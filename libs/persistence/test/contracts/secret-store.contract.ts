@@ -25,6 +25,9 @@ const aVersion = (tenant: string, name: string, version: number, kekId?: string)
   destroyed: false,
 });
 
+/** SQLite's order (and the C collation's): an en_US database would put 'a' before 'A' and '_' before '-'. */
+const BY_CODE_POINT = ['A', 'B', 'a', 'a-b', 'a.b', 'a_b', 'b'];
+
 export const secretStoreContract: Contract = (context) => {
   const store = () => context().stores.secrets;
 
@@ -99,6 +102,29 @@ export const secretStoreContract: Contract = (context) => {
     await store().rewrapSecretVersion(tenant, 'old', 1, moved);
     await expect(store().findSecretVersion(tenant, 'old', 1)).resolves.toMatchObject({ sealed: moved });
     await expect(store().listSealedOutside('kek-new', 10)).resolves.toEqual([]);
+  });
+
+  it('orders and pages secret names by code point on every database, whatever its collation', async () => {
+    const tenant = uniqueId('tenant');
+    for (const name of ['b', 'a_b', 'B', 'a.b', 'a', 'a-b', 'A'])
+      await store().insertSecretVersion(aVersion(tenant, name, 1));
+
+    await expect(store().listSecretNames(tenant, '', 10)).resolves.toEqual(BY_CODE_POINT);
+    await expect(store().listSecretNames(tenant, 'B', 3)).resolves.toEqual(['a', 'a-b', 'a.b']);
+  });
+
+  it('finds the values sealed outside a key in a fixed order, so pages never depend on insertion', async () => {
+    const tenant = uniqueId('tenant');
+    for (const [name, version] of [
+      ['b', 1],
+      ['a', 2],
+      ['b', 2],
+      ['a', 1],
+    ] as const)
+      await store().insertSecretVersion(aVersion(tenant, name, version, 'kek-old'));
+
+    const page = await store().listSealedOutside('kek-new', 3);
+    expect(page.map((v) => `${v.name}#${v.version}`)).toEqual(['a#1', 'a#2', 'b#1']);
   });
 
   describe('through the vault', () => {

@@ -13,6 +13,28 @@ export const signingKeyStoreContract: Contract = (context) => {
     await expect(store().listSigningKeys()).resolves.toEqual([newest, middle, oldest]);
   });
 
+  it('breaks a tie of creation times by kid, descending, not by insertion', async () => {
+    const keys = ['kid-b', 'kid-c', 'kid-a'].map((kid) => aSigningKey({ kid, createdAt: at(0) }));
+    for (const key of keys) await store().insertSigningKey(key);
+
+    const listed = await store().listSigningKeys();
+    expect(listed.map((k) => k.kid)).toEqual(['kid-c', 'kid-b', 'kid-a']);
+  });
+
+  it('keeps times to the millisecond, both ends of a second and far from 1970', async () => {
+    const key = aSigningKey({
+      createdAt: new Date('2025-03-01T12:00:00.999Z'),
+      retiredAt: new Date('2286-11-20T17:46:40.001Z'),
+    });
+    await store().insertSigningKey(key);
+
+    const [found] = await store().listSigningKeys();
+    expect([found.createdAt.toISOString(), found.retiredAt?.toISOString()]).toEqual([
+      '2025-03-01T12:00:00.999Z',
+      '2286-11-20T17:46:40.001Z',
+    ]);
+  });
+
   it('retires a key and keeps it listed', async () => {
     const key = aSigningKey();
     await store().insertSigningKey(key);

@@ -1,3 +1,4 @@
+import { SCIM_KEY_MAX_LENGTH } from '@platform/domain';
 import type { Contract } from '../support/contract';
 import { anExternalUser, aProvisionedUser, at, T0 } from '../support/factories';
 
@@ -134,6 +135,29 @@ export const userStoreContract: Contract = (context) => {
       await expect(store().findUser(id)).resolves.toEqual(expected);
       await expect(store().findUserByUserName('acme', 'grace.hopper@example.COM')).resolves.toEqual(expected);
       await expect(store().findUserByUserName('globex', 'grace.hopper@example.com')).resolves.toBeNull();
+    });
+
+    it('folds the case of non-ASCII letters in a userName alike on every database', async () => {
+      // SQLite's lower() folds ASCII only, Postgres's every letter: the key is folded before either sees it.
+      const input = aProvisionedUser({ userName: 'Élodie.Ørsted@Example.com' });
+      await store().insertProvisionedUser(input, T0);
+
+      await expect(store().findUserByUserName('acme', 'élodie.ørsted@example.com')).resolves.toMatchObject({
+        id: input.id,
+      });
+    });
+
+    it('keeps and finds a userName and an externalId as long as SCIM takes, on every database', async () => {
+      // 4-byte characters: the most bytes the limit lets through, under Postgres's index entry bound.
+      const longest = '𝔸'.repeat(SCIM_KEY_MAX_LENGTH);
+      const input = aProvisionedUser({ userName: longest, externalId: longest });
+      await store().insertProvisionedUser(input, T0);
+
+      await expect(store().findUserByUserName('acme', longest)).resolves.toMatchObject({
+        id: input.id,
+        userName: longest,
+        externalId: longest,
+      });
     });
 
     it('refuses a second userName of the same tenant in another case, and allows it in another tenant', async () => {

@@ -71,6 +71,13 @@ export async function createScratchDatabase(): Promise<ScratchDatabase> {
   };
 }
 
+/**
+ * A linguistic default collation (ICU's en-US, as an en_US.UTF-8 cluster has), not the server's
+ * C: SQLite compares text by code point, so only a collation that does not lets the suites see
+ * an ORDER BY or a `>` on text that the two databases answer differently.
+ */
+const LINGUISTIC_COLLATION = "TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'";
+
 async function ensureTemplate(runner: QueryRunner): Promise<string> {
   const template = TEMPLATE_PREFIX + migrationsFingerprint();
   const existing: unknown[] = await runner.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
@@ -79,7 +86,7 @@ async function ensureTemplate(runner: QueryRunner): Promise<string> {
   // Build under a scratch name and rename, so a failed migration never leaves a bad template.
   const building = `${template}_building`;
   await runner.query(`DROP DATABASE IF EXISTS "${building}" WITH (FORCE)`);
-  await runner.query(`CREATE DATABASE "${building}"`);
+  await runner.query(`CREATE DATABASE "${building}" ${LINGUISTIC_COLLATION}`);
   const migrated = await openDataSource(databaseUrl(building));
   await migrated.destroy();
   await runner.query(`ALTER DATABASE "${building}" RENAME TO "${template}"`);
@@ -96,7 +103,10 @@ async function dropStaleTemplates(runner: QueryRunner, current: string): Promise
 }
 
 function migrationsFingerprint(): string {
-  const source = MIGRATIONS.map((migration) => migration.name + migration.prototype.up.toString()).join('\n');
+  const source = [
+    LINGUISTIC_COLLATION,
+    ...MIGRATIONS.map((migration) => migration.name + migration.prototype.up.toString()),
+  ].join('\n');
   return createHash('sha256').update(source).digest('hex').slice(0, 12);
 }
 
