@@ -23,6 +23,7 @@ import { eventually } from './testing/eventually';
 import { FakeControlPlane } from './testing/fake-control-plane';
 import { TEST_INTERNAL_TOKEN, TEST_ISSUER, testConfig } from './testing/test-config';
 import { createTestKey, signAccessToken, type TestKey } from './testing/test-keys';
+import { call } from './testing/grpc-call';
 
 /** One booted sidecar with clients for its three gRPC services. */
 interface Running {
@@ -59,14 +60,6 @@ async function shutdown(running: Running | undefined): Promise<void> {
   running.auth.close();
   running.health.close();
   await running.app.close();
-}
-
-/** Calls a unary method; resolves with the answer or the ServiceError, never rejects. */
-function call<Res>(
-  invoke: (callback: (error: grpc.ServiceError | null, response?: Res) => void) => unknown,
-): Promise<{ error: grpc.ServiceError | null; response: Res }> {
-  // grpc-js hands no response with an error; the specs read `response` only after checking.
-  return new Promise((resolve) => invoke((error, response) => resolve({ error, response: response as Res })));
 }
 
 const internal = (token = TEST_INTERNAL_TOKEN): grpc.Metadata => {

@@ -22,16 +22,9 @@ import { FakeControlPlane } from '../testing/fake-control-plane';
 import { testConfig } from '../testing/test-config';
 import { createTestKey, signAccessToken, type TestKey } from '../testing/test-keys';
 import { SidecarGrpcServer } from './sidecar-grpc.server';
+import { call } from '../testing/grpc-call';
 
-/** grpc-js hands no response with an error; the specs read `response` only after checking. */
 type Callback<Res> = (error: grpc.ServiceError | null, response?: Res) => void;
-
-/** Calls a unary method; resolves with the answer or the ServiceError, never rejects. */
-function call<Res>(
-  invoke: (callback: Callback<Res>) => unknown,
-): Promise<{ error: grpc.ServiceError | null; response: Res }> {
-  return new Promise((resolve) => invoke((error, response) => resolve({ error, response: response as Res })));
-}
 
 interface Running {
   app: INestApplicationContext;

@@ -19,15 +19,7 @@ import { FakeControlPlane } from '../testing/fake-control-plane';
 import { testConfig } from '../testing/test-config';
 import { createTestKey, signAccessToken, type TestKey } from '../testing/test-keys';
 import { SidecarGrpcServer } from './sidecar-grpc.server';
-
-type Callback<Res> = (error: grpc.ServiceError | null, response?: Res) => void;
-
-/** Calls a unary method; resolves with the answer or the ServiceError, never rejects. */
-function call<Res>(
-  invoke: (callback: Callback<Res>) => unknown,
-): Promise<{ error: grpc.ServiceError | null; response: Res }> {
-  return new Promise((resolve) => invoke((error, response) => resolve({ error, response: response as Res })));
-}
+import { call } from '../testing/grpc-call';
 
 /** What decided a refusal (the x-decided-by trailer). */
 const decidedBy = (error: grpc.ServiceError | null) => error?.metadata.get(DECIDED_BY_METADATA);
