@@ -25,6 +25,8 @@ module.exports = {
   // One worker per core, not jest's cores-1: the e2e specs mostly wait on the processes they
   // start, so on the 2-core CI machine two workers took the run from 1,140 s to 810 s.
   maxWorkers: '100%',
+  // The longest suites first on a fresh clone, the short ones filling the tail (test/sequencer.js).
+  testSequencer: '<rootDir>/test/sequencer.js',
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/*/src/**/*.spec.ts'] },
     { ...shared, displayName: 'medium', testMatch: ['<rootDir>/{apps,libs}/*/test/**/*.medium-spec.ts'] },

@@ -166,7 +166,7 @@ async function main() {
   ctx.measure = async (name, load) => {
     assertRunning();
     progress(`${name}: ${options.warmup} s warm-up + ${options.duration} s`);
-    await load(options.warmup);
+    if (options.warmup > 0) await load(options.warmup);
     const { result, cpu, rss } = await sampled(name, () => load(options.duration));
     const row = { ...result, cpu, rss };
     progressRow(name, row);
@@ -202,7 +202,7 @@ async function main() {
     for (const { name, request } of loads) {
       assertRunning();
       progress(`${name}: ${options.warmup} s warm-up`);
-      await run(request, options.warmup);
+      if (options.warmup > 0) await run(request, options.warmup);
     }
     const rounds = Math.max(1, Math.round(options.duration / COMPARE_SLICE_SECONDS));
     const slice = options.duration / rounds;

@@ -24,7 +24,7 @@ const USAGE = `usage: node bench/run.mjs [options]   (npm run bench -- [options]
 
   --quick               short run (2 s warm-up, 5 s per load); full run: 5 s + 15 s
   --duration <s>        seconds measured per load (overrides --quick's)
-  --warmup <s>          seconds of warm-up before each load
+  --warmup <s>          seconds of warm-up before each load (0: none)
   --connections <n>     HTTP connections and in-flight gRPC calls of every load (default 64)
   --only <a,b,...>      run only these scenarios: ${SCENARIOS.join(', ')}
   --revocations <n>     revocations timed by the propagation scenario (default 100)
@@ -69,7 +69,7 @@ export function readOptions(argv = process.argv.slice(2)) {
   return {
     quick: values.quick,
     duration,
-    warmup: positive('warmup', values.warmup, Math.min(values.quick ? 2 : 5, duration)),
+    warmup: count('warmup', values.warmup, Math.min(values.quick ? 2 : 5, duration)),
     connections: positive('connections', values.connections, 64),
     scenarios: SCENARIOS.filter((s) => only.includes(s)),
     revocations: positive('revocations', values.revocations, 100),
@@ -80,9 +80,16 @@ export function readOptions(argv = process.argv.slice(2)) {
 }
 
 function positive(name, raw, fallback) {
+  const value = count(name, raw, fallback);
+  if (value === 0) fail(`--${name} must be a positive integer`);
+  return value;
+}
+
+/** A whole number, zero allowed (`--warmup 0`: measure from the first request). */
+function count(name, raw, fallback) {
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) fail(`--${name} must be a positive integer`);
+  if (!Number.isInteger(value) || value < 0) fail(`--${name} must be a whole number`);
   return value;
 }
 
