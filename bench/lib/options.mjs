@@ -18,6 +18,7 @@ export const SCENARIOS = [
   'jobs',
   'many-tokens',
   'tracing',
+  'argon2-flood',
 ];
 
 const USAGE = `usage: node bench/run.mjs [options]   (npm run bench -- [options])

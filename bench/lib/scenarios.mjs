@@ -1176,3 +1176,73 @@ async function expectSameKindOfToken(ours, ourClient, peers, peerClient) {
     }
   }
 }
+
+/**
+ * Issuance p99 while a flood of wrong client secrets makes the control plane run argon2
+ * (64 MiB, t=3, p=4) against the same issuance without it, on a platform of its own whose
+ * failure limits are off, as for a flood from many addresses. The bar: at most 2x
+ * (docs/security.md; ARGON2_CONCURRENCY keeps libuv's pool for the signatures).
+ */
+scenarios['argon2-flood'] = async function argon2Flood(ctx) {
+  ctx.progress('starting a platform without failure limits');
+  const platform = await startPlatform({
+    cpuProfDir: ctx.options.cpuProfDir,
+    env: { RATE_LIMIT_FAILED_AUTH_PER_CLIENT: '0', RATE_LIMIT_FAILED_AUTH_PER_ADDRESS: '0' },
+  });
+  for (const { process: name, healthyMs } of platform.startup) {
+    ctx.processes.push({ process: `${name} (flood)`, healthyMs });
+    ctx.sampler.add(`${name} (flood)`, platform.pids[name]);
+  }
+  const tokenUrl = `${platform.baseUrl}/v1/oauth/token`;
+  const issuance = issuanceLoad(tokenUrl, await registerServiceApp(platform, 'bench-issuer'));
+  const target = await registerServiceApp(platform, 'bench-flooded');
+  // Half as many connections as the issuance load, each request a new secret, so none shares
+  // an argon2 run (VerifiedSecretCache shares identical attempts).
+  const floodConnections = Math.max(1, ctx.options.connections >> 1);
+  let guesses = 0;
+  const flood = () =>
+    httpLoad(
+      {
+        url: tokenUrl,
+        method: 'POST',
+        headers: { 'content-type': FORM },
+        connections: floodConnections,
+        setupRequest: (request) => ({
+          ...request,
+          body: clientCredentialsForm({ ...target, clientSecret: `wrong-${guesses++}` }),
+        }),
+      },
+      ctx.options.warmup + ctx.options.duration + 1,
+    );
+  ctx.sampler.idle();
+  const calm = await ctx.load('issuance, no flood', issuance);
+  const flooding = flood();
+  const during = await ctx.load(
+    `issuance during a wrong-secret flood (${floodConnections} connections)`,
+    issuance,
+  );
+  const floodRow = await flooding;
+  ctx.progress(
+    `  ${floodRow.errors.toLocaleString('en-US')} wrong secrets refused (401, or 503 while argon2 was busy)`,
+  );
+  return [
+    {
+      key: 'issuance-argon2-calm',
+      label: 'Issuance, client_credentials (platform without failure limits)',
+      ...calm,
+    },
+    {
+      key: 'issuance-argon2-flood',
+      label: `Issuance during a flood of wrong secrets (argon2), ${floodConnections} connections`,
+      ...during,
+      ratios: [
+        {
+          against: 'issuance-argon2-calm',
+          label: 'the p99 without the flood (lower is better)',
+          // No token answered during the flood is no figure, and no pass.
+          value: during.requests > 0 ? during.p99 / calm.p99 : Infinity,
+        },
+      ],
+    },
+  ];
+};

@@ -5,8 +5,9 @@ import type { TestPlatform } from './platform';
 
 /**
  * The user side of the authorization code flow without a browser: a session straight from
- * the control plane's internal route (as the backend opens one after the identity provider's
- * login) and the decision the consent page would post. Everything after the redirect goes
+ * the control plane's internal route, opened from claims through the test seam
+ * (TEST_SESSIONS_FROM_CLAIMS, set by startPlatform and refused in production; the backend sends
+ * the provider's ID token instead), and the decision the consent page would post. Everything after the redirect goes
  * through the public surface with openid-client.
  */
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, openSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -63,6 +63,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   const { baseUrl, admin } = isolated;
   const env: Record<string, string> = {
     ...isolated.env,
+    // The test seam (never in production): `createSession` opens sessions from claims, so the
+    // suites need no browser for every user they sign in. Real logins still verify the ID token.
+    TEST_SESSIONS_FROM_CLAIMS: 'true',
     ...(options.databaseUrl && { DATABASE_URL: options.databaseUrl }),
     // Another host name than the backend's, so the two never share cookies.
     ...(options.withIdentityProvider && {
@@ -96,6 +99,61 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       await platform.stop();
       if (!process.env.E2E_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** Names the file holding the shared platform's descriptor (set by test/support/shared-platform-setup.ts). */
+const SHARED_PLATFORM_VARIABLE = 'E2E_SHARED_PLATFORM';
+
+type PlatformDescriptor = Omit<
+  TestPlatform,
+  'identityProvider' | 'stopProcess' | 'killProcess' | 'restartProcess' | 'stop'
+>;
+
+/**
+ * Starts the platform the e2e files share (jest's e2e globalSetup), and names its descriptor for
+ * the workers. Returns the stop for the globalTeardown.
+ */
+export async function startSharedPlatform(): Promise<() => Promise<void>> {
+  const platform = await startPlatform();
+  const { baseUrl, controlPlaneUrl, sidecarAddress, dataDir, internalToken, admin, env } = platform;
+  const descriptor: PlatformDescriptor = {
+    baseUrl,
+    controlPlaneUrl,
+    sidecarAddress,
+    dataDir,
+    internalToken,
+    admin,
+    env,
+  };
+  const file = join(dataDir, 'shared-platform.json');
+  writeFileSync(file, JSON.stringify(descriptor), { mode: 0o600 });
+  process.env[SHARED_PLATFORM_VARIABLE] = file;
+  return () => platform.stop();
+}
+
+/**
+ * The one platform the e2e files share, started once per jest run. Only for files whose tests
+ * do not depend on other files' data (docs/code-organisation.md, Tests): their own apps, users
+ * and tenants, no global counts or listings, no process control. `stop` is a no-op (the
+ * globalTeardown stops it).
+ */
+export function sharedPlatform(): TestPlatform {
+  const file = process.env[SHARED_PLATFORM_VARIABLE];
+  if (!file)
+    throw new Error(
+      `${SHARED_PLATFORM_VARIABLE} is not set: run the e2e project, whose globalSetup starts it`,
+    );
+  const descriptor = JSON.parse(readFileSync(file, 'utf8')) as PlatformDescriptor;
+  const refuse = (): never => {
+    throw new Error('the shared platform is not for process control: use startPlatform()');
+  };
+  return {
+    ...descriptor,
+    stopProcess: refuse,
+    killProcess: refuse,
+    restartProcess: refuse,
+    stop: async () => {},
   };
 }
 

@@ -135,6 +135,7 @@ export class BackendModule {
 
 /** The user flow in the browser: identity provider, sessions, consent, and their cookie keys. */
 function browserProviders(config: PlatformConfig): Provider[] {
+  const sessionSecret = config.sessionSecret();
   return [
     {
       provide: IdentityProviderClient,
@@ -142,12 +143,12 @@ function browserProviders(config: PlatformConfig): Provider[] {
         new IdentityProviderClient({ ...config.oidc, redirectUri: `${config.issuer}/auth/oidc/callback` }),
     },
     { provide: BrowserCookies, useFactory: () => new BrowserCookies(cookieSettings(config)) },
-    { provide: CsrfTokens, useFactory: () => new CsrfTokens(deriveKey(config.internalToken, 'csrf')) },
+    { provide: CsrfTokens, useFactory: () => new CsrfTokens(deriveKey(sessionSecret, 'csrf')) },
     {
       provide: LoginTransactions,
       useFactory: () =>
         new LoginTransactions(
-          new SealedBox(deriveKey(config.internalToken, 'login-transaction'), 'login-transaction'),
+          new SealedBox(deriveKey(sessionSecret, 'login-transaction'), 'login-transaction'),
         ),
     },
     SessionsClient,

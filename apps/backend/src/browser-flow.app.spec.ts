@@ -65,9 +65,9 @@ async function harness(config: PlatformConfig): Promise<Harness> {
     authorization,
     sessions,
     identityProvider,
-    csrf: new CsrfTokens(deriveKey(config.internalToken, 'csrf')),
+    csrf: new CsrfTokens(deriveKey(config.sessionSecret(), 'csrf')),
     transactions: new LoginTransactions(
-      new SealedBox(deriveKey(config.internalToken, 'login-transaction'), 'login-transaction'),
+      new SealedBox(deriveKey(config.sessionSecret(), 'login-transaction'), 'login-transaction'),
     ),
   };
 }
@@ -200,6 +200,13 @@ describe('browser routes (HTTPS issuer)', () => {
       expect(h.authorization.decide).not.toHaveBeenCalled();
     });
 
+    it('refuses a CSRF token keyed by INTERNAL_TOKEN: the browser keys come from SESSION_SECRET', async () => {
+      const forged = new CsrfTokens(deriveKey(testConfig().internalToken, 'csrf')).tokenFor('session-1');
+      const response = await decision({ decision: 'approve', csrf_token: forged }, 'session-1');
+      expect(response.statusCode).toBe(403);
+      expect(h.authorization.decide).not.toHaveBeenCalled();
+    });
+
     it('approves and sends the browser to the redirect the control plane answers, with 303', async () => {
       h.authorization.decide.mockResolvedValue({
         outcome: 'redirect',
@@ -291,9 +298,8 @@ describe('browser routes (HTTPS issuer)', () => {
 
     it('exchanges the code, opens a session cookie and goes back to return_to', async () => {
       h.identityProvider.finishLogin.mockResolvedValue({
-        issuer: 'https://idp.example',
-        subject: 'alice',
-        claims: { sub: 'alice', email: 'alice@acme.example' },
+        idToken: 'id.token.signed-by-the-provider',
+        userInfo: { sub: 'alice', email: 'alice@acme.example' },
       });
       h.sessions.create.mockResolvedValue({
         session: 'new-session',
@@ -311,9 +317,8 @@ describe('browser routes (HTTPS issuer)', () => {
       expect(callbackUrl.href).toBe('https://auth.example.test/auth/oidc/callback?code=idp-code&state=st');
       expect(passed).toEqual(transaction);
       expect(h.sessions.create).toHaveBeenCalledWith({
-        issuer: 'https://idp.example',
-        subject: 'alice',
-        claims: { sub: 'alice', email: 'alice@acme.example' },
+        idToken: 'id.token.signed-by-the-provider',
+        userInfo: { sub: 'alice', email: 'alice@acme.example' },
       });
       const cookies = setCookies(response.headers);
       expect(cookies).toContainEqual(expect.stringMatching(/^__Host-login=; Max-Age=0;/));
@@ -340,6 +345,18 @@ describe('browser routes (HTTPS issuer)', () => {
       });
       expect(response.statusCode).toBe(400);
       expect(h.identityProvider.finishLogin).not.toHaveBeenCalled();
+      expect(h.sessions.create).not.toHaveBeenCalled();
+    });
+
+    it('refuses a transaction cookie sealed with a key from INTERNAL_TOKEN', async () => {
+      const key = deriveKey(testConfig().internalToken, 'login-transaction');
+      const forged = new LoginTransactions(new SealedBox(key, 'login-transaction')).seal(transaction);
+      const response = await h.app.inject({
+        method: 'GET',
+        url: '/auth/oidc/callback?code=c&state=st',
+        cookies: { '__Host-login': forged },
+      });
+      expect(response.statusCode).toBe(400);
       expect(h.sessions.create).not.toHaveBeenCalled();
     });
 

@@ -9,7 +9,7 @@ import { registerCookieParser } from './browser/cookies';
 async function bootstrap(): Promise<void> {
   const config = loadConfig(process.env, 'backend');
   const logger = createLogger(config.logFormat, 'backend');
-  const app = await createHttpApp(BackendModule.forRoot(config), { logger });
+  const app = await createHttpApp(BackendModule.forRoot(config), { logger, trustProxy: config.trustProxy });
   publishOpenApi(app, openApiDocument(app, config.issuer));
   await registerCookieParser(app);
   app.enableShutdownHooks();

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { isLoopbackAddress } from '@platform/config';
 import { APP_TYPES, type AppType } from '@platform/domain';
 import {
   AdminClient,
@@ -19,15 +21,21 @@ const USAGE = `usage: platform <command> [options]
   apps rotate <client_id>            apps delete <client_id>
   scopes list                        scopes define <name> <description>
   keys rotate
-  tokens introspect <token>          tokens revoke <token>
+  tokens introspect [-]              tokens revoke [-]
   audit verify [--from <n>] [--through <n>]
 
 options:
-  --url <base url>        the backend (default $PLATFORM_URL, else http://localhost:3000)
-  --client-id <id>        an app declaring admin.* (default $PLATFORM_CLIENT_ID, else admin)
-  --client-secret <s>     its secret (default $PLATFORM_CLIENT_SECRET)
-  --json                  print the platform's answer as JSON, for scripts
+  --url <base url>            the backend (default $PLATFORM_URL, else http://localhost:3000);
+                              https://, or http:// to this machine only
+  --client-id <id>            an app declaring admin.* (default $PLATFORM_CLIENT_ID, else admin)
+  --client-secret-file <f>    a file holding its secret, - for stdin (default $PLATFORM_CLIENT_SECRET)
+  --token-file <f>            for tokens introspect|revoke: a file holding the token
+                              (- or "tokens introspect -" for stdin; default $PLATFORM_TOKEN)
+  --json                      print the platform's answer as JSON, for scripts
   -h, --help
+
+Secrets never go on the command line, where every user of the machine sees them (ps) and the
+shell keeps them in its history.
 `;
 
 class UsageError extends Error {}
@@ -42,7 +50,10 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out = console)
       options: {
         url: { type: 'string' },
         'client-id': { type: 'string' },
+        // Declared only to refuse it with a message saying what to do instead.
         'client-secret': { type: 'string' },
+        'client-secret-file': { type: 'string' },
+        'token-file': { type: 'string' },
         json: { type: 'boolean', default: false },
         name: { type: 'string' },
         type: { type: 'string' },
@@ -63,16 +74,25 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out = console)
     (values.help ? out.log : out.error)(USAGE);
     return values.help ? EXIT.ok : EXIT.usage;
   }
-  const clientSecret = values['client-secret'] ?? env.PLATFORM_CLIENT_SECRET;
-  if (!clientSecret) {
-    out.error('platform: no credentials: set PLATFORM_CLIENT_SECRET or pass --client-secret');
-    return EXIT.usage;
+  const baseUrl = values.url ?? env.PLATFORM_URL ?? DEFAULT_URL;
+  let credentials;
+  try {
+    if (values['client-secret'] !== undefined) throw new UsageError(REFUSED_SECRET_ARGUMENT);
+    const tokenOnStdin = positionals[0] === 'tokens' && (positionals[2] ?? values['token-file']) === STDIN;
+    if (values['client-secret-file'] === STDIN && tokenOnStdin) {
+      throw new UsageError(
+        'stdin carries either the client secret or the token, not both: use a file for one',
+      );
+    }
+    credentials = {
+      baseUrl: platformUrl(baseUrl),
+      clientId: values['client-id'] ?? env.PLATFORM_CLIENT_ID ?? 'admin',
+      clientSecret: clientSecret(values['client-secret-file'], env),
+    };
+  } catch (error) {
+    return failure(error, baseUrl, out);
   }
-  const credentials = {
-    baseUrl: values.url ?? env.PLATFORM_URL ?? 'http://localhost:3000',
-    clientId: values['client-id'] ?? env.PLATFORM_CLIENT_ID ?? 'admin',
-    clientSecret,
-  };
+  const token = () => tokenArgument(positionals[2], values['token-file'], env);
   const admin = AdminClient.withCredentials(credentials);
   const commands = {
     'apps register': () =>
@@ -94,9 +114,9 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out = console)
     'scopes define': () =>
       admin.defineScope(required(positionals[2], 'name'), required(positionals[3], 'description')),
     'keys rotate': () => admin.client.json('/api/v1/keys/rotate', { method: 'POST' }),
-    'tokens introspect': () => new OAuthClient(credentials).introspect(required(positionals[2], 'token')),
+    'tokens introspect': () => new OAuthClient(credentials).introspect(token()),
     'tokens revoke': async () => {
-      await new OAuthClient(credentials).revoke(required(positionals[2], 'token'));
+      await new OAuthClient(credentials).revoke(token());
       return { revoked: true };
     },
     'audit verify': () =>
@@ -117,6 +137,80 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out = console)
   } catch (error) {
     return failure(error, credentials.baseUrl, out);
   }
+}
+
+const DEFAULT_URL = 'http://localhost:3000';
+const STDIN = '-';
+
+const REFUSED_SECRET_ARGUMENT =
+  '--client-secret is refused: a secret on the command line is visible to every user of this machine ' +
+  '(ps) and kept in shell history. Set PLATFORM_CLIENT_SECRET, or pass --client-secret-file <file> ' +
+  '(--client-secret-file - reads it from stdin)';
+
+/** The app's secret: `--client-secret-file` (a file, or `-` for stdin), else $PLATFORM_CLIENT_SECRET. */
+function clientSecret(file: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (file !== undefined) return readSecret(file, 'the client secret');
+  if (env.PLATFORM_CLIENT_SECRET) return env.PLATFORM_CLIENT_SECRET;
+  throw new UsageError(
+    'no credentials: set PLATFORM_CLIENT_SECRET, or pass --client-secret-file <file> (- for stdin)',
+  );
+}
+
+/**
+ * The token of `tokens introspect|revoke`: `-` (stdin) or `--token-file`, else $PLATFORM_TOKEN.
+ * A token itself as the argument is refused, as a secret is.
+ */
+function tokenArgument(
+  argument: string | undefined,
+  file: string | undefined,
+  env: NodeJS.ProcessEnv,
+): string {
+  if (argument !== undefined && argument !== STDIN) {
+    throw new UsageError(
+      'a token on the command line is refused: every user of this machine sees it (ps) and shell ' +
+        'history keeps it. Pass it on stdin ("tokens introspect -"), with --token-file <file>, or in PLATFORM_TOKEN',
+    );
+  }
+  const source = argument ?? file;
+  if (source !== undefined) return readSecret(source, 'the token');
+  if (env.PLATFORM_TOKEN) return env.PLATFORM_TOKEN;
+  throw new UsageError('the token is required: "-" for stdin, --token-file <file>, or PLATFORM_TOKEN');
+}
+
+/** A secret from a file or stdin (`-`), without its surrounding whitespace (a trailing newline). */
+function readSecret(source: string, what: string): string {
+  const from = source === STDIN ? 'stdin' : source;
+  let content: string;
+  try {
+    content = readFileSync(source === STDIN ? 0 : source, 'utf8');
+  } catch (error) {
+    throw new UsageError(
+      `cannot read ${what} from ${from} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+  const secret = content.trim();
+  if (secret === '') throw new UsageError(`${what} read from ${from} is empty`);
+  return secret;
+}
+
+/**
+ * The backend's URL: https, or plain http to this machine only (localhost, 127.0.0.0/8, [::1]):
+ * elsewhere the client secret and the tokens would cross the network in the clear.
+ */
+function platformUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError('--url (or PLATFORM_URL) is not a URL');
+  }
+  if (url.protocol === 'https:') return value;
+  if (url.protocol !== 'http:') throw new UsageError(`--url must be https:// (not ${url.protocol})`);
+  if (isLoopbackAddress(url.host)) return value;
+  throw new UsageError(
+    `refusing ${url.origin}: plain http to another machine would send the client secret and tokens ` +
+      'in the clear. Use https:// (http:// is for localhost, 127.0.0.1 or [::1] only)',
+  );
 }
 
 /** `audit verify` of a broken chain is a failure too, for scripts that check it. */

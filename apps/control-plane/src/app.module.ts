@@ -7,6 +7,7 @@ import { AuditModule } from './audit/audit.module';
 import { InternalModule } from './internal/internal.module';
 import { BootstrapService } from './platform/bootstrap.service';
 import { PlatformModule } from './platform/platform.module';
+import { RetentionSweepLoop } from './platform/retention-sweep';
 import { PublicModule } from './public/public.module';
 import { FlagsModule } from './flags/flags.module';
 import { MaskingModule } from './masking/masking.module';
@@ -37,6 +38,6 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     SecretsModule,
     JobsModule,
   ],
-  providers: [BootstrapService, TracingShutdown],
+  providers: [BootstrapService, RetentionSweepLoop, TracingShutdown],
 })
 export class ControlPlaneModule {}

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { assertBackendConfig, ConfigError } from './checks';
 import { loadConfig, type PlatformConfig } from './config';
 
@@ -75,5 +78,50 @@ describe('production', () => {
     expect(() =>
       loadConfig({ ...controlPlane, SECRETS_KEK: randomBytes(32).toString('base64') }, 'control-plane'),
     ).not.toThrow();
+  });
+});
+
+describe('SESSION_SECRET', () => {
+  const backend = {
+    NODE_ENV: 'production',
+    INTERNAL_TOKEN: TOKEN,
+    ISSUER: 'https://auth.example',
+    OIDC_ISSUER: 'https://idp.example',
+    OIDC_CLIENT_ID: 'backend',
+    OIDC_CLIENT_SECRET: 's',
+  };
+
+  it("is required of the backend in production, and is never INTERNAL_TOKEN's twin", () => {
+    expect(() => loadConfig(backend, 'backend')).toThrow(/SESSION_SECRET is required/);
+    expect(() => loadConfig({ ...backend, SESSION_SECRET: TOKEN }, 'backend')).toThrow(/differ/);
+    const secret = 'a-session-secret-of-32-characters-or-more';
+    expect(loadConfig({ ...backend, SESSION_SECRET: secret }, 'backend').sessionSecret()).toBe(secret);
+  });
+
+  it('is generated once into DATA_DIR (0600) outside production, apart from the internal token', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'config-session-'));
+    try {
+      const first = loadConfig({ DATA_DIR: dataDir });
+      const secret = first.sessionSecret();
+      expect(secret).toHaveLength(43);
+      expect(secret).not.toBe(first.internalToken);
+      expect(loadConfig({ DATA_DIR: dataDir }).sessionSecret()).toBe(secret);
+      expect(statSync(join(dataDir, 'session-secret')).mode & 0o777).toBe(0o600);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('TEST_SESSIONS_FROM_CLAIMS', () => {
+  it('is off unless set, and refused in production by every process', () => {
+    expect(loadConfig({ INTERNAL_TOKEN: TOKEN }).testSessionsFromClaims).toBe(false);
+    expect(
+      loadConfig({ INTERNAL_TOKEN: TOKEN, TEST_SESSIONS_FROM_CLAIMS: 'true' }).testSessionsFromClaims,
+    ).toBe(true);
+    const production = { NODE_ENV: 'production', INTERNAL_TOKEN: TOKEN, ISSUER: 'https://auth.example' };
+    expect(() => loadConfig({ ...production, TEST_SESSIONS_FROM_CLAIMS: 'true' })).toThrow(
+      /TEST_SESSIONS_FROM_CLAIMS is a test seam and is refused in production/,
+    );
   });
 });

@@ -19,6 +19,16 @@ export function checkConfig(vars: EnvironmentVariables, config: PlatformConfig, 
   if (production && !vars.INTERNAL_TOKEN) throw new ConfigError('INTERNAL_TOKEN is required in production');
   if (production && !vars.ISSUER) throw new ConfigError('ISSUER is required in production');
   if (role === 'backend') assertBackendConfig(config);
+  if (role === 'backend' && production && !vars.SESSION_SECRET) {
+    throw new ConfigError('SESSION_SECRET is required in production (the key of the browser cookies)');
+  }
+  // Sessions from unverified claims would let any holder of INTERNAL_TOKEN pick a user's roles.
+  if (production && config.testSessionsFromClaims) {
+    throw new ConfigError('TEST_SESSIONS_FROM_CLAIMS is a test seam and is refused in production');
+  }
+  if (vars.SESSION_SECRET !== undefined && vars.SESSION_SECRET === vars.INTERNAL_TOKEN) {
+    throw new ConfigError('SESSION_SECRET must differ from INTERNAL_TOKEN');
+  }
   // The bootstrap admin app's secret would otherwise be generated into a file on the disk.
   if (role === 'control-plane' && production && !config.adminClientSecret) {
     throw new ConfigError('ADMIN_CLIENT_SECRET is required in production');

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
@@ -29,11 +30,23 @@ export interface PlatformConfig {
   adminClientSecret: string | undefined;
   /** Shared secret between our own processes (header `x-internal-token`, gRPC metadata). */
   internalToken: string;
+  /**
+   * The backend's browser key (`SESSION_SECRET`): the CSRF tokens and the sealed login cookie.
+   * Outside production, when unset, a random one kept in DATA_DIR; read by the backend only.
+   */
+  sessionSecret: () => string;
+  /**
+   * `TEST_SESSIONS_FROM_CLAIMS=true`, for test suites only (production refuses it): the control
+   * plane opens a session from claims it is handed instead of the provider's ID token.
+   */
+  testSessionsFromClaims?: boolean;
   /** The external OpenID Provider the backend signs users in with (relying party). */
   oidc: {
     issuer: string | undefined;
     clientId: string | undefined;
     clientSecret: string | undefined;
+    /** The control plane's way to the provider's keys when the issuer's host is not its own (OIDC_JWKS_URL). */
+    jwksUrl?: string;
     /** Space-separated scopes asked for at login (default `openid email profile`). */
     scopes: string;
     /**
@@ -63,6 +76,23 @@ export interface PlatformConfig {
   shutdownDrainMs: number;
   /** Days after which the control plane rotates the signing key by itself; 0: only by hand. */
   signingKeyRotationDays: number;
+  /** Days a refresh-token family lives at most from its first token (docs/tokens.md). */
+  refreshTokenAbsoluteLifetimeDays: number;
+  /** argon2 runs in flight at once in the control plane; the others wait (docs/security.md). */
+  argon2Concurrency: number;
+  /** What the control plane's retention sweep keeps (libs/domain `RetentionPolicy`, docs/operations.md). */
+  retention: {
+    /** RETENTION_GRACE_MINUTES: how long expired codes, sessions and refresh-token families stay. */
+    graceSeconds: number;
+    /** TOKEN_EVENT_RETENTION_DAYS: how long token events are listed; 0 keeps them all. */
+    tokenEventDays: number;
+  };
+  /**
+   * The proxies the backend believes about the client's address (`TRUST_PROXY`, Fastify's
+   * `trustProxy`): addresses and CIDRs. Empty (the default): X-Forwarded-For is ignored and
+   * `request.ip` is the connection's peer. Every per-address limit keys on `request.ip`.
+   */
+  trustProxy: string[];
   /** The backend's own limits on its OAuth endpoints (docs/rate-limits.md); 0 turns one off. */
   rateLimits: {
     /** Counters shared by every backend through this Redis; in each process's memory when unset. */
@@ -146,11 +176,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role?: ProcessR
     adminClientId: vars.ADMIN_CLIENT_ID ?? DEFAULTS.adminClientId,
     adminClientSecret: vars.ADMIN_CLIENT_SECRET,
     // Production never writes the development token file: checkConfig refuses the missing variable.
-    internalToken: vars.INTERNAL_TOKEN ?? (production ? '' : sharedDevelopmentToken(dataDir)),
+    internalToken: vars.INTERNAL_TOKEN ?? (production ? '' : generatedSecret(dataDir, 'internal-token')),
+    // checkConfig makes the backend name one in production; generated only on first use.
+    sessionSecret: () => vars.SESSION_SECRET ?? generatedSecret(dataDir, 'session-secret'),
+    testSessionsFromClaims: vars.TEST_SESSIONS_FROM_CLAIMS === 'true',
     oidc: {
       issuer: vars.OIDC_ISSUER,
       clientId: vars.OIDC_CLIENT_ID,
       clientSecret: vars.OIDC_CLIENT_SECRET,
+      ...(vars.OIDC_JWKS_URL && { jwksUrl: vars.OIDC_JWKS_URL }),
       scopes: vars.OIDC_SCOPES ?? DEFAULTS.oidcScopes,
       tenantClaim: vars.OIDC_TENANT_CLAIM ?? DEFAULTS.oidcTenantClaim,
       rolesClaim: vars.OIDC_ROLES_CLAIM ?? DEFAULTS.oidcRolesClaim,
@@ -167,6 +201,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role?: ProcessR
     },
     shutdownDrainMs: count(vars.SHUTDOWN_DRAIN_MS) ?? (production ? DEFAULTS.shutdownDrainMs : 0),
     signingKeyRotationDays: count(vars.SIGNING_KEY_ROTATION_DAYS) ?? DEFAULTS.signingKeyRotationDays,
+    refreshTokenAbsoluteLifetimeDays:
+      count(vars.REFRESH_TOKEN_ABSOLUTE_LIFETIME_DAYS) ?? DEFAULTS.refreshTokenAbsoluteLifetimeDays,
+    argon2Concurrency: count(vars.ARGON2_CONCURRENCY) ?? DEFAULTS.argon2Concurrency,
+    retention: {
+      graceSeconds: (count(vars.RETENTION_GRACE_MINUTES) ?? DEFAULTS.retentionGraceMinutes) * 60,
+      tokenEventDays: count(vars.TOKEN_EVENT_RETENTION_DAYS) ?? DEFAULTS.tokenEventRetentionDays,
+    },
+    trustProxy: trustedProxies(vars.TRUST_PROXY),
     rateLimits: {
       redisUrl: vars.RATE_LIMIT_REDIS_URL,
       clientPerMinute: count(vars.RATE_LIMIT_CLIENT_PER_MINUTE) ?? DEFAULTS.rateLimitClientPerMinute,
@@ -207,6 +249,35 @@ const count = (value: string | undefined): number | undefined =>
 const definedOnly = <T extends object>(values: T): Partial<T> =>
   Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 
+/** proxy-addr's names of address ranges, as Fastify's `trustProxy` reads them. */
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * `TRUST_PROXY`: comma-separated IP addresses and CIDR ranges of the proxies (unset: none).
+ * Never a hop count or "everyone": either would believe a client that reaches the backend
+ * directly about its own address (Fastify refuses hop counts for that reason).
+ */
+function trustedProxies(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const entries = value.split(',').map((entry) => entry.trim());
+  const wrong = entries.find((entry) => !NAMED_RANGES.has(entry) && !isAddressRange(entry));
+  if (wrong !== undefined) {
+    throw new ConfigError(
+      `TRUST_PROXY must be the proxies' IP addresses or CIDR ranges, comma-separated (or loopback, linklocal, uniquelocal); "${wrong}" is not one`,
+    );
+  }
+  return entries;
+}
+
+/** An IP address, or one with a prefix length its family allows (`10.0.0.0/8`, `fd00::/8`). */
+function isAddressRange(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
 const decodeKek = (encoded: string): Buffer => Buffer.from(encoded.trim(), 'base64url');
 
 /**
@@ -235,11 +306,11 @@ function writeOnce(file: string, content: string): void {
 }
 
 /**
- * Outside production the three local processes agree on an internal token through a file
- * in DATA_DIR (mode 0600), created by whichever process starts first.
+ * Outside production the local processes agree on a generated secret (the internal token, the
+ * session secret) through a file in DATA_DIR (mode 0600), created by whichever starts first.
  */
-function sharedDevelopmentToken(dataDir: string): string {
-  const file = join(dataDir, 'internal-token');
+function generatedSecret(dataDir: string, name: 'internal-token' | 'session-secret'): string {
+  const file = join(dataDir, name);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   writeOnce(file, randomBytes(32).toString('base64url'));
   return readFileSync(file, 'utf8').trim();

@@ -30,6 +30,23 @@ export const DEFAULTS = {
   shutdownDrainMs: 5_000,
   /** The signing key is replaced after this many days (NIST SP 800-57's order for signing keys). */
   signingKeyRotationDays: 90,
+  /**
+   * Expired authorization codes, sessions and refresh-token families stay this long before the
+   * retention sweep deletes them: a code replayed meanwhile still revokes what it issued.
+   */
+  retentionGraceMinutes: 60,
+  /**
+   * A refresh-token family ends this many days after its first token, however often it is
+   * rotated (beside the specification's 30-day idle window; whichever comes first).
+   */
+  refreshTokenAbsoluteLifetimeDays: 90,
+  /**
+   * argon2 runs (client-secret checks that miss the cache) at once per control plane: each holds
+   * a thread of libuv's pool, which also signs tokens, and 64 MiB.
+   */
+  argon2Concurrency: 2,
+  /** Token events are listed this long; their audit records stay (docs/audit.md). */
+  tokenEventRetentionDays: 30,
   /** Background refresh of the key set by the sidecar (the specification's 30 s). */
   keyRefreshMs: 30_000,
   /** An unknown `kid` triggers at most one key refresh per this interval. */

@@ -80,6 +80,17 @@ export class EnvironmentVariables {
   @MinLength(32)
   INTERNAL_TOKEN?: string;
 
+  /** The backend's key for its browser cookies and CSRF tokens; never derived from INTERNAL_TOKEN. */
+  @IsOptional()
+  @IsString()
+  @MinLength(32)
+  SESSION_SECRET?: string;
+
+  /** Test seam: the control plane opens sessions from claims it is handed (refused in production). */
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'must be true or false' })
+  TEST_SESSIONS_FROM_CLAIMS?: string;
+
   /** The key-encryption key of tenants' secrets: 32 bytes, base64 or base64url (docs/secrets.md). */
   @IsOptional()
   @Matches(KEK, { message: 'SECRETS_KEK must be 32 bytes in base64 or base64url' })
@@ -104,6 +115,11 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsString()
   OIDC_CLIENT_ID?: string;
+
+  /** The provider's key set as the control plane reaches it, when not at the issuer's host. */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  OIDC_JWKS_URL?: string;
 
   @IsOptional()
   @IsString()
@@ -163,6 +179,22 @@ export class EnvironmentVariables {
   SIGNING_KEY_ROTATION_DAYS?: string;
 
   @IsOptional()
+  @Matches(/^\d{1,5}$/, { message: 'must be a whole number of minutes from 0 to 99999' })
+  RETENTION_GRACE_MINUTES?: string;
+
+  @IsOptional()
+  @Matches(/^\d{1,4}$/, { message: 'must be a whole number of days (0 keeps every token event)' })
+  TOKEN_EVENT_RETENTION_DAYS?: string;
+
+  @IsOptional()
+  @Matches(/^[1-9]\d{0,3}$/, { message: 'must be a whole number of days from 1 to 9999' })
+  REFRESH_TOKEN_ABSOLUTE_LIFETIME_DAYS?: string;
+
+  @IsOptional()
+  @Matches(/^([1-9]|[1-5]\d|6[0-4])$/, { message: 'must be a whole number from 1 to 64' })
+  ARGON2_CONCURRENCY?: string;
+
+  @IsOptional()
   @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })
   RATE_LIMIT_REDIS_URL?: string;
 
@@ -215,4 +247,9 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsString()
   SIDECAR_HEALTH_HOST?: string;
+
+  /** The backend's proxies: a hop count or comma-separated addresses and CIDRs (read by `trustedProxies`). */
+  @IsOptional()
+  @IsString()
+  TRUST_PROXY?: string;
 }

@@ -1,3 +1,4 @@
 export * from './checks';
 export * from './config';
 export * from './defaults';
+export * from './private-files';

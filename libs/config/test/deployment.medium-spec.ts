@@ -100,6 +100,7 @@ describe('deploy/kubernetes/platform.yaml', () => {
     }
     for (const secret of [
       'INTERNAL_TOKEN',
+      'SESSION_SECRET',
       'ADMIN_CLIENT_SECRET',
       'SECRETS_KEK',
       'DATABASE_URL',

@@ -3,16 +3,31 @@ import { RolesProperty, ScopesProperty, UnixSecondsProperty } from './fields';
 
 /** The app login family (`/api/v1/auth/*`, camelCase as the specification names it) and the browser forms. */
 
+const CLIENT_ID = 'The app’s client_id, always (as at the token endpoint).';
+const CLIENT_SECRET =
+  'The app’s secret, required of an app that holds one (any type but `spa`); or send both as HTTP Basic instead.';
+
 @ApiSchema({ name: 'CodeExchangeRequest' })
 export class CodeExchangeRequestDto {
   @ApiProperty({ description: 'The one-time code of the login callback (60 s, single use).' })
   code: string;
+
+  @ApiProperty({
+    description: 'The PKCE verifier (RFC 7636) whose S256 challenge started the login, 43 to 128 characters.',
+  })
+  codeVerifier: string;
+
+  @ApiProperty({ description: CLIENT_ID }) clientId: string;
+  @ApiPropertyOptional({ description: CLIENT_SECRET }) clientSecret?: string;
 }
 
 @ApiSchema({ name: 'AppRefreshRequest' })
 export class AppRefreshRequestDto {
   @ApiProperty()
   refreshToken: string;
+
+  @ApiProperty({ description: CLIENT_ID }) clientId: string;
+  @ApiPropertyOptional({ description: CLIENT_SECRET }) clientSecret?: string;
 }
 
 @ApiSchema({

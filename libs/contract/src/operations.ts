@@ -188,6 +188,36 @@ export const ServerFailures = () =>
 export const PublicOperation = (doc: Doc) =>
   applyDecorators(operation(doc), DeclaresAuthority(NO_CREDENTIAL));
 
+/** The 401 of a route that authenticates OAuth clients. */
+const ClientAuthenticationRefused = () =>
+  OAuthRefusal(
+    401,
+    '`invalid_client`: unknown client, wrong secret, missing secret where one is required, or malformed Basic credentials.',
+    {
+      failed: ['invalid_client', 'client authentication failed'],
+      malformedBasic: ['invalid_client', 'malformed Basic credentials'],
+    },
+    {
+      'WWW-Authenticate': {
+        description: 'Present when the client tried HTTP Basic authentication.',
+        schema: { type: 'string', enum: ['Basic realm="oauth"'] },
+      },
+    },
+  );
+
+/**
+ * The app login family's code exchange and refresh: a JSON body (its own `JsonBody`), the app
+ * authenticated as at the token endpoint (`clientId` and `clientSecret` in the body, or Basic).
+ */
+export const AppClientOperation = (doc: Doc) =>
+  applyDecorators(
+    operation(doc),
+    DeclaresAuthority(CLIENT_AUTHENTICATION),
+    ApiSecurity('clientSecretBasic'),
+    ApiSecurity({}),
+    ClientAuthenticationRefused(),
+  );
+
 /** Token, introspection and revocation: a form body, client authentication, RFC 6749 errors. */
 export const OAuthOperation = (doc: Doc, body: Type<unknown> | Type<unknown>[]) =>
   applyDecorators(
@@ -202,20 +232,7 @@ export const OAuthOperation = (doc: Doc, body: Type<unknown> | Type<unknown>[]) 
       Array.isArray(body) ? body : [body],
       ApiBody({ schema: Array.isArray(body) ? { oneOf: body.map(ref) } : ref(body) }),
     ),
-    OAuthRefusal(
-      401,
-      '`invalid_client`: unknown client, wrong secret, missing secret where one is required, or malformed Basic credentials.',
-      {
-        failed: ['invalid_client', 'client authentication failed'],
-        malformedBasic: ['invalid_client', 'malformed Basic credentials'],
-      },
-      {
-        'WWW-Authenticate': {
-          description: 'Present when the client tried HTTP Basic authentication.',
-          schema: { type: 'string', enum: ['Basic realm="oauth"'] },
-        },
-      },
-    ),
+    ClientAuthenticationRefused(),
     OAuthRefusal(500, '`server_error`: an unexpected failure (logged, never detailed).', {
       serverError: ['server_error', 'Internal error'],
     }),

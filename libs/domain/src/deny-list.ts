@@ -152,6 +152,8 @@ export class DenyList {
         return extendIssuedBefore(this.subjects, entry);
       case 'secret':
         return extend(this.rotations, `${entry.value} ${entry.created_at}`, entry.expires_at);
+      case 'signing_key':
+        return false; // for control-plane replicas; a key set here refreshes on an unknown kid
       default: {
         const unknownKind: never = entry.kind;
         throw new Error(`unknown revocation kind ${String(unknownKind)}`);

@@ -46,6 +46,7 @@ export * from './authorization/authorization-request';
 export * from './authorization/consent.service';
 export * from './sessions/identity-claims';
 export * from './sessions/session.service';
+export * from './retention/retention-sweep';
 export * from './grants/login-code.grant';
 export * from './app-login/app-login.service';
 export * from './users/user-administration';

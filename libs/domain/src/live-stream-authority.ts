@@ -24,7 +24,7 @@ export interface StreamClaims extends RevocableClaims {
   exp: number;
 }
 
-const END_BY_KIND: Record<Exclude<RevocationKind, 'secret'>, LiveStreamEnd> = {
+const END_BY_KIND: Record<Exclude<RevocationKind, 'secret' | 'signing_key'>, LiveStreamEnd> = {
   jti: 'token_revoked',
   grant: 'grant_revoked',
   client: 'app_deleted',

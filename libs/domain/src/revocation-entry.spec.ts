@@ -29,6 +29,11 @@ describe(revocationDenies.name, () => {
     expect(revocationDenies(entry('grant', 'g-1'), { ...claims, grant_id: undefined })).toBe(false);
   });
 
+  it('denies no token for a rotated client secret or signing key', () => {
+    expect(revocationDenies(entry('secret', 'billing', 5_000), claims)).toBe(false);
+    expect(revocationDenies(entry('signing_key', 'kid-2', 5_000), claims)).toBe(false);
+  });
+
   it('fails closed on a kind it does not know', () => {
     expect(revocationDenies(entry('tenant', 'acme'), claims)).toBe(true);
   });

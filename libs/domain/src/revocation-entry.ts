@@ -49,6 +49,7 @@ export function revocationDenies(
     case 'grant':
       return claims.grant_id !== undefined && claims.grant_id !== '' && claims.grant_id === entry.value;
     case 'secret':
+    case 'signing_key':
       return false;
     default:
       return true;

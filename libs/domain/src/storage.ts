@@ -23,6 +23,8 @@ export interface ApplicationStore {
   insertApplication(app: Application): Promise<InsertResult>;
   /** Ordered by client_id; `after` is exclusive. */
   listApplications(page: { after?: string; limit: number }): Promise<ApplicationPage>;
+  /** Up to `limit` apps that registered exactly `redirectUri`, by client_id, found by an index. */
+  findApplicationsByRedirectUri(redirectUri: string, limit: number): Promise<Application[]>;
   /** false when there was no such application. */
   deleteApplication(clientId: string): Promise<boolean>;
   /** false when there was no such application. */
@@ -68,9 +70,10 @@ export interface SigningKeyStore {
  * deprovisioned), or every token of one authorization grant (refresh family revocation). A
  * `secret` entry denies no token: it says that the client's secret was rotated, so that whoever
  * remembers a successful authentication of that client (a backend answering introspection)
- * forgets it.
+ * forgets it. A `signing_key` entry denies no token either: a replica rotated the signing key
+ * (`value` is the new kid), so every other control-plane replica reloads its keys.
  */
-export type RevocationKind = 'jti' | 'client' | 'subject' | 'grant' | 'secret';
+export type RevocationKind = 'jti' | 'client' | 'subject' | 'grant' | 'secret' | 'signing_key';
 
 export interface RevocationInput {
   kind: RevocationKind;
@@ -89,6 +92,8 @@ export interface RevocationStore {
   addRevocations(entries: RevocationInput[], now: Date): Promise<Revocation[]>;
   /** Entries with seq > `afterSeq`, ascending, at most `limit`. */
   listRevocationsAfter(afterSeq: number, limit: number): Promise<Revocation[]>;
+  /** The highest seq the feed holds (0 when empty): where a follower of new entries starts. */
+  lastRevocationSeq(): Promise<number>;
   /** Every entry that has not expired at `now`, ascending by seq. */
   listActiveRevocations(now: Date): Promise<Revocation[]>;
   /** Active entries matching any of the given (kind, value) pairs. */
@@ -135,6 +140,11 @@ export interface TokenEventStore {
   appendTokenEvents(events: TokenEventInput[]): Promise<void>;
   /** Ascending by id; `after` exclusive. */
   listTokenEvents(query: { after?: number; limit: number; clientId?: string }): Promise<TokenEvent[]>;
+  /**
+   * Deletes, among the oldest `limit` events (by id), those that occurred before `before`;
+   * answers how many. Fewer than `limit` means the oldest events left are younger.
+   */
+  pruneTokenEvents(before: Date, limit: number): Promise<number>;
 }
 
 /**
@@ -282,8 +292,8 @@ export interface AuthorizationCodeRecord {
   codeChallenge: string;
   /**
    * `S256` for a code of the authorization endpoint. `login-code` for a one-time code of the
-   * app login (`/api/v1/auth/oidc/login`): it has no challenge, so no code_verifier can ever
-   * redeem it at the token endpoint, and only the app login exchange accepts it.
+   * app login (`/api/v1/auth/oidc/login`), whose S256 challenge is the app's: the token endpoint
+   * refuses every method but `S256`, so only the app login exchange accepts it.
    */
   codeChallengeMethod: 'S256' | 'login-code';
   createdAt: Date;
@@ -298,6 +308,8 @@ export interface AuthorizationCodeStore {
    * (consumedAt null means this call won), or null when there is no such code.
    */
   consumeAuthorizationCode(codeHash: string, now: Date): Promise<AuthorizationCodeRecord | null>;
+  /** Deletes at most `limit` codes that expired at or before `before`; answers how many. */
+  pruneAuthorizationCodes(before: Date, limit: number): Promise<number>;
 }
 
 export interface RefreshTokenRecord {
@@ -308,6 +320,8 @@ export interface RefreshTokenRecord {
   userId: string;
   scopes: string[];
   createdAt: Date;
+  /** When the family's first token was issued: its absolute lifetime counts from here. */
+  familyCreatedAt: Date;
   expiresAt: Date;
   rotatedAt: Date | null;
   revokedAt: Date | null;
@@ -325,6 +339,12 @@ export interface RefreshTokenStore {
   revokeRefreshTokenFamily(grantId: string, now: Date): Promise<number>;
   revokeRefreshTokensOfClient(clientId: string, now: Date): Promise<number>;
   revokeRefreshTokensOfUser(userId: string, now: Date): Promise<number>;
+  /**
+   * Deletes at most `limit` refresh tokens of families that ended at or before `before`: every
+   * token of the grant has expired by then. A rotated token stays while its family lives, so
+   * its reuse is still recognised (and revokes the family). Answers how many.
+   */
+  pruneRefreshTokens(before: Date, limit: number): Promise<number>;
 }
 
 /** A browser session at the platform, opened after the identity provider vouched for the user. */
@@ -345,6 +365,8 @@ export interface SessionStore {
   endSession(sessionHash: string, now: Date): Promise<boolean>;
   /** Ends every live session of the user; answers how many were live. */
   endSessionsOfUser(userId: string, now: Date): Promise<number>;
+  /** Deletes at most `limit` sessions that expired at or before `before`; answers how many. */
+  pruneSessions(before: Date, limit: number): Promise<number>;
 }
 
 /** Everything one transaction can touch. */

@@ -41,6 +41,12 @@ class EchoController {
     throw invalidGrant('the code was issued to another client');
   }
 
+  /** The client address every per-address limit keys on. */
+  @Get('address')
+  address(@Req() request: PlatformRequest) {
+    return { ip: request.ip };
+  }
+
   @Get('tenants/:tenant')
   tenant(@Param('tenant') tenant: string) {
     return { tenant };
@@ -224,5 +230,49 @@ describe('createHttpApp', () => {
       '[req-2] POST /v1/oauth/refused: invalid_grant: the code was issued to another client',
       'HttpExceptionFilter',
     );
+  });
+});
+
+describe('createHttpApp: the client address behind proxies', () => {
+  const addressSeen = async (
+    trustProxy: string[] | undefined,
+    remoteAddress: string,
+    forwardedFor?: string,
+  ) => {
+    const app = await createHttpApp(EchoModule, { logger: silentLogger(), trustProxy });
+    await app.init();
+    try {
+      const response = await app.inject({
+        method: 'GET',
+        url: '/address',
+        remoteAddress,
+        headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+      });
+      return (response.json() as { ip: string }).ip;
+    } finally {
+      await app.close();
+    }
+  };
+
+  it('ignores X-Forwarded-For by default: a client cannot forge its address', async () => {
+    await expect(addressSeen(undefined, '198.51.100.7', '203.0.113.1')).resolves.toBe('198.51.100.7');
+    await expect(addressSeen([], '198.51.100.7', '203.0.113.1')).resolves.toBe('198.51.100.7');
+  });
+
+  it('takes the client from X-Forwarded-For when the peer is a trusted proxy', async () => {
+    await expect(addressSeen(['10.0.0.0/8'], '10.1.2.3', '203.0.113.1')).resolves.toBe('203.0.113.1');
+    // What the client itself wrote before the trusted proxy appended its peer is not believed.
+    await expect(addressSeen(['10.0.0.0/8'], '10.1.2.3', '192.0.2.9, 203.0.113.1')).resolves.toBe(
+      '203.0.113.1',
+    );
+  });
+
+  it('ignores X-Forwarded-For from a peer that is not a trusted proxy', async () => {
+    await expect(addressSeen(['10.0.0.0/8'], '198.51.100.7', '203.0.113.1')).resolves.toBe('198.51.100.7');
+  });
+
+  it('walks back through every trusted proxy to the first address it does not trust', async () => {
+    const trusted = ['10.0.0.0/8', '192.168.0.0/16'];
+    await expect(addressSeen(trusted, '10.1.2.3', '203.0.113.1, 192.168.4.4')).resolves.toBe('203.0.113.1');
   });
 });

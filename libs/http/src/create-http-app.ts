@@ -34,6 +34,11 @@ export interface HttpAppOptions {
   bodyLimit?: number;
   /** What live streams may hold (`LIVE_STREAM_*`); each limit left out takes its default. */
   liveStreams?: Partial<LiveStreamLimits>;
+  /**
+   * The proxies (addresses and CIDRs, `TRUST_PROXY`) whose X-Forwarded-For `request.ip` believes.
+   * None by default: `request.ip` is the connection's peer, whatever the client writes.
+   */
+  trustProxy?: string[];
 }
 
 /** Nest's console logger with the correlation id on every line; one JSON object per line in production. */
@@ -48,8 +53,8 @@ export function requestIdFor(request: Pick<IncomingMessage, 'headers'>): string 
 
 /**
  * A Nest application on Fastify with the platform's HTTP conventions: body limit, request ids
- * echoed in `x-request-id` and set as the correlation id of everything the handler does, no
- * proxy trust, form bodies parsed but kept raw, unknown media types
+ * echoed in `x-request-id` and set as the correlation id of everything the handler does, proxy
+ * trust only as configured, form bodies parsed but kept raw, unknown media types
  * left to the controllers, and the global exception filter. The caller listens.
  */
 export async function createHttpApp(
@@ -58,7 +63,7 @@ export async function createHttpApp(
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    trustProxy: false,
+    trustProxy: options.trustProxy?.length ? options.trustProxy : false,
     logger: false,
     requestIdHeader: false,
     genReqId: requestIdFor,

@@ -65,7 +65,7 @@ export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
 
   if (databaseUrl.startsWith(SQLITE_PREFIX)) {
     const database = sqlitePath(databaseUrl.slice(SQLITE_PREFIX.length));
-    if (database !== SQLITE_MEMORY) mkdirSync(dirname(database), { recursive: true });
+    if (database !== SQLITE_MEMORY) mkdirSync(dirname(database), { recursive: true, mode: 0o700 });
     return {
       ...common,
       type: 'better-sqlite3',
@@ -87,6 +87,13 @@ export function dataSourceOptions(databaseUrl: string): DataSourceOptions {
 
   // The URL may carry a password: never echo it.
   throw new DatabaseUrlError('DATABASE_URL must start with sqlite: or postgres://');
+}
+
+/** The SQLite database file a `sqlite:` URL names; undefined for Postgres and `sqlite::memory:`. */
+export function sqliteFile(databaseUrl: string): string | undefined {
+  if (!databaseUrl.startsWith(SQLITE_PREFIX)) return undefined;
+  const database = sqlitePath(databaseUrl.slice(SQLITE_PREFIX.length));
+  return database === SQLITE_MEMORY ? undefined : database;
 }
 
 function sqlitePath(path: string): string {

@@ -139,12 +139,28 @@ describe(openDataSource.name, () => {
       `INSERT INTO users (id, issuer, subject, email, name, tenant, roles, created_at, updated_at)
        VALUES ('user-1', 'https://idp.example', 'sub-1', 'ada@example.com', 'Ada', 'acme', '["user"]', 1, 2)`,
     );
+    // A refresh family rotated once (the first token at 1,000), and another begun at 7,000.
+    for (const [hash, grant, createdAt] of [
+      ['rt-1', 'grant-1', 1_000],
+      ['rt-2', 'grant-1', 5_000],
+      ['rt-3', 'grant-2', 7_000],
+    ] as const) {
+      await firstRelease.query(
+        `INSERT INTO refresh_tokens (token_hash, grant_id, client_id, user_id, scopes, created_at, expires_at, rotated_at, revoked_at)
+         VALUES (?, ?, ?, 'user-1', '["jobs.read"]', ?, ?, NULL, NULL)`,
+        [hash, grant, app.clientId, createdAt, createdAt + 1_000_000],
+      );
+    }
     await firstRelease.destroy();
 
     const upgraded = await open(url);
 
     const stores = TypeOrmStores.forDataSource(upgraded);
     await expect(stores.applications.findApplication(app.clientId)).resolves.toEqual(app);
+    // The redirect URI index is filled from the apps there were.
+    await expect(stores.applications.findApplicationsByRedirectUri(app.redirectUris[0], 2)).resolves.toEqual([
+      app,
+    ]);
     await expect(stores.users.findUser('user-1')).resolves.toMatchObject({
       issuer: 'https://idp.example',
       subject: 'sub-1',
@@ -157,6 +173,13 @@ describe(openDataSource.name, () => {
     const session = aSession();
     await stores.sessions.insertSession(session);
     await expect(stores.sessions.findSession(session.sessionHash)).resolves.toEqual(session);
+    // Each refresh family begins at its oldest stored token (docs/tokens.md, "Upgrading").
+    const familyStarts = await Promise.all(
+      ['rt-1', 'rt-2', 'rt-3'].map(
+        async (hash) => (await stores.refreshTokens.findRefreshToken(hash))?.familyCreatedAt,
+      ),
+    );
+    expect(familyStarts).toEqual([new Date(1_000), new Date(1_000), new Date(7_000)]);
   });
 
   it('opens an in-memory SQLite database for tests', async () => {

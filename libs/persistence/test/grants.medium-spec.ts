@@ -1,19 +1,17 @@
 import { randomUUID } from 'node:crypto';
 // From the domain's sources, as the engine below is built from them (not the built types).
-import {
-  LoginCodeGrant,
-  loginCodes,
-  REFRESH_TOKEN_LIFETIME_SECONDS,
-  UserTokenIssuer,
-} from '../../domain/src';
+import { LoginCodeGrant, loginCodes, UserTokenIssuer } from '../../domain/src';
 import {
   approvedCode,
   codeExchange,
   createTestEngine,
   expectOAuthError,
+  PKCE_CHALLENGE,
+  PKCE_VERIFIER,
   postCredentials,
   type SeededApplication,
   type TestEngine,
+  TEST_REFRESH_TOKEN_LIFETIME,
 } from '../../domain/src/testing/in-memory-stores';
 import { databaseDrivers, type SqlTestDatabase } from './support/drivers';
 
@@ -100,25 +98,31 @@ for (const driver of databaseDrivers()) {
         userId: user.id,
         redirectUri: dashboard.app.redirectUris[0],
         scopes: ['jobs.read'],
-        codeChallenge: '',
+        codeChallenge: PKCE_CHALLENGE,
         codeChallengeMethod: 'login-code',
         createdAt: now,
         expiresAt: new Date(now.getTime() + 60_000),
         consumedAt: null,
       });
       const grant = new LoginCodeGrant(
+        engine.authenticator,
         database.transactor,
         engine.revoker,
-        new UserTokenIssuer(engine.accessTokens, REFRESH_TOKEN_LIFETIME_SECONDS, engine.clock),
+        new UserTokenIssuer(engine.accessTokens, TEST_REFRESH_TOKEN_LIFETIME, engine.clock),
         engine.clock,
       );
 
-      const tokens = await grant.exchange(code.value);
+      const exchange = () =>
+        grant.exchange(
+          { code: code.value, code_verifier: PKCE_VERIFIER, ...postCredentials(dashboard) },
+          undefined,
+        );
+      const tokens = await exchange();
       await expect(engine.validator.validate(tokens.access_token)).resolves.toMatchObject({
         sub: user.id,
         client_id: 'dashboard',
       });
-      await expectOAuthError(grant.exchange(code.value), 'invalid_grant');
+      await expectOAuthError(exchange(), 'invalid_grant');
       // An authorization code's exchange never accepts a login code.
       await expectOAuthError(
         engine.tokenEndpoint.handle(codeExchange(dashboard, loginCodes.generate().value), undefined),

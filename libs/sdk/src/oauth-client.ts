@@ -9,7 +9,7 @@ export interface OAuthClientOptions {
   /** The platform's backend, e.g. `https://auth.example.com`. */
   baseUrl: string;
   clientId: string;
-  /** Absent for public clients (spa, cli), which may only refresh. */
+  /** Absent for public clients (spa, cli), which may only refresh (with their client_id alone). */
   clientSecret?: string;
   /** Default `client_secret_basic`. */
   authMethod?: ClientAuthMethod;
@@ -41,14 +41,14 @@ export class OAuthClient {
 
   /**
    * Swaps a refresh token for a new access token and a new refresh token; the old refresh token
-   * is revoked at once. Sends `client_id` only, never a secret (the spec's token table).
+   * is revoked at once. A confidential client authenticates with its secret (RFC 6749 section
+   * 3.2.1); a public one sends its `client_id` alone.
    */
   refresh(refreshToken: string): Promise<TokenResponse> {
-    return this.post(
-      '/v1/oauth/token',
-      { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: this.options.clientId },
-      { authenticate: false },
-    );
+    const form = { grant_type: 'refresh_token', refresh_token: refreshToken };
+    return this.options.clientSecret === undefined
+      ? this.post('/v1/oauth/token', { ...form, client_id: this.options.clientId }, { authenticate: false })
+      : this.post('/v1/oauth/token', form, { authenticate: true });
   }
 
   /** RFC 7662. A token this client may not see, or an expired or revoked one, is `{ active: false }`. */

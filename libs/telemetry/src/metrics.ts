@@ -70,6 +70,12 @@ export const metrics = {
     labelNames: ['state'] as const,
     registers: [metricsRegistry],
   }),
+  retentionDeletedRows: new Counter({
+    name: 'platform_retention_deleted_rows_total',
+    help: 'Rows the retention sweep deleted, by table (docs/operations.md, "Retention").',
+    labelNames: ['table'] as const,
+    registers: [metricsRegistry],
+  }),
   rateLimitStoreErrors: new Counter({
     name: 'platform_rate_limit_store_errors_total',
     help: 'Rate limit store (Redis) failures; counting falls back to memory meanwhile.',

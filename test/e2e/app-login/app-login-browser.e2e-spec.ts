@@ -1,20 +1,21 @@
 import type { Browser } from 'playwright-core';
 import { describeInBrowser, launchChromium } from '../../support/browser';
 import { ALICE, DEMO_PASSWORD } from '../../support/browser-login';
-import { adminToken, discover, registerApp } from '../../support/oauth';
+import { adminToken, discover, type RegisteredApp, registerApp } from '../../support/oauth';
 import { startPlatform, type TestPlatform } from '../../support/platform';
-import { type AppTokens, postJson, startApp } from './helpers';
+import { appLoginSecrets, appLoginUrl, type AppTokens, postJson, startApp } from './helpers';
 
 describeInBrowser('GET /api/v1/auth/oidc/login in a real browser', () => {
   let platform: TestPlatform;
   let browser: Browser;
   let app: Awaited<ReturnType<typeof startApp>>;
+  let newcomer: RegisteredApp;
 
   beforeAll(async () => {
     platform = await startPlatform({ withIdentityProvider: true });
     app = await startApp();
     const admin = await adminToken(await discover(platform), platform);
-    await registerApp(platform, admin, {
+    newcomer = await registerApp(platform, admin, {
       client_id: 'newcomer',
       name: 'Newcomer app',
       app_type: 'web',
@@ -40,10 +41,9 @@ describeInBrowser('GET /api/v1/auth/oidc/login in a real browser', () => {
       const page = await context.newPage();
       page.on('request', (request) => visited.push(request.url()));
       const landing = app.next();
+      const secrets = appLoginSecrets();
 
-      await page.goto(
-        `${platform.baseUrl}/api/v1/auth/oidc/login?return_to=${encodeURIComponent(app.callback)}`,
-      );
+      await page.goto(appLoginUrl(platform, app.callback, secrets).href);
       await page.getByLabel('Email').fill(ALICE.email);
       await page.getByLabel('Password').fill(DEMO_PASSWORD);
       await page.getByRole('button', { name: 'Sign in' }).click();
@@ -51,11 +51,15 @@ describeInBrowser('GET /api/v1/auth/oidc/login in a real browser', () => {
       await page.waitForURL((url) => url.href.startsWith(app.callback));
 
       expect(`${callback.origin}${callback.pathname}`).toBe(app.callback);
-      expect([...callback.searchParams.keys()]).toEqual(['code']);
+      expect([...callback.searchParams.keys()]).toEqual(['code', 'state']);
+      expect(callback.searchParams.get('state')).toBe(secrets.state);
 
-      // The app's server swaps the code, server to server.
+      // The app's server swaps the code, server to server, with its verifier and secret.
+      const client = { clientId: 'newcomer', clientSecret: newcomer.client_secret };
       const exchanged = await postJson(platform, '/api/v1/auth/exchange', {
         code: callback.searchParams.get('code'),
+        codeVerifier: secrets.verifier,
+        ...client,
       });
       expect(exchanged.status).toBe(200);
       const tokens = (await exchanged.json()) as AppTokens;
@@ -73,6 +77,7 @@ describeInBrowser('GET /api/v1/auth/oidc/login in a real browser', () => {
 
       const refreshed = await postJson(platform, '/api/v1/auth/refresh', {
         refreshToken: tokens.refreshToken,
+        ...client,
       });
       expect(refreshed.status).toBe(200);
       const next = (await refreshed.json()) as AppTokens;
@@ -94,7 +99,7 @@ describeInBrowser('GET /api/v1/auth/oidc/login in a real browser', () => {
     try {
       const page = await context.newPage();
       const response = await page.goto(
-        `${platform.baseUrl}/api/v1/auth/oidc/login?return_to=${encodeURIComponent('https://evil.example/auth/callback')}`,
+        appLoginUrl(platform, 'https://evil.example/auth/callback', appLoginSecrets()).href,
       );
       expect(response?.status()).toBe(400);
       expect(new URL(page.url()).origin).toBe(platform.baseUrl);

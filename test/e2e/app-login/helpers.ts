@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { followLoginWithFetch } from '../../support/browser-login';
@@ -47,6 +48,35 @@ export async function startApp(): Promise<{
   };
 }
 
+/** What the app keeps for one login in its user's session: its PKCE verifier and its state. */
+export interface AppLoginSecrets {
+  verifier: string;
+  challenge: string;
+  state: string;
+}
+
+/** A fresh PKCE pair (RFC 7636, S256) and state, as the app makes them for each login. */
+export function appLoginSecrets(): AppLoginSecrets {
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  return { verifier, challenge, state: randomBytes(16).toString('base64url') };
+}
+
+/** The app login's start URL for the app's callback, with its challenge and state. */
+export function appLoginUrl(
+  platform: TestPlatform,
+  returnTo: string,
+  secrets: Pick<AppLoginSecrets, 'challenge' | 'state'>,
+): URL {
+  const query = new URLSearchParams({
+    return_to: returnTo,
+    code_challenge: secrets.challenge,
+    code_challenge_method: 'S256',
+    state: secrets.state,
+  });
+  return new URL(`/api/v1/auth/oidc/login?${query.toString()}`, platform.baseUrl);
+}
+
 /**
  * The app login with plain fetch, as a browser would do it (redirects by hand, cookies in the
  * jar), up to the backend's answer at `/auth/oidc/callback`: a redirect to the app's callback.
@@ -56,12 +86,9 @@ export function appLoginWithFetch(
   platform: TestPlatform,
   returnTo: string,
   email: string,
+  secrets: Pick<AppLoginSecrets, 'challenge' | 'state'>,
 ): Promise<Response> {
-  const start = new URL(
-    `/api/v1/auth/oidc/login?return_to=${encodeURIComponent(returnTo)}`,
-    platform.baseUrl,
-  );
-  return followLoginWithFetch(jar, platform, start, email);
+  return followLoginWithFetch(jar, platform, appLoginUrl(platform, returnTo, secrets), email);
 }
 
 export interface AppTokens {

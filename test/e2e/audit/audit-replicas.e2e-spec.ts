@@ -4,7 +4,7 @@ import { adminToken, discover } from '../../support/oauth';
 import { startControlPlaneReplica, startPlatform, type TestPlatform } from '../../support/platform';
 import { createScratchDatabase, describeOnPostgres, type ScratchDatabase } from '../../support/postgres';
 
-describeOnPostgres('two control-plane replicas appending to one audit chain', () => {
+describeOnPostgres('two control-plane replicas on one database', () => {
   let platform: TestPlatform;
   let database: ScratchDatabase;
   let replica: { url: string; stop(): Promise<void> };
@@ -60,5 +60,27 @@ describeOnPostgres('two control-plane replicas appending to one audit chain', ()
     ).json()) as AuditVerificationDto;
     expect(verification).toMatchObject({ valid: true, first_invalid: null });
     expect(verification.checked).toBeGreaterThanOrEqual(ids[199]);
+  });
+
+  it('publishes a key rotated through the other replica within a second, not at its 30 s reload', async () => {
+    const publishedByReplica = async () => {
+      const { keys } = (await (await fetch(`${replica.url}/api/v1/jwks`)).json()) as {
+        keys: Array<{ kid: string }>;
+      };
+      return keys.map((key) => key.kid);
+    };
+    const admin = await adminToken(await discover(platform), platform);
+    const rotated = await fetch(`${platform.baseUrl}/api/v1/keys/rotate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(rotated.status).toBe(201);
+    const { kid } = (await rotated.json()) as { kid: string };
+    const deadline = Date.now() + 1_000;
+
+    while (!(await publishedByReplica()).includes(kid)) {
+      if (Date.now() > deadline) throw new Error('the replica still publishes the old key set');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   });
 });

@@ -6,6 +6,9 @@ import { ALICE, BOB, hiddenField, SESSION_COOKIE, signInWithFetch } from '../../
 
 const CLIENT_ID = 'ledger-spa';
 const REDIRECT_URI = 'https://ledger.example.com/callback';
+/** A native app's loopback redirect URI, registered without a port (RFC 8252 section 7.3). */
+const NATIVE_CLIENT_ID = 'ledger-cli';
+const NATIVE_REDIRECT_URI = 'http://127.0.0.1/callback';
 
 /** The authorization endpoint's answers a browser gets, driven with plain fetch and a cookie jar. */
 describe('GET /oauth/authorize', () => {
@@ -20,6 +23,13 @@ describe('GET /oauth/authorize', () => {
       app_type: 'spa',
       declared_scopes: ['jobs.read'],
       redirect_uris: [REDIRECT_URI],
+    });
+    await registerApp(platform, admin, {
+      client_id: NATIVE_CLIENT_ID,
+      name: 'Ledger CLI',
+      app_type: 'cli',
+      declared_scopes: ['jobs.read'],
+      redirect_uris: [NATIVE_REDIRECT_URI],
     });
   });
   afterAll(() => platform?.stop());
@@ -82,6 +92,48 @@ describe('GET /oauth/authorize', () => {
       await expectErrorPage(
         await authorize({ ...(await validParameters()), redirect_uri: 'https://evil.example/callback' }),
       );
+    });
+  });
+
+  describe("a native (cli) app's loopback redirect URI", () => {
+    const nativeParameters = async (redirect_uri: string) => ({
+      ...(await validParameters()),
+      client_id: NATIVE_CLIENT_ID,
+      redirect_uri,
+    });
+
+    it('matches on any port, and the code goes back to the port the app listens on', async () => {
+      const jar = new CookieJar();
+      await signInWithFetch(jar, platform, ALICE.email);
+      for (const port of [53123, 49152]) {
+        const parameters = await nativeParameters(`http://127.0.0.1:${port}/callback`);
+        const consent = await authorize(parameters, jar);
+        expect(consent.status).toBe(200);
+        const approved = await jar.fetch(`${platform.baseUrl}/oauth/authorize/decision`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            ...parameters,
+            decision: 'approve',
+            csrf_token: hiddenField(await consent.text(), 'csrf_token') ?? '',
+          }),
+        });
+        expect(approved.status).toBe(303);
+        const location = new URL(approved.headers.get('location') ?? '');
+        expect(`${location.origin}${location.pathname}`).toBe(`http://127.0.0.1:${port}/callback`);
+        expect(location.searchParams.get('code')).toEqual(expect.any(String));
+      }
+    });
+
+    it('shows an error page when more than the port differs', async () => {
+      for (const redirect_uri of [
+        'http://127.0.0.1:53123/other',
+        'http://127.1:53123/callback',
+        'http://[::1]:53123/callback',
+        'http://localhost:53123/callback',
+      ]) {
+        await expectErrorPage(await authorize(await nativeParameters(redirect_uri)));
+      }
     });
   });
 

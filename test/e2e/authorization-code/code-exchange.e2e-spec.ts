@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
-import { adminToken, discover, postForm, registerApp, type RegisteredApp } from '../../support/oauth';
+import { adminToken, basic, discover, postForm, registerApp, type RegisteredApp } from '../../support/oauth';
 import { startPlatform, type TestPlatform } from '../../support/platform';
 import {
   authorize,
@@ -107,6 +107,30 @@ describe('POST /v1/oauth/token (authorization_code)', () => {
       client_secret: 'wrong',
     });
     expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: 'invalid_client' });
+  });
+
+  it('refuses a web app sending its client_id alone: 401 invalid_client (RFC 6749 section 3.2.1), and keeps the code', async () => {
+    const { code, verifier } = await approvedCode(portal);
+    const response = await postForm(tokenUrl(), exchangeForm(portal, code, verifier));
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: 'invalid_client' });
+
+    const { client_id: _, ...withoutId } = exchangeForm(portal, code, verifier);
+    const authenticated = await postForm(tokenUrl(), withoutId, {
+      authorization: basic(portal.client_id, portal.client_secret!),
+    });
+    expect(authenticated.status).toBe(200);
+  });
+
+  it('answers a wrong Basic secret with 401 invalid_client and a Basic challenge', async () => {
+    const { code, verifier } = await approvedCode(portal);
+    const { client_id: _, ...withoutId } = exchangeForm(portal, code, verifier);
+    const response = await postForm(tokenUrl(), withoutId, {
+      authorization: basic(portal.client_id, 'wrong'),
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Basic realm="oauth"');
     expect(await response.json()).toMatchObject({ error: 'invalid_client' });
   });
 

@@ -115,6 +115,8 @@ describe('npm run bench (quick scenarios, a second each, no warm-up)', () => {
         'first-sight',
         'issuance-untraced',
         'issuance-traced',
+        'issuance-argon2-calm',
+        'issuance-argon2-flood',
       ].sort(),
     );
   });
@@ -160,6 +162,9 @@ describe('npm run bench (quick scenarios, a second each, no warm-up)', () => {
         'backend (untraced)',
         'control-plane (untraced)',
         'sidecar (untraced)',
+        'backend (flood)',
+        'control-plane (flood)',
+        'sidecar (flood)',
       ].sort(),
     );
     for (const started of report.processes) {

@@ -8,7 +8,10 @@ import { redisSuiteEnabled, TEST_REDIS_URL } from '../../support/redis';
 
 const FAILURES_ALLOWED = 3;
 
-/** The backend's own limits on its OAuth endpoints, shared by two backends through a real Redis. */
+/**
+ * The backend's own limits on its OAuth endpoints, shared by two backends through a real Redis;
+ * the replica trusts loopback as its proxy (TRUST_PROXY), the platform's backend trusts none.
+ */
 (redisSuiteEnabled('the rate limit end-to-end suite') ? describe : describe.skip)(
   'rate limits on the OAuth endpoints',
   () => {
@@ -39,7 +42,7 @@ const FAILURES_ALLOWED = 3;
           RATE_LIMIT_FAILED_AUTH_PER_ADDRESS: '1000',
         },
       });
-      replica = await startBackendReplica(platform);
+      replica = await startBackendReplica(platform, { TRUST_PROXY: 'loopback' });
     });
     afterAll(async () => {
       await replica?.stop();
@@ -77,6 +80,28 @@ const FAILURES_ALLOWED = 3;
         { authorization: basic(app.client_id, app.client_secret!) },
       );
       expect(introspect.status).toBe(429);
+    });
+
+    it('counts each forwarded client address on its own behind a trusted proxy, and believes no one else', async () => {
+      const forwarded = (baseUrl: string, app: RegisteredApp, address: string, secret = app.client_secret!) =>
+        postForm(
+          `${baseUrl}/v1/oauth/token`,
+          { grant_type: 'client_credentials' },
+          { authorization: basic(app.client_id, secret), 'x-forwarded-for': address },
+        );
+      // The test connects from loopback: to the replica, it is a proxy saying who the client is.
+      const behindProxy = await anApp();
+      for (let i = 0; i < FAILURES_ALLOWED; i++) {
+        expect((await forwarded(replica.baseUrl, behindProxy, '203.0.113.1', 'wrong')).status).toBe(401);
+      }
+      expect((await forwarded(replica.baseUrl, behindProxy, '203.0.113.1')).status).toBe(429);
+      expect((await forwarded(replica.baseUrl, behindProxy, '203.0.113.2')).status).toBe(200);
+      // To the platform's backend it is a client: a forged header changes nothing, every guess counts.
+      const direct = await anApp();
+      for (let i = 0; i < FAILURES_ALLOWED; i++) {
+        expect((await forwarded(platform.baseUrl, direct, `198.51.100.${i}`, 'wrong')).status).toBe(401);
+      }
+      expect((await forwarded(platform.baseUrl, direct, '198.51.100.200')).status).toBe(429);
     });
 
     it('keeps counting per client: another client from the same address is not locked out', async () => {

@@ -101,6 +101,20 @@ describe('POST /v1/oauth/token (refresh_token)', () => {
     expect(refreshed).toMatchObject({ status: 400, error: 'invalid_grant' });
   });
 
+  it('refuses a web app refreshing with its client_id alone: 401 invalid_client; its secret refreshes', async () => {
+    const { config, tokens } = await signIn(platform, portal);
+    const idOnly = await postForm(`${platform.baseUrl}/v1/oauth/token`, {
+      grant_type: 'refresh_token',
+      client_id: portal.client_id,
+      refresh_token: tokens.refresh_token!,
+    });
+    expect(idOnly.status).toBe(401);
+    expect(await idOnly.json()).toMatchObject({ error: 'invalid_client' });
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).resolves.toMatchObject({
+      refresh_token: expect.any(String),
+    });
+  });
+
   it("kills an app's refresh tokens when the app is deleted", async () => {
     const doomed = await registerApp(platform, admin, {
       client_id: 'doomed-spa',

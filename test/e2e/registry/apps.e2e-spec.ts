@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type * as oauth from 'oauth4webapi';
 import {
   adminToken,
@@ -113,6 +116,49 @@ describe('/v1/oauth/apps', () => {
       );
       expect(response.status).toBe(400);
       expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    });
+
+    it.each([
+      ['web', 'https://*.example.test/cb', 'has a wildcard (*)'],
+      ['web', 'https://user:pw@evil.example.test/cb', 'has userinfo'],
+      ['web', 'https://app.example.test/cb#done', 'has a fragment'],
+      ['cli', 'http://127.1/cb', 'has a non-canonical IP literal: write it as 127.0.0.1'],
+      ['cli', 'http://0x7f.0.0.1/cb', 'has a non-canonical IP literal: write it as 127.0.0.1'],
+      ['cli', 'http://localhost/cb', 'names localhost: use 127.0.0.1 or [::1]'],
+      ['spa', 'http://app.example.test/cb', 'must use https'],
+      ['web', 'com.example.portal:/cb', 'uses a private-use scheme, which is for native (cli) apps only'],
+    ])(
+      'refuses a %s app the redirect_uri %s with 400 naming the rule it breaks',
+      async (appType, uri, rule) => {
+        const response = await fetch(
+          apps(),
+          asAdmin({
+            method: 'POST',
+            body: JSON.stringify({
+              client_id: 'x-redirect',
+              name: 'x',
+              declared_scopes: ['jobs.read'],
+              app_type: appType,
+              redirect_uris: ['https://app.example.test/callback', uri],
+            }),
+          }),
+        );
+        expect(response.status).toBe(400);
+        expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        const { detail } = (await response.json()) as { detail: string };
+        expect(detail).toContain(`invalid redirect_uris: redirect_uris[1] ${rule}`);
+        expect(detail).not.toContain('pw');
+      },
+    );
+
+    it("registers a native (cli) app's loopback and private-use redirect URIs", async () => {
+      const uris = ['http://127.0.0.1/callback', 'http://[::1]/callback', 'com.example.ops:/oauth2redirect'];
+      const body = await registerApp(platform, admin, {
+        client_id: 'ops-cli',
+        app_type: 'cli',
+        redirect_uris: uris,
+      });
+      expect(body.redirect_uris).toEqual(uris);
     });
 
     it('refuses malformed JSON with 400, and a non-JSON body with 415', async () => {
@@ -274,6 +320,44 @@ describe('/v1/oauth/apps', () => {
 
     it('answers 404 for an unknown app', async () => {
       expect((await fetch(apps('/ghost'), asAdmin({ method: 'DELETE' }))).status).toBe(404);
+    });
+  });
+
+  describe('an app registered before the redirect URI rules', () => {
+    it('is named at start-up, without its URIs, and its broken URI is refused at authorize', async () => {
+      await registerApp(platform, admin, {
+        client_id: 'legacy-cli',
+        app_type: 'cli',
+        redirect_uris: ['http://127.0.0.1/callback'],
+      });
+      const db = new Database(join(platform.dataDir, 'platform.sqlite'));
+      db.prepare('UPDATE applications SET redirect_uris = ? WHERE client_id = ?').run(
+        JSON.stringify(['http://localhost:8080/callback', 'https://user:pw@cli.example.test/cb']),
+        'legacy-cli',
+      );
+      db.close();
+      await platform.stopProcess('control-plane');
+      await platform.restartProcess('control-plane');
+
+      const log = readFileSync(join(platform.dataDir, 'platform.log'), 'utf8');
+      expect(log).toContain(
+        'app legacy-cli (cli) has redirect URIs that break the redirect URI rules and are refused at authorize: ' +
+          'redirect_uris[0] names localhost: use 127.0.0.1 or [::1] (RFC 8252 section 8.3); redirect_uris[1] has userinfo',
+      );
+      expect(log).not.toContain('user:pw@');
+
+      const authorize = new URL('/oauth/authorize', platform.baseUrl);
+      authorize.search = new URLSearchParams({
+        client_id: 'legacy-cli',
+        redirect_uri: 'http://localhost:8080/callback',
+        response_type: 'code',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      }).toString();
+      const refused = await fetch(authorize, { redirect: 'manual' });
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get('location')).toBeNull();
+      expect(await refused.text()).toContain('breaks the redirect URI rules: it names localhost');
     });
   });
 });

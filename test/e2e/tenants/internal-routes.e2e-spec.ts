@@ -1,5 +1,6 @@
+import * as client from 'openid-client';
 import { createSession, internalPost, type TestIdentity } from '../../support/internal-consent';
-import { adminToken, discover, registerApp } from '../../support/oauth';
+import { adminToken, discover, registerApp, type RegisteredApp } from '../../support/oauth';
 import { startPlatform, type TestPlatform } from '../../support/platform';
 
 const CALLBACK = 'http://127.0.0.1:9/auth/callback';
@@ -23,11 +24,12 @@ const member: TestIdentity = {
 
 describe('control plane: /internal/v1/tenants and /internal/v1/app-login', () => {
   let platform: TestPlatform;
+  let consoleApp: RegisteredApp;
 
   beforeAll(async () => {
     platform = await startPlatform();
     const admin = await adminToken(await discover(platform), platform);
-    await registerApp(platform, admin, {
+    consoleApp = await registerApp(platform, admin, {
       client_id: 'console',
       app_type: 'web',
       declared_scopes: ['users.read'],
@@ -93,18 +95,28 @@ describe('control plane: /internal/v1/tenants and /internal/v1/app-login', () =>
 
     it('issues a login code for a live session, which the exchange accepts once', async () => {
       const { session } = await createSession(platform, member);
+      const verifier = client.randomPKCECodeVerifier();
       const issued = await internalPost(platform, '/internal/v1/app-login/codes', {
         session,
         client_id: 'console',
         return_to: CALLBACK,
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        state: 'from-the-app',
       });
       expect(issued.status).toBe(201);
       const { redirect_to } = (await issued.json()) as { redirect_to: string };
       const code = new URL(redirect_to).searchParams.get('code');
-      const first = await internalPost(platform, '/internal/v1/app-login/exchange', { code });
+      expect(new URL(redirect_to).searchParams.get('state')).toBe('from-the-app');
+      const exchange = {
+        code,
+        code_verifier: verifier,
+        client_id: 'console',
+        client_secret: consoleApp.client_secret,
+      };
+      const first = await internalPost(platform, '/internal/v1/app-login/exchange', exchange);
       expect(first.status).toBe(200);
       expect(await first.json()).toMatchObject({ token_type: 'Bearer', scope: 'users.read' });
-      const second = await internalPost(platform, '/internal/v1/app-login/exchange', { code });
+      const second = await internalPost(platform, '/internal/v1/app-login/exchange', exchange);
       expect(second.status).toBe(400);
       expect(await second.json()).toMatchObject({ error: 'invalid_grant' });
     });
@@ -114,6 +126,7 @@ describe('control plane: /internal/v1/tenants and /internal/v1/app-login', () =>
         session: 'unknown',
         client_id: 'console',
         return_to: CALLBACK,
+        code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
       });
       expect(response.status).toBe(401);
     });

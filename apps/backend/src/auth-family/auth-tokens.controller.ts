@@ -14,6 +14,7 @@ import { ApiExtraModels, ApiQuery, ApiResponse, getSchemaPath } from '@nestjs/sw
 import {
   ActiveTokenValidationDto,
   Answers,
+  AppClientOperation,
   AppRefreshRequestDto,
   AppTokensDto,
   BearerOperation,
@@ -37,11 +38,17 @@ import {
   TokenResponseDto,
   ValidateRequestDto,
 } from '@platform/contract';
-import { BearerError, OAuthError, parseOAuthForm, validationFailed } from '@platform/domain';
+import {
+  basicCredentials,
+  BearerError,
+  OAuthError,
+  parseOAuthForm,
+  validationFailed,
+} from '@platform/domain';
 import { mediaType, OAUTH_NO_STORE, type PlatformRequest, readBearerToken } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { LocalRevocation } from '../auth/local-revocation';
-import { AppLoginClient } from '../clients/app-login.client';
+import { type AppClient, AppLoginClient } from '../clients/app-login.client';
 import type { UpstreamResponse } from '../clients/control-plane.client';
 import { SidecarClient } from '../clients/sidecar.client';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
@@ -90,39 +97,48 @@ export class AuthTokensController {
   ) {}
 
   @Post('exchange')
-  @PublicOperation({
+  @AppClientOperation({
     id: 'exchangeLoginCode',
     tag: 'App login family',
     summary: 'Swap the login code for tokens',
     description:
-      'Server-to-server, once per code (the specification leaves path and body "not shown"; decided: JSON `{code}` -> `{accessToken, refreshToken, tokenType, expiresIn, scope}`). A code that is unknown, used or older than 60 s: **400** `invalid_grant`.',
+      'Server-to-server, once per code (the specification leaves path and body "not shown"; decided: JSON `{code, codeVerifier, clientId, clientSecret?}` -> `{accessToken, refreshToken, tokenType, expiresIn, scope}`). As at the token endpoint: the app names itself (`clientId`), an app that holds a secret authenticates with it (`clientSecret`, or HTTP Basic), otherwise **401** `invalid_client`; `codeVerifier` is the PKCE verifier of the login start’s `code_challenge`. A code that is unknown, used, older than 60 s, another app’s, or whose verifier does not match: **400** `invalid_grant`. The token endpoint’s rate limits apply, one count with it.',
   })
   @JsonBody(CodeExchangeRequestDto)
   @Answers(200, AppTokensDto, 'The user’s tokens.', { headers: NO_STORE })
   @GrantRefused('The code is refused (RFC 6749 JSON), or the body is not a JSON object (problem details).')
+  @RateLimited()
   @ServerFailures()
   async exchange(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
-    const code = optionalString(jsonObject(request).code);
-    await sendAppTokens(reply, await this.appLogin.exchange(code));
+    const body = jsonObject(request);
+    await this.limited(request, reply, body, (client, authorization) =>
+      this.appLogin.exchange(
+        { ...client, code: optionalString(body.code), code_verifier: optionalString(body.codeVerifier) },
+        authorization,
+      ),
+    );
   }
 
   @Post('refresh')
-  @PublicOperation({
+  @AppClientOperation({
     id: 'refreshAppTokens',
     tag: 'App login family',
     summary: 'Refresh the user’s tokens',
     description:
-      'Body and answer are "not shown" in the specification; decided: JSON `{refreshToken}` -> the same shape as the code exchange. The rules of the `refresh_token` grant apply: the presented token is revoked at once, and presenting a rotated one revokes the whole grant (**400** `invalid_grant`). Clients refresh with a single request at a time, when a call answers 401 or at 80% of `expiresIn`.',
+      'Body and answer are "not shown" in the specification; decided: JSON `{refreshToken, clientId, clientSecret?}` -> the same shape as the code exchange. The app authenticates as at the code exchange (**401** `invalid_client`), and the rules of the `refresh_token` grant apply: the token must be the app’s, the presented token is revoked at once, and presenting a rotated one revokes the whole grant (**400** `invalid_grant`). Clients refresh with a single request at a time, when a call answers 401 or at 80% of `expiresIn`. The token endpoint’s rate limits apply, one count with it.',
   })
   @JsonBody(AppRefreshRequestDto)
   @Answers(200, AppTokensDto, 'New tokens.', { headers: NO_STORE })
   @GrantRefused(
     'The refresh token is refused (RFC 6749 JSON), or the body is not a JSON object (problem details).',
   )
+  @RateLimited()
   @ServerFailures()
   async refresh(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
-    const refreshToken = optionalString(jsonObject(request).refreshToken);
-    await sendAppTokens(reply, await this.appLogin.refresh(refreshToken));
+    const body = jsonObject(request);
+    await this.limited(request, reply, body, (client, authorization) =>
+      this.appLogin.refresh({ ...client, refresh_token: optionalString(body.refreshToken) }, authorization),
+    );
   }
 
   @Get('validate')
@@ -210,6 +226,28 @@ export class AuthTokensController {
     });
   }
 
+  /**
+   * An exchange or refresh under the token endpoint's limits (ClientRateLimits): the same counts
+   * per client and address, and failed authentications counted against the same keys.
+   */
+  private async limited(
+    request: PlatformRequest,
+    reply: FastifyReply,
+    body: Record<string, unknown>,
+    call: (client: AppClient, authorization: string | undefined) => Promise<UpstreamResponse>,
+  ): Promise<void> {
+    const client = {
+      client_id: optionalString(body.clientId),
+      client_secret: optionalString(body.clientSecret),
+    };
+    const authorization = request.headers.authorization;
+    const presented = presentedClientId(client.client_id, authorization);
+    if (!(await this.limits.admit(request, reply, presented))) return;
+    const response = await call(client, authorization);
+    await this.limits.settle(request, response.status, presented);
+    await sendAppTokens(reply, response);
+  }
+
   /** Active with the claims, or `{active: false}` for any token the sidecar refuses. */
   private async validate(token: string): Promise<Validation> {
     try {
@@ -253,6 +291,15 @@ function jsonObject(request: PlatformRequest): Record<string, unknown> {
     // reported below
   }
   throw validationFailed('the body must be a JSON object');
+}
+
+/** The client the request names for the rate limits: Basic first, as the control plane reads it. */
+function presentedClientId(clientId: string | undefined, authorization: string | undefined): string | null {
+  try {
+    return basicCredentials(authorization)?.clientId ?? clientId ?? null;
+  } catch {
+    return clientId ?? null; // malformed Basic: the control plane refuses it
+  }
 }
 
 const optionalString = (value: unknown): string | undefined =>

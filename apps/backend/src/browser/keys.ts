@@ -6,10 +6,11 @@ const SALT = 'oauth-platform/backend/browser/v1';
 export type KeyPurpose = 'login-transaction' | 'csrf';
 
 /**
- * A 256-bit key for one purpose, derived from INTERNAL_TOKEN with HKDF-SHA256 (RFC 5869). Every
- * backend replica shares INTERNAL_TOKEN, so any of them can open a cookie another one sealed,
- * and keys for different purposes never coincide.
+ * A 256-bit key for one purpose, derived from SESSION_SECRET with HKDF-SHA256 (RFC 5869). Every
+ * backend replica shares SESSION_SECRET, so any of them can open a cookie another one sealed,
+ * and keys for different purposes never coincide. Never INTERNAL_TOKEN: holding the token that
+ * calls the control plane must not also forge a browser's cookies.
  */
-export function deriveKey(internalToken: string, purpose: KeyPurpose): Buffer {
-  return Buffer.from(hkdfSync('sha256', internalToken, SALT, purpose, 32));
+export function deriveKey(sessionSecret: string, purpose: KeyPurpose): Buffer {
+  return Buffer.from(hkdfSync('sha256', sessionSecret, SALT, purpose, 32));
 }

@@ -10,6 +10,21 @@ export interface AppLoginTarget {
   returnTo: string;
 }
 
+/** What the app login keeps through the identity provider's round trip: the app and its PKCE and state. */
+export interface AppLoginTransaction {
+  clientId: string;
+  codeChallenge: string;
+  state?: string;
+}
+
+/** The app's credentials at the exchange and the refresh (Basic goes as the header). */
+export interface AppClient {
+  client_id?: string;
+  client_secret?: string;
+}
+export type AppExchange = AppClient & { code?: string; code_verifier?: string };
+export type AppRefresh = AppClient & { refresh_token?: string };
+
 const NOT_A_CALLBACK =
   'return_to must be exactly the registered redirect URI of one application. This sign-in link is not valid.';
 
@@ -33,13 +48,15 @@ export class AppLoginClient {
     return { clientId: answer.client_id, clientName: answer.client_name, returnTo };
   }
 
-  /** Where to send the browser after the login: the app's callback with a one-time code. */
-  async issueCode(session: string, target: { clientId: string; returnTo: string }): Promise<string> {
+  /** Where to send the browser after the login: the app's callback with a one-time code (and its state). */
+  async issueCode(session: string, target: AppLoginTransaction & { returnTo: string }): Promise<string> {
     const path = '/internal/v1/app-login/codes';
     const { status, body } = await postInternalJson(this.controlPlane, path, {
       session,
       client_id: target.clientId,
       return_to: target.returnTo,
+      code_challenge: target.codeChallenge,
+      state: target.state,
     });
     if (status === 400) throw new DomainError('validation_failed', NOT_A_CALLBACK);
     const redirectTo = status === 201 && isRecord(body) ? body.redirect_to : undefined;
@@ -47,20 +64,22 @@ export class AppLoginClient {
   }
 
   /** The login code for the user's tokens: the control plane's RFC 6749 answer, as it is. */
-  exchange(code: string | undefined): Promise<UpstreamResponse> {
-    return this.post('/internal/v1/app-login/exchange', { code });
+  exchange(body: AppExchange, authorization: string | undefined): Promise<UpstreamResponse> {
+    return this.post('/internal/v1/app-login/exchange', body, authorization);
   }
 
-  refresh(refreshToken: string | undefined): Promise<UpstreamResponse> {
-    return this.post('/internal/v1/app-login/refresh', { refresh_token: refreshToken });
+  refresh(body: AppRefresh, authorization: string | undefined): Promise<UpstreamResponse> {
+    return this.post('/internal/v1/app-login/refresh', body, authorization);
   }
 
-  private post(path: string, body: object): Promise<UpstreamResponse> {
+  /** The app's Basic credentials, if it sent them, go along as its Authorization header. */
+  private post(path: string, body: object, authorization: string | undefined): Promise<UpstreamResponse> {
     return this.controlPlane.request({
       method: 'POST',
       path,
       contentType: 'application/json',
       body: JSON.stringify(body),
+      ...(authorization !== undefined && { authorization }),
     });
   }
 }

@@ -25,12 +25,11 @@ describe(SessionsClient.name, () => {
 
   describe('create', () => {
     const identity = {
-      issuer: 'https://idp.example',
-      subject: 'alice',
-      claims: { email: 'alice@acme.example' },
+      idToken: 'header.claims.signature',
+      userInfo: { sub: 'alice', email: 'alice@acme.example' },
     };
 
-    it('posts the verified identity and reads the session, its expiry (Unix seconds) and the user', async () => {
+    it('posts the ID token as signed, for the control plane to verify, and reads the session, its expiry (Unix seconds) and the user', async () => {
       controlPlane.request.mockResolvedValue(
         upstream(201, { session: 'opaque', expires_at: 2_000_000_000, user: USER }),
       );
@@ -43,7 +42,7 @@ describe(SessionsClient.name, () => {
         method: 'POST',
         path: '/internal/v1/sessions',
         contentType: 'application/json',
-        body: JSON.stringify(identity),
+        body: JSON.stringify({ id_token: identity.idToken, userinfo: identity.userInfo }),
       });
     });
 

@@ -12,11 +12,14 @@ export interface SessionUser {
   roles: string[];
 }
 
-/** What the identity provider vouched for, passed on for the control plane to upsert the user. */
+/**
+ * What the identity provider vouched for, passed on as the provider signed it: the control plane
+ * verifies the ID token itself and reads the user's tenant and roles from it alone.
+ */
 export interface VerifiedIdentity {
-  issuer: string;
-  subject: string;
-  claims: Record<string, unknown>;
+  idToken: string;
+  /** The UserInfo answer (unsigned: the control plane takes only `email` and `name` from it). */
+  userInfo: Record<string, unknown>;
 }
 
 export interface NewSession {
@@ -36,7 +39,10 @@ export class SessionsClient {
 
   async create(identity: VerifiedIdentity): Promise<NewSession> {
     const path = '/internal/v1/sessions';
-    const { status, body } = await postInternalJson(this.controlPlane, path, identity);
+    const { status, body } = await postInternalJson(this.controlPlane, path, {
+      id_token: identity.idToken,
+      userinfo: identity.userInfo,
+    });
     // The user was deprovisioned (SCIM `active: false`): no session, and the browser is told so.
     if (status === 403) throw new DomainError('forbidden', 'This account is deactivated.');
     if (status !== 201 && status !== 200) return unexpectedAnswer(path, status);

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { DomainError } from '@platform/domain';
 import * as oidc from 'openid-client';
+import type { AppLoginTransaction } from '../clients/app-login.client';
 import type { VerifiedIdentity } from '../clients/sessions.client';
 
 /** Where and as whom the backend signs users in (OIDC_* configuration plus the callback URL). */
@@ -20,8 +21,11 @@ export interface LoginTransaction {
   codeVerifier: string;
   /** A path on this server, or, for the app login, the app's registered callback URL. */
   returnTo: string;
-  /** App login only: the app whose callback `returnTo` is (it gets a login code, not a session). */
-  clientId?: string;
+  /**
+   * App login only: the app whose callback `returnTo` is (it gets a login code, not a session),
+   * with its PKCE challenge and state, which stay bound to this browser until the callback.
+   */
+  app?: AppLoginTransaction;
 }
 
 const DISCOVERY_TIMEOUT_SECONDS = 5;
@@ -44,7 +48,7 @@ export class IdentityProviderClient {
   /** The URL to send the browser to, and the transaction to keep until it comes back. */
   async startLogin(
     returnTo: string,
-    clientId?: string,
+    app?: AppLoginTransaction,
   ): Promise<{ authorizationUrl: URL; transaction: LoginTransaction }> {
     const config = await this.configuration();
     const transaction: LoginTransaction = {
@@ -52,7 +56,7 @@ export class IdentityProviderClient {
       nonce: oidc.randomNonce(),
       codeVerifier: oidc.randomPKCECodeVerifier(),
       returnTo,
-      ...(clientId !== undefined && { clientId }),
+      ...(app !== undefined && { app }),
     };
     const authorizationUrl = oidc.buildAuthorizationUrl(config, {
       redirect_uri: this.settings.redirectUri,
@@ -69,7 +73,7 @@ export class IdentityProviderClient {
   /**
    * Checks the identity provider's answer at the callback (state, then the code exchanged
    * server-side with the PKCE verifier, then the ID token's signature, issuer, audience and
-   * nonce) and returns who signed in, with the UserInfo claims when the provider has that endpoint.
+   * nonce) and returns the ID token, with the UserInfo claims when the provider has that endpoint.
    */
   async finishLogin(callbackUrl: URL, transaction: LoginTransaction): Promise<VerifiedIdentity> {
     const config = await this.configuration();
@@ -81,9 +85,11 @@ export class IdentityProviderClient {
         idTokenExpected: true,
       });
       const idToken = tokens.claims();
-      if (idToken === undefined) throw new oidc.ClientError('no ID token in the token response');
+      if (idToken === undefined || tokens.id_token === undefined) {
+        throw new oidc.ClientError('no ID token in the token response');
+      }
       const userInfo = await this.userInfo(config, tokens.access_token, idToken.sub);
-      return { issuer: idToken.iss, subject: idToken.sub, claims: { ...userInfo, ...idToken } };
+      return { idToken: tokens.id_token, userInfo };
     } catch (error) {
       throw this.loginFailure(error);
     }

@@ -18,9 +18,14 @@ export class LoginTransactions {
 
 function isLoginTransaction(value: unknown): value is LoginTransaction {
   if (typeof value !== 'object' || value === null) return false;
-  const { state, nonce, codeVerifier, returnTo, clientId } = value as Record<string, unknown>;
-  return (
-    [state, nonce, codeVerifier, returnTo].every((field) => typeof field === 'string' && field !== '') &&
-    (clientId === undefined || (typeof clientId === 'string' && clientId !== ''))
-  );
+  const { state, nonce, codeVerifier, returnTo, app } = value as Record<string, unknown>;
+  return [state, nonce, codeVerifier, returnTo].every(isText) && (app === undefined || isAppLogin(app));
 }
+
+function isAppLogin(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const { clientId, codeChallenge, state } = value as Record<string, unknown>;
+  return isText(clientId) && isText(codeChallenge) && (state === undefined || isText(state));
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';

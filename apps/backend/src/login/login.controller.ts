@@ -70,7 +70,7 @@ export class LoginController {
       tag: 'User login and consent',
       summary: 'The identity provider’s callback',
       description:
-        'Where the identity provider sends the browser back (`{ISSUER}/auth/oidc/callback`). The backend exchanges the provider’s code server-side, opens a session (cookie, 8 hours) and **302**s to the `return_to` of the login. For the app login family (`/api/v1/auth/oidc/login`) it **302**s instead to the app’s `return_to` with a one-time `code` (60 s); the token never appears in a browser URL. An expired or foreign login transaction, or an answer that cannot be verified: **400** page; the provider refused the sign-in: **403** page.',
+        'Where the identity provider sends the browser back (`{ISSUER}/auth/oidc/callback`). The backend exchanges the provider’s code server-side, opens a session (cookie, 8 hours) and **302**s to the `return_to` of the login. For the app login family (`/api/v1/auth/oidc/login`) it **302**s instead to the app’s `return_to` with a one-time `code` (60 s, bound to the app’s PKCE challenge) and the app’s `state`; the token never appears in a browser URL. An expired or foreign login transaction, or an answer that cannot be verified: **400** page; the provider refused the sign-in: **403** page.',
     },
     { session: 'none' },
   )
@@ -101,12 +101,11 @@ export class LoginController {
     const sealed = this.cookies.loginTransaction(request);
     this.cookies.clearLoginTransaction(reply); // single use, whatever happens next
     const callbackUrl = new URL(`${this.config.issuer}${request.url}`);
-    const { session, returnTo, clientId } = await this.login.finish(callbackUrl, sealed);
+    const { session, returnTo, app } = await this.login.finish(callbackUrl, sealed);
     const maxAge = (session.expiresAt.getTime() - Date.now()) / 1000;
     this.cookies.setSession(reply, session.session, maxAge);
-    if (clientId === undefined) return sendRedirect(reply, 302, returnTo);
-    const target = { clientId, returnTo };
-    await sendRedirect(reply, 302, await this.appLogin.issueCode(session.session, target));
+    if (app === undefined) return sendRedirect(reply, 302, returnTo);
+    await sendRedirect(reply, 302, await this.appLogin.issueCode(session.session, { ...app, returnTo }));
   }
 
   /** Form post with `csrf_token` (and an optional `return_to` path to go to afterwards). */

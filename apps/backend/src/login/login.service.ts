@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '@platform/domain';
 import { CsrfTokens } from '../browser/csrf';
+import type { AppLoginTransaction } from '../clients/app-login.client';
 import { type NewSession, SessionsClient } from '../clients/sessions.client';
 import { IdentityProviderClient } from './identity-provider.client';
 import { LoginTransactions } from './login-transactions';
@@ -21,17 +22,17 @@ export class LoginService {
   ) {}
 
   /**
-   * `returnTo` is a path on this server, or, with `clientId` (the app login), the app's
-   * registered callback, already checked by the control plane.
+   * `returnTo` is a path on this server, or, with `app` (the app login), the app's registered
+   * callback, already checked by the control plane.
    */
   async start(
     returnTo: string,
-    clientId?: string,
+    app?: AppLoginTransaction,
   ): Promise<{ authorizationUrl: string; sealedTransaction: string }> {
     const { authorizationUrl, transaction } =
-      clientId === undefined
+      app === undefined
         ? await this.identityProvider.startLogin(returnTo)
-        : await this.identityProvider.startLogin(returnTo, clientId);
+        : await this.identityProvider.startLogin(returnTo, app);
     return {
       authorizationUrl: authorizationUrl.href,
       sealedTransaction: this.transactions.seal(transaction),
@@ -41,7 +42,7 @@ export class LoginService {
   async finish(
     callbackUrl: URL,
     sealedTransaction: string | undefined,
-  ): Promise<{ session: NewSession; returnTo: string; clientId?: string }> {
+  ): Promise<{ session: NewSession; returnTo: string; app?: AppLoginTransaction }> {
     const transaction = this.transactions.open(sealedTransaction);
     if (transaction === undefined) {
       throw new DomainError(
@@ -55,7 +56,7 @@ export class LoginService {
     return {
       session,
       returnTo: transaction.returnTo,
-      ...(transaction.clientId !== undefined && { clientId: transaction.clientId }),
+      ...(transaction.app !== undefined && { app: transaction.app }),
     };
   }
 

@@ -23,6 +23,7 @@ const MAX_CLIENT_ID = 64;
  * - failed client authentications per client and address, and per address: a secret cannot be
  *   guessed, and a source that keeps failing is refused (429) before its guesses reach argon2.
  *   Counting per client *and* address keeps an attacker elsewhere from locking a client out.
+ * The address is `request.ip`: the peer's, or the client's behind a proxy `TRUST_PROXY` names.
  */
 @Injectable()
 export class ClientRateLimits implements OnModuleInit, OnApplicationShutdown {
@@ -64,13 +65,17 @@ export class ClientRateLimits implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Counts the request (for `presentedClientId` when the route already read the credentials);
-   * when a limit refuses it (its own count, or failures on record for its
-   * client and address), answers 429 itself and resolves false.
+   * Counts the request (for `presentedClientId` when the route already read the credentials,
+   * null when they name no client); when a limit refuses it (its own count, or failures on
+   * record for its client and address), answers 429 itself and resolves false.
    */
-  async admit(request: PlatformRequest, reply: FastifyReply, presentedClientId?: string): Promise<boolean> {
-    // The route may have read the credentials already (introspection): not parsed twice.
-    const client = presentedClientId === undefined ? clientIdOf(request) : limitKeyOf(presentedClientId);
+  async admit(
+    request: PlatformRequest,
+    reply: FastifyReply,
+    presentedClientId?: string | null,
+  ): Promise<boolean> {
+    // The route may have read the credentials already (introspection, a JSON body): not parsed twice.
+    const client = clientOf(request, presentedClientId);
     const address = request.ip;
     const source = `${client} ${address}`;
     // One round trip: the failure checks and the request counts side by side.
@@ -103,13 +108,17 @@ export class ClientRateLimits implements OnModuleInit, OnApplicationShutdown {
     return false;
   }
 
-  /** Once answered (`status`): a failed client authentication counts against the source. */
-  async settle(request: PlatformRequest, status: number): Promise<void> {
+  /**
+   * Once answered (`status`): a failed client authentication counts against the source
+   * (`presentedClientId` as given to `admit`).
+   */
+  async settle(request: PlatformRequest, status: number, presentedClientId?: string | null): Promise<void> {
     // A client that authenticates starts again from no failures, as after a correct password.
     const failing = this.failing.get(request);
     if (status === 200 && failing !== undefined) await this.failuresPerClient?.reset(failing);
     if (status !== 401) return;
-    const { client, address } = callerOf(request);
+    const client = clientOf(request, presentedClientId);
+    const address = request.ip;
     await Promise.all([
       client === undefined ? undefined : this.failuresPerClient?.consume(`${client} ${address}`),
       this.failuresPerAddress?.consume(address),
@@ -117,9 +126,13 @@ export class ClientRateLimits implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
-/** The client a request names (Basic or form `client_id`) and its source address. */
-function callerOf(request: PlatformRequest): { client: string | undefined; address: string } {
-  return { client: clientIdOf(request), address: request.ip };
+/** The client a request names: as the route read it, else from Basic or the form `client_id`. */
+function clientOf(
+  request: PlatformRequest,
+  presentedClientId: string | null | undefined,
+): string | undefined {
+  if (presentedClientId === null) return undefined;
+  return presentedClientId === undefined ? clientIdOf(request) : limitKeyOf(presentedClientId);
 }
 
 /**

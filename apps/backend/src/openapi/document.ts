@@ -17,7 +17,7 @@ const DECISIONS = `
 - **Lifecycle of an application.** Registered, then deleted (final; its tokens die at once). No suspended state.
 - **Scope definition (\`POST /api/v1/scopes\`).** JSON \`{name, description}\` -> 201 \`{name, description, created_at}\`; standard or existing name 409.
 - **Token event stream (\`GET /api/v1/token-events\`).** JSON over HTTP, cursor-paged: \`after\`, \`limit\`, \`client_id\` -> \`{events: [{id, type, client_id, subject, jti, grant_id, occurred_at}], next_after}\`.
-- **Login family bodies.** Code exchange \`POST /api/v1/auth/exchange\` \`{code}\` and refresh \`POST /api/v1/auth/refresh\` \`{refreshToken}\` -> \`{accessToken, refreshToken, tokenType, expiresIn, scope}\`; validate (\`GET ?token=\` or \`POST {token}\`) -> \`{active: true, sub, client_id, scope, tenant?, roles?, exp}\` or \`{active: false}\`.
+- **Login family bodies.** Code exchange \`POST /api/v1/auth/exchange\` \`{code, codeVerifier, clientId, clientSecret?}\` and refresh \`POST /api/v1/auth/refresh\` \`{refreshToken, clientId, clientSecret?}\` -> \`{accessToken, refreshToken, tokenType, expiresIn, scope}\`; validate (\`GET ?token=\` or \`POST {token}\`) -> \`{active: true, sub, client_id, scope, tenant?, roles?, exp}\` or \`{active: false}\`.
 - **Service accounts.** Register \`{name, declared_scopes?}\` -> 201 \`{client_id, client_secret, name, declared_scopes, app_type: "service", created_at}\` (generated \`client_id\`); credentials rotate -> 200 \`{client_id, client_secret, rotated_at}\`.
 - **Health credential.** None (load balancers probe it); 503 when the sidecar is not serving.
 - **Access token claims** beyond introspection: \`tenant\`, \`roles\`, \`grant_id\` for user tokens; header \`typ: at+jwt\`, \`kid\` = RFC 7638 thumbprint.

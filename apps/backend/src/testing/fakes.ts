@@ -26,6 +26,7 @@ export const testConfig = (overrides: Partial<PlatformConfig> = {}): PlatformCon
   adminClientId: 'admin',
   adminClientSecret: undefined,
   internalToken: 'internal-test-token',
+  sessionSecret: () => 'session-test-secret',
   oidc: { issuer: undefined, clientId: undefined, clientSecret: undefined, scopes: 'openid email profile' },
   logFormat: 'text',
   secrets: { kek: () => Buffer.alloc(32), previousKeks: [] },
@@ -40,6 +41,10 @@ export const testConfig = (overrides: Partial<PlatformConfig> = {}): PlatformCon
   },
   shutdownDrainMs: 0,
   signingKeyRotationDays: 90,
+  retention: { graceSeconds: 3600, tokenEventDays: 30 },
+  refreshTokenAbsoluteLifetimeDays: 90,
+  argon2Concurrency: 1,
+  trustProxy: [],
   rateLimits: {
     redisUrl: undefined,
     clientPerMinute: 600_000,

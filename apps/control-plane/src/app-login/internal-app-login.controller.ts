@@ -1,4 +1,4 @@
-import { Body, Controller, Header, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Header, Headers, HttpCode, Post } from '@nestjs/common';
 import { AppLoginService, AppTokenRefresher, LoginCodeGrant, OAuthError } from '@platform/domain';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { RevocationFeed } from '../platform/revocation-feed';
@@ -18,16 +18,43 @@ class LoginCodeRequestDto extends ReturnToDto {
   @IsString()
   @MaxLength(64)
   client_id: string;
+
+  @IsString()
+  @MaxLength(128)
+  code_challenge: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  state?: string;
 }
 
-class ExchangeDto {
+/** The app's credentials, as at the token endpoint (or Basic, passed through). */
+class AppClientDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  client_id?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  client_secret?: string;
+}
+
+class ExchangeDto extends AppClientDto {
   @IsOptional()
   @IsString()
   @MaxLength(512)
   code?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  code_verifier?: string;
 }
 
-class RefreshDto {
+class RefreshDto extends AppClientDto {
   @IsOptional()
   @IsString()
   @MaxLength(512)
@@ -37,7 +64,8 @@ class RefreshDto {
 /**
  * The app login of the user-forwarding model (docs/internal-api.md): which app a `return_to`
  * belongs to, the one-time login code after the identity provider's login, and the code and
- * refresh exchanges the app makes server-to-server through the backend.
+ * refresh exchanges the app makes server-to-server through the backend (with the app's Basic
+ * credentials, when it uses them, as the `authorization` header).
  */
 @Controller('internal/v1/app-login')
 @InternalRoute()
@@ -65,6 +93,8 @@ export class InternalAppLoginController {
     const redirectTo = await this.login.issueCode(body.session, {
       clientId: body.client_id,
       returnTo: body.return_to,
+      codeChallenge: body.code_challenge,
+      ...(body.state !== undefined && { state: body.state }),
     });
     return { redirect_to: redirectTo };
   }
@@ -72,15 +102,15 @@ export class InternalAppLoginController {
   @Post('exchange')
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
-  exchange(@Body() body: ExchangeDto) {
-    return this.waking(() => this.codes.exchange(body.code));
+  exchange(@Body() body: ExchangeDto, @Headers('authorization') authorization: string | undefined) {
+    return this.waking(() => this.codes.exchange(body, authorization));
   }
 
   @Post('refresh')
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
-  refresh(@Body() body: RefreshDto) {
-    return this.waking(() => this.refresher.refresh(body.refresh_token));
+  refresh(@Body() body: RefreshDto, @Headers('authorization') authorization: string | undefined) {
+    return this.waking(() => this.refresher.refresh(body, authorization));
   }
 
   /** A replayed code or refresh token revokes its grant: the sidecars hear of it at once. */

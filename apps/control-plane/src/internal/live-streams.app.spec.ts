@@ -118,6 +118,22 @@ async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> 
   }
 }
 
+/** Counts the 15 s heartbeats streams start from now on and have not cleared yet. */
+function heartbeats(): () => number {
+  const running = new Set<NodeJS.Timeout>();
+  const { setInterval: set, clearInterval: clear } = global;
+  jest.spyOn(global, 'setInterval').mockImplementation(((handler: () => void, ms?: number) => {
+    const timer = set(handler, ms);
+    if (ms === 15_000) running.add(timer);
+    return timer;
+  }) as unknown as typeof setInterval);
+  jest.spyOn(global, 'clearInterval').mockImplementation((timer) => {
+    running.delete(timer as NodeJS.Timeout);
+    clear(timer);
+  });
+  return () => running.size;
+}
+
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 function heapUsed(): number {
@@ -152,10 +168,12 @@ describe('live streams whose clients drop', () => {
   afterEach(() => {
     store.queryMs = 0;
     store.failing = false;
+    jest.restoreAllMocks();
   });
 
-  it('lets go of every stream, subscriber and loop, and the heap stays bounded', async () => {
+  it('lets go of every stream, subscriber, heartbeat and loop, and the heap stays bounded', async () => {
     store.queryMs = 15; // catch-up takes several slow pages: most drops land in it
+    const running = heartbeats();
     const before = heapUsed();
     for (let round = 0; round < 6; round++) {
       const clients = await Promise.all(
@@ -165,6 +183,7 @@ describe('live streams whose clients drop', () => {
       for (const client of clients) client.destroy();
     }
     await until(() => openStreams() === 0 && feed.subscriberCount === 0);
+    expect(running()).toBe(0);
     // Readers that never read: let go once they leave too much untaken for stallMs.
     const admit = jest.spyOn(liveStreamsOf(app.getHttpAdapter().getInstance()), 'admit');
     const stalled = await Promise.all([
@@ -185,12 +204,14 @@ describe('live streams whose clients drop', () => {
     expect(heapUsed() - before).toBeLessThan(16 * 1024 * 1024);
   });
 
-  it('leaves nothing subscribed when the catch-up query fails', async () => {
+  it('leaves nothing subscribed and no heartbeat running when the catch-up query fails', async () => {
     store.failing = true;
+    const running = heartbeats();
     const client = await open(port, '/feed');
     await new Promise((resolve) => client.once('close', resolve));
     await until(() => openStreams() === 0);
     expect(feed.subscriberCount).toBe(0);
+    expect(running()).toBe(0);
   });
 });
 

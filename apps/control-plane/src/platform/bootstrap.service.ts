@@ -7,18 +7,12 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import {
-  ApplicationRegistry,
-  AuditCheckpoints,
-  SigningKeyRing,
-  type Clock,
-  type Stores,
-} from '@platform/domain';
+import { ApplicationRegistry, AuditCheckpoints, SigningKeyRing } from '@platform/domain';
 import type { PlatformConfig } from '@platform/config';
-import { CLOCK, PLATFORM_CONFIG, STORES } from './tokens';
+import { SigningKeyFollower } from './signing-key-follower';
+import { PLATFORM_CONFIG } from './tokens';
 
 const KEY_RELOAD_MS = 30_000;
-const PRUNE_MS = 5 * 60_000;
 /** How often the signing key's age is checked against SIGNING_KEY_ROTATION_DAYS. */
 const KEY_AGE_CHECK_MS = 60 * 60_000;
 /** The audit log is checkpointed at start and this often when it has grown (docs/audit.md). */
@@ -26,9 +20,10 @@ export const AUDIT_CHECKPOINT_MS = 60_000;
 
 /**
  * First-start work (signing key, admin app, an audit checkpoint) and the periodic chores:
- * re-reading keys that another replica may have rotated, pruning deny-list entries no token can
- * outlive, checkpointing the audit log, rotating the signing key when it is older than
- * SIGNING_KEY_ROTATION_DAYS. Every replica runs them; each is safe to run twice.
+ * re-reading keys that another replica may have rotated (a backstop: SigningKeyFollower reloads
+ * them at once), checkpointing the audit log, rotating the signing key when it is older than
+ * SIGNING_KEY_ROTATION_DAYS. Every replica runs them; each is safe to run twice. Pruning is the
+ * retention sweep's (RetentionSweepLoop).
  */
 @Injectable()
 export class BootstrapService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -37,14 +32,14 @@ export class BootstrapService implements OnApplicationBootstrap, OnApplicationSh
 
   constructor(
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
-    @Inject(STORES) private readonly stores: Stores,
-    @Inject(CLOCK) private readonly clock: Clock,
     private readonly keys: SigningKeyRing,
     private readonly registry: ApplicationRegistry,
     private readonly checkpoints: AuditCheckpoints,
+    private readonly keyFollower: SigningKeyFollower,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    await this.keyFollower.follow();
     await this.keys.load();
     const generated = await this.registry.ensureAdminApp(
       this.config.adminClientId,
@@ -52,8 +47,8 @@ export class BootstrapService implements OnApplicationBootstrap, OnApplicationSh
     );
     if (generated !== undefined) this.writeAdminCredentials(generated);
     await this.reportScopeRuleBreaches();
+    await this.reportRedirectUriRuleBreaches();
     this.every(KEY_RELOAD_MS, () => this.keys.load());
-    this.every(PRUNE_MS, () => this.stores.revocations.pruneRevocations(this.clock.now()));
     this.every(AUDIT_CHECKPOINT_MS, () => this.checkpoints.checkpoint(), { now: true });
     const rotationDays = this.config.signingKeyRotationDays;
     if (rotationDays > 0) {
@@ -71,6 +66,19 @@ export class BootstrapService implements OnApplicationBootstrap, OnApplicationSh
       this.logger.warn(
         `app ${app.clientId} (${app.appType}${app.tenant === null ? '' : `, bound to ${app.tenant}`}) declares ` +
           `${neverGranted.join(' ')}, which it may no longer hold: never granted (docs/authorization.md, "Upgrading to 1.0")`,
+      );
+    }
+  }
+
+  /**
+   * Apps registered before the redirect URI rules keep their rows; a URI that breaks them is
+   * refused at authorize. Named by its place: the URI itself may carry a password.
+   */
+  private async reportRedirectUriRuleBreaches(): Promise<void> {
+    for (const { app, problems } of await this.registry.redirectUriRuleBreaches()) {
+      this.logger.warn(
+        `app ${app.clientId} (${app.appType}) has redirect URIs that break the redirect URI rules and are ` +
+          `refused at authorize: ${problems.join('; ')} (docs/decisions.md, "Redirect URIs")`,
       );
     }
   }

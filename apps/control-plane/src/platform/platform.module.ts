@@ -1,4 +1,4 @@
-import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import {
   AccessTokenValidator,
   ACCESS_TOKEN_LIFETIME_SECONDS,
@@ -14,6 +14,7 @@ import {
   ApplicationRegistry,
   argon2idHasher,
   AuthorizationCodeGrant,
+  boundedArgon2,
   AuthorizationRequestValidator,
   ClientAuthenticator,
   ClientCredentialsGrant,
@@ -21,7 +22,7 @@ import {
   Envelope,
   GroupedTokenEvents,
   JwtAccessTokenStrategy,
-  REFRESH_TOKEN_LIFETIME_SECONDS,
+  REFRESH_TOKEN_IDLE_SECONDS,
   RefreshTokenGrant,
   ScopeRegistry,
   SESSION_LIFETIME_SECONDS,
@@ -44,7 +45,9 @@ import { Drain } from '@platform/http';
 import { correlationId, gaugeOf } from '@platform/telemetry';
 import type { DataSource } from 'typeorm';
 import { DefinitionFeed } from './definition-feed';
+import { securePrivateStorage } from './private-storage';
 import { RevocationFeed } from './revocation-feed';
+import { SigningKeyFollower } from './signing-key-follower';
 import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR } from './tokens';
 
 /**
@@ -56,6 +59,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
   providers: [
     RevocationFeed,
     DefinitionFeed,
+    SigningKeyFollower,
     { provide: PLATFORM_CONFIG, useFactory: () => loadConfig() },
     { provide: CLOCK, useValue: systemClock },
     {
@@ -65,7 +69,11 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     },
     {
       provide: DATA_SOURCE,
-      useFactory: async (config: PlatformConfig) => watchPool(await openDataSource(config.databaseUrl)),
+      useFactory: async (config: PlatformConfig) => {
+        const logger = new Logger('PrivateStorage');
+        for (const change of securePrivateStorage(config)) logger.warn(change);
+        return watchPool(await openDataSource(config.databaseUrl));
+      },
       inject: [PLATFORM_CONFIG],
     },
     {
@@ -103,7 +111,12 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
         new CrossTenantRefusalAuditor(audit, trail, clock),
       inject: [AuditLog, AuditTrail, CLOCK],
     },
-    { provide: SECRET_HASHER, useFactory: () => new VerifiedSecretCache(argon2idHasher) },
+    {
+      provide: SECRET_HASHER,
+      useFactory: (config: PlatformConfig) =>
+        new VerifiedSecretCache(boundedArgon2(argon2idHasher, config.argon2Concurrency)),
+      inject: [PLATFORM_CONFIG],
+    },
     {
       provide: Envelope,
       useFactory: (config: PlatformConfig) => new Envelope(config.secrets.kek(), config.secrets.previousKeks),
@@ -152,9 +165,16 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     },
     {
       provide: UserTokenIssuer,
-      useFactory: (tokens: JwtAccessTokenStrategy, clock: Clock) =>
-        new UserTokenIssuer(tokens, REFRESH_TOKEN_LIFETIME_SECONDS, clock),
-      inject: [JwtAccessTokenStrategy, CLOCK],
+      useFactory: (tokens: JwtAccessTokenStrategy, config: PlatformConfig, clock: Clock) =>
+        new UserTokenIssuer(
+          tokens,
+          {
+            idleSeconds: REFRESH_TOKEN_IDLE_SECONDS,
+            absoluteSeconds: config.refreshTokenAbsoluteLifetimeDays * 24 * 3600,
+          },
+          clock,
+        ),
+      inject: [JwtAccessTokenStrategy, PLATFORM_CONFIG, CLOCK],
     },
     {
       provide: TokenEndpoint,
@@ -300,28 +320,25 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     {
       provide: LoginCodeGrant,
       useFactory: (
+        authenticator: ClientAuthenticator,
         transactor: Transactor,
         revoker: TokenRevoker,
         userTokens: UserTokenIssuer,
         clock: Clock,
-      ) => new LoginCodeGrant(transactor, revoker, userTokens, clock),
-      inject: [TRANSACTOR, TokenRevoker, UserTokenIssuer, CLOCK],
+      ) => new LoginCodeGrant(authenticator, transactor, revoker, userTokens, clock),
+      inject: [ClientAuthenticator, TRANSACTOR, TokenRevoker, UserTokenIssuer, CLOCK],
     },
     {
       provide: AppTokenRefresher,
       useFactory: (
-        stores: Stores,
+        authenticator: ClientAuthenticator,
         transactor: Transactor,
         revoker: TokenRevoker,
         userTokens: UserTokenIssuer,
         clock: Clock,
       ) =>
-        new AppTokenRefresher(
-          stores.refreshTokens,
-          stores.applications,
-          new RefreshTokenGrant(transactor, revoker, userTokens, clock),
-        ),
-      inject: [STORES, TRANSACTOR, TokenRevoker, UserTokenIssuer, CLOCK],
+        new AppTokenRefresher(authenticator, new RefreshTokenGrant(transactor, revoker, userTokens, clock)),
+      inject: [ClientAuthenticator, TRANSACTOR, TokenRevoker, UserTokenIssuer, CLOCK],
     },
     {
       provide: UserAdministration,
@@ -343,6 +360,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     UserAdministration,
     RevocationFeed,
     DefinitionFeed,
+    SigningKeyFollower,
     DATA_SOURCE,
     PLATFORM_CONFIG,
     CLOCK,

@@ -58,18 +58,34 @@ export class AuthorizationDecisionDto extends AuthorizationRequestDto {
   approved: boolean;
 }
 
-/** The verified ID token / userinfo claims the backend got from the identity provider. */
+/**
+ * Who signed in: the identity provider's ID token as the backend received it (the control plane
+ * verifies it), with the UserInfo answer. `issuer`, `subject` and `claims` are the test seam's
+ * (TEST_SESSIONS_FROM_CLAIMS), refused otherwise.
+ */
 export class CreateSessionDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(16_384)
+  id_token?: string;
+
+  @IsOptional()
+  @IsObject()
+  userinfo?: Record<string, unknown>;
+
+  @IsOptional()
   @IsString()
   @MaxLength(2048)
-  issuer: string;
+  issuer?: string;
 
+  @IsOptional()
   @IsString()
   @MaxLength(255)
-  subject: string;
+  subject?: string;
 
+  @IsOptional()
   @IsObject()
-  claims: Record<string, unknown>;
+  claims?: Record<string, unknown>;
 }
 
 export class SessionDto {

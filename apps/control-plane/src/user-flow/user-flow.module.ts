@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
+import type { PlatformConfig } from '@platform/config';
 import { InternalGuard } from '../internal/internal.guard';
+import { PLATFORM_CONFIG } from '../platform/tokens';
+import { IdentityTokenVerifier } from './identity-token-verifier';
 import { InternalAuthorizeController } from './internal-authorize.controller';
 import { SessionsController } from './sessions.controller';
 
@@ -8,5 +11,15 @@ import { SessionsController } from './sessions.controller';
  * the internal token: users, browser sessions and consent decisions live here; the backend
  * renders the pages and talks to the identity provider.
  */
-@Module({ controllers: [SessionsController, InternalAuthorizeController], providers: [InternalGuard] })
+@Module({
+  controllers: [SessionsController, InternalAuthorizeController],
+  providers: [
+    InternalGuard,
+    {
+      provide: IdentityTokenVerifier,
+      useFactory: (config: PlatformConfig) => new IdentityTokenVerifier(config.oidc),
+      inject: [PLATFORM_CONFIG],
+    },
+  ],
+})
 export class UserFlowModule {}

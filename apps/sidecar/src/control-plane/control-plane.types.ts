@@ -11,7 +11,14 @@ export interface JsonWebKeySet {
   keys: JWK[];
 }
 
-const KINDS: ReadonlySet<string> = new Set<RevocationKind>(['jti', 'client', 'subject', 'grant', 'secret']);
+const KINDS: ReadonlySet<string> = new Set<RevocationKind>([
+  'jti',
+  'client',
+  'subject',
+  'grant',
+  'secret',
+  'signing_key',
+]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -4,7 +4,8 @@ import { InternalTokenVerifier } from './internal-token.verifier';
 
 /**
  * Lets a call through only with a valid `x-internal-token`: UNAUTHENTICATED otherwise, and
- * RESOURCE_EXHAUSTED for an address that failed too often (InternalTokenVerifier).
+ * RESOURCE_EXHAUSTED once its address has failed too often; the right token always passes
+ * (InternalTokenVerifier).
  */
 @Injectable()
 export class InternalTokenGuard implements CanActivate {

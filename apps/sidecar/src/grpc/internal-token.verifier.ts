@@ -9,10 +9,12 @@ import { SidecarError } from '../errors';
 import { SidecarCounters } from '../ratelimit/sidecar-counters';
 
 /**
- * Checks `x-internal-token` metadata on the internal RPCs (constant-time, `secretsEqual`). A peer
- * address that keeps presenting wrong tokens is refused with RESOURCE_EXHAUSTED and RetryInfo for
- * the rest of the window, right token or not (as the backend treats failed client secrets), so the
- * token cannot be guessed through the sidecar.
+ * Checks `x-internal-token` metadata on the internal RPCs (constant-time, `secretsEqual`). The
+ * right token always passes. Wrong or missing ones are counted per peer address; past the quota
+ * they are answered RESOURCE_EXHAUSTED with RetryInfo for the rest of the window. Only failures
+ * are limited: every process on the host shares the loopback address, and one that guesses must
+ * not lock the backend beside it out. The token's length (at least 32 characters) is what makes it
+ * unguessable; the count makes a guessing caller visible and cheap to answer.
  */
 @Injectable()
 export class InternalTokenVerifier {
@@ -35,7 +37,9 @@ export class InternalTokenVerifier {
 
   /** `address`: the caller's remote address (every connection of one host counts together). */
   async assert(metadata: Metadata, address: string): Promise<void> {
-    const record = await this.failures?.peek(address);
+    const [presented] = metadata.get(INTERNAL_TOKEN_METADATA);
+    if (typeof presented === 'string' && presented !== '' && secretsEqual(presented, this.expected)) return;
+    const record = await this.failures?.consume(address);
     if (record !== undefined && !record.allowed) {
       metrics.rateLimitDecisions.labels(record.policy.name).inc();
       throw new SidecarError(
@@ -44,10 +48,6 @@ export class InternalTokenVerifier {
         record.resetSeconds,
       );
     }
-    const [presented] = metadata.get(INTERNAL_TOKEN_METADATA);
-    if (typeof presented !== 'string' || presented === '' || !secretsEqual(presented, this.expected)) {
-      await this.failures?.consume(address);
-      throw new SidecarError('internal_token_invalid', 'missing or invalid internal token');
-    }
+    throw new SidecarError('internal_token_invalid', 'missing or invalid internal token');
   }
 }

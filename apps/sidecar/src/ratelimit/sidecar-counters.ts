@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { type RateLimit, type RateLimitPolicy, RateLimitStore } from '@platform/ratelimit';
 import { metrics } from '@platform/telemetry';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
@@ -10,7 +10,7 @@ import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
  * warning and `platform_rate_limit_store_errors_total`.
  */
 @Injectable()
-export class SidecarCounters implements OnApplicationShutdown {
+export class SidecarCounters implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('RateLimits');
   private readonly store: RateLimitStore;
 
@@ -21,6 +21,13 @@ export class SidecarCounters implements OnApplicationShutdown {
       onStoreError: () => metrics.rateLimitStoreErrors.inc(),
       warn: (message) => this.logger.warn(message),
     });
+  }
+
+  /** Waits (briefly) for Redis, so the first calls count where every sidecar does. */
+  async onModuleInit(): Promise<void> {
+    if (this.store.shared && !(await this.store.ready())) {
+      this.logger.warn('Redis for rate limits is not reachable yet: counting in memory until it is');
+    }
   }
 
   limit(policy: RateLimitPolicy): RateLimit {

@@ -105,6 +105,7 @@ export class AuditedTransactor implements Transactor {
           await stores.audit.appendAuditRecords(events.map((event) => this.trail.ofTokenEvent(event)));
         },
         listTokenEvents: (query) => tokenEvents.listTokenEvents(query),
+        pruneTokenEvents: (before, limit) => tokenEvents.pruneTokenEvents(before, limit),
       },
     };
   }

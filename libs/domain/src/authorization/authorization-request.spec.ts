@@ -84,6 +84,76 @@ describe(AuthorizationRequestValidator.name, () => {
     );
   });
 
+  describe("a native (cli) app's loopback redirect URI (RFC 8252 section 7.3)", () => {
+    const native = async () => {
+      const engine = await createTestEngine();
+      const app = await engine.seed({
+        clientId: 'ops-cli',
+        appType: 'cli',
+        declaredScopes: ['jobs.read'],
+        redirectUris: ['http://127.0.0.1/callback', 'http://[::1]:8080/callback'],
+      });
+      return { validator: new AuthorizationRequestValidator(engine.stores.applications), app };
+    };
+
+    it('matches on any port, and the code is bound to the URI as requested', async () => {
+      const { validator, app } = await native();
+      for (const redirect_uri of ['http://127.0.0.1:53123/callback', 'http://[::1]:49152/callback']) {
+        await expect(
+          validator.validate(anAuthorizationRequest(app, { redirect_uri })),
+        ).resolves.toMatchObject({
+          redirectUri: redirect_uri,
+        });
+      }
+    });
+
+    it('matches nothing else than the port', async () => {
+      const { validator, app } = await native();
+      for (const redirect_uri of ['http://127.0.0.1:53123/callback/x', 'http://127.1:53123/callback']) {
+        await expect(refusal(validator, anAuthorizationRequest(app, { redirect_uri }))).resolves.toEqual({
+          code: 'invalid_request',
+          redirectable: false,
+        });
+      }
+    });
+
+    it("is exact for a web app's loopback URI", async () => {
+      const engine = await createTestEngine();
+      const app = await engine.seed({
+        clientId: 'dev-portal',
+        appType: 'web',
+        declaredScopes: ['jobs.read'],
+        redirectUris: ['http://127.0.0.1:3000/callback'],
+      });
+      const validator = new AuthorizationRequestValidator(engine.stores.applications);
+      await expect(
+        refusal(validator, anAuthorizationRequest(app, { redirect_uri: 'http://127.0.0.1:3001/callback' })),
+      ).resolves.toEqual({ code: 'invalid_request', redirectable: false });
+    });
+  });
+
+  it('refuses, without redirecting and naming the rule, a URI registered before the redirect URI rules', async () => {
+    const engine = await createTestEngine();
+    const app = await engine.seed({
+      clientId: 'legacy-cli',
+      appType: 'cli',
+      declaredScopes: ['jobs.read'],
+      redirectUris: ['http://localhost:8080/callback'],
+    });
+    const validator = new AuthorizationRequestValidator(engine.stores.applications);
+    const error = await validator
+      .validate(anAuthorizationRequest(app, { redirect_uri: 'http://localhost:8080/callback' }))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthorizationRequestError);
+    expect(error).toMatchObject({
+      code: 'invalid_request',
+      redirectable: false,
+      description: expect.stringMatching(
+        /breaks the redirect URI rules: it names localhost: use 127\.0\.0\.1/,
+      ),
+    });
+  });
+
   describe('refuses without redirecting (an error page) when', () => {
     it.each<[string, Partial<AuthorizationRequestParams>, OAuthErrorCode]>([
       ['client_id is missing', { client_id: undefined }, 'invalid_request'],

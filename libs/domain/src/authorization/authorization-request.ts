@@ -3,6 +3,7 @@ import { OAuthError, type OAuthErrorCode } from '../errors';
 import { parseScope, uncoveredScopes } from '../scopes';
 import type { ApplicationStore } from '../storage';
 import { isS256CodeChallenge } from './pkce';
+import { redirectUriProblem, registeredRedirectUri } from '../registry/redirect-uri';
 import { isServiceOnlyScope, userScopes } from '../authority/reserved-scopes';
 
 /** RFC 6749 section 4.1.1 and RFC 7636 section 4.3, as the browser sent them (any may be missing). */
@@ -76,9 +77,12 @@ export class AuthorizationRequestValidator {
     if (!params.client_id) throw untrusted('invalid_request', 'client_id is required');
     const client = await this.applications.findApplication(params.client_id);
     if (!client) throw untrusted('invalid_client', 'unknown client');
-    // Exact string comparison (RFC 9700 section 2.1): no prefix, pattern or normalization.
+    // Exact string comparison but a native app's loopback port (RFC 9700 section 2.1), and only
+    // a registered URI the rules allow: one registered before them is refused, not followed.
     const redirectUri = params.redirect_uri;
-    const registered = redirectUri !== undefined && client.redirectUris.includes(redirectUri);
+    const matched = redirectUri === undefined ? undefined : registeredRedirectUri(client, redirectUri);
+    const broken = matched === undefined ? null : redirectUriProblem(matched, client.appType);
+    const registered = matched !== undefined && broken === null;
     if (!appMayUseGrant(client.appType, 'authorization_code')) {
       throw new AuthorizationRequestError(
         'unauthorized_client',
@@ -87,7 +91,15 @@ export class AuthorizationRequestValidator {
       );
     }
     if (redirectUri === undefined) throw untrusted('invalid_request', 'redirect_uri is required');
-    if (!registered) throw untrusted('invalid_request', 'redirect_uri is not registered for this client');
+    if (matched === undefined) {
+      throw untrusted('invalid_request', 'redirect_uri is not registered for this client');
+    }
+    if (broken !== null) {
+      throw untrusted(
+        'invalid_request',
+        `redirect_uri is registered but breaks the redirect URI rules: it ${broken}`,
+      );
+    }
 
     const refuse = (code: OAuthErrorCode, description: string) =>
       new AuthorizationRequestError(code, description, true);

@@ -1,11 +1,16 @@
-import { argon2idHasher } from './secret-hasher';
 import { ClientAuthenticator } from './client-authenticator';
-import { InMemoryApplicationStore, expectOAuthError, seedApplication } from '../testing/in-memory-stores';
+import {
+  InMemoryApplicationStore,
+  expectOAuthError,
+  seedApplication,
+  testArgon2idHasher,
+} from '../testing/in-memory-stores';
+import type { PresentedClientCredentials } from './client-credentials';
 
 async function setUp() {
   const applications = new InMemoryApplicationStore();
   const stores = { applications };
-  const authenticator = new ClientAuthenticator(applications, argon2idHasher);
+  const authenticator = new ClientAuthenticator(applications, testArgon2idHasher);
   const worker = await seedApplication(stores, { clientId: 'reports-worker' });
   const spa = await seedApplication(stores, { clientId: 'dashboard', appType: 'spa' });
   return { authenticator, worker, spa, applications };
@@ -67,6 +72,32 @@ describe(ClientAuthenticator.name, () => {
       authenticator.authenticate({ clientId: 'nobody', clientSecret: undefined, method: 'none' }),
       'invalid_client',
     );
+  });
+
+  it('spends as much on an unknown client_id as on a known one with a wrong secret (within 10%)', async () => {
+    // The hasher is the one that made the apps' hashes, so the dummy hash has their parameters.
+    const { authenticator } = await setUp();
+    const attempt = (clientId: string): PresentedClientCredentials => ({
+      clientId,
+      clientSecret: 'guess',
+      method: 'client_secret_post',
+    });
+    // CPU time of the process (argon2's thread included): unlike the wall clock, the machine's
+    // other load does not add to it, so a few calls give a steady figure.
+    const cpuMicros = async (credentials: PresentedClientCredentials) => {
+      const before = process.cpuUsage();
+      await expectOAuthError(authenticator.authenticate(credentials), 'invalid_client');
+      const { user, system } = process.cpuUsage(before);
+      return user + system;
+    };
+    await cpuMicros(attempt('nobody')); // the dummy hash is made once, at the first unknown client
+    // Pairs of calls side by side, so each pair shares the machine's state: the median ratio.
+    const ratios: number[] = [];
+    for (let i = 0; i < 21; i += 1) {
+      ratios.push((await cpuMicros(attempt('nobody'))) / (await cpuMicros(attempt('reports-worker'))));
+    }
+    const median = ratios.sort((a, b) => a - b)[ratios.length >> 1];
+    expect(Math.abs(median - 1)).toBeLessThan(0.1);
   });
 
   it('refuses a wrong secret as invalid_client', async () => {

@@ -2,7 +2,7 @@ import type { Application } from '../application';
 import { OAuthError } from '../errors';
 import type { ApplicationStore } from '../storage';
 import type { PresentedClientCredentials } from './client-credentials';
-import type { SecretHasher } from './secret-hasher';
+import { generateClientSecret, type SecretHasher } from './secret-hasher';
 
 export interface AuthenticatedClient {
   app: Application;
@@ -17,6 +17,7 @@ export interface AuthenticatedClient {
 export class ClientAuthenticator {
   /** Reads of an app started in the current turn of the event loop, by client_id. */
   private readonly readsThisTurn = new Map<string, Promise<Application | null>>();
+  private dummy: Promise<string> | undefined;
 
   constructor(
     private readonly applications: Pick<ApplicationStore, 'findApplication'>,
@@ -25,12 +26,22 @@ export class ClientAuthenticator {
 
   async authenticate(credentials: PresentedClientCredentials): Promise<AuthenticatedClient> {
     const app = await this.application(credentials.clientId);
-    if (!app) throw invalidClient();
-    if (credentials.clientSecret === undefined) return { app, authenticatedWithSecret: false };
-    if (app.secretHash === null || !(await this.hasher.verify(app.secretHash, credentials.clientSecret))) {
-      throw invalidClient();
+    if (credentials.clientSecret === undefined) {
+      if (!app) throw invalidClient();
+      return { app, authenticatedWithSecret: false };
     }
+    // A secret is always verified, for an unknown client or one without a secret against a dummy
+    // hash: the answer takes as long whether the client_id exists or not.
+    const hash = app?.secretHash ?? (await this.dummyHash());
+    const verified = await this.hasher.verify(hash, credentials.clientSecret);
+    if (!verified || !app?.secretHash) throw invalidClient();
     return { app, authenticatedWithSecret: true };
+  }
+
+  /** A hash of a random secret, made once by the hasher that makes the apps' hashes (same cost). */
+  private dummyHash(): Promise<string> {
+    this.dummy ??= this.hasher.hash(generateClientSecret());
+    return this.dummy;
   }
 
   /**
@@ -61,9 +72,17 @@ export class ClientAuthenticator {
    */
   async authenticateOwnSecretOrPublic(credentials: PresentedClientCredentials): Promise<Application> {
     const client = await this.authenticate(credentials);
-    if (!client.authenticatedWithSecret && client.app.secretHash !== null) throw invalidClient();
+    if (!presentedOwnCredentials(client)) throw invalidClient();
     return client.app;
   }
+}
+
+/**
+ * RFC 6749 section 3.2.1: a client that holds a secret (confidential) authenticates with it; only
+ * a client registered without one (public) may identify itself by client_id alone.
+ */
+export function presentedOwnCredentials(client: AuthenticatedClient): boolean {
+  return client.authenticatedWithSecret || client.app.secretHash === null;
 }
 
 const invalidClient = () => new OAuthError('invalid_client', 'client authentication failed');

@@ -1,10 +1,11 @@
 import {
   argon2idHasher,
+  boundedArgon2,
   generateClientSecret,
   VerifiedSecretCache,
   type SecretHasher,
 } from './secret-hasher';
-import { argon2idHashOf } from '../testing/in-memory-stores';
+import { argon2idHashOf, testArgon2idHasher } from '../testing/in-memory-stores';
 
 /** The real argon2id hasher, counting how often it is asked to verify. */
 function countingArgon2(): SecretHasher & { verifications: number } {
@@ -107,5 +108,57 @@ describe(VerifiedSecretCache.name, () => {
   it('hashes through the inner hasher', async () => {
     const hash = await new VerifiedSecretCache(argon2idHasher).hash('fresh secret');
     await expect(argon2idHasher.verify(hash, 'fresh secret')).resolves.toBe(true);
+  });
+});
+
+describe(boundedArgon2.name, () => {
+  /** The real argon2id hasher, recording how many of its runs overlap at most. */
+  function overlapping() {
+    const seen = { running: 0, most: 0 };
+    const run =
+      <A extends unknown[], T>(work: (...args: A) => Promise<T>) =>
+      async (...args: A) => {
+        seen.most = Math.max(seen.most, (seen.running += 1));
+        try {
+          return await work(...args);
+        } finally {
+          seen.running -= 1;
+        }
+      };
+    const inner: SecretHasher = { hash: run(testArgon2idHasher.hash), verify: run(argon2idHasher.verify) };
+    return { seen, inner };
+  }
+
+  it('runs at most the given number of argon2 verifications at once, the next ones in turn', async () => {
+    const { seen, inner } = overlapping();
+    const bounded = boundedArgon2(inner, 2);
+    const hash = await argon2idHashOf('right secret');
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => bounded.verify(hash, i === 3 ? 'right secret' : `guess ${i}`)),
+    );
+    expect(answers).toEqual([false, false, false, true]);
+    expect(seen.most).toBe(2);
+  });
+
+  it('refuses a verification that would wait behind another as unavailable, without running argon2', async () => {
+    const { seen, inner } = overlapping();
+    const verify = jest.spyOn(inner, 'verify');
+    const bounded = boundedArgon2(inner, 1, 1);
+    const hash = await argon2idHashOf('right secret');
+    // One runs, one waits: the third is refused at once.
+    const attempts = [0, 1, 2].map((i) => bounded.verify(hash, `guess ${i}`).catch((e: unknown) => e));
+    const answers = await Promise.all(attempts);
+    expect(answers.slice(0, 2)).toEqual([false, false]);
+    expect(answers[2]).toMatchObject({ code: 'unavailable' });
+    expect(verify).toHaveBeenCalledTimes(2);
+    expect(seen.most).toBe(1);
+  });
+
+  it('counts hashing among the runs it bounds', async () => {
+    const { seen, inner } = overlapping();
+    const bounded = boundedArgon2(inner, 1);
+    const hash = await argon2idHashOf('right secret');
+    await Promise.all([bounded.hash('new secret'), bounded.verify(hash, 'guess'), bounded.hash('other')]);
+    expect(seen.most).toBe(1);
   });
 });

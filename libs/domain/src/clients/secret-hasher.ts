@@ -1,5 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as argon2 from 'argon2';
+import pLimit from 'p-limit';
+import { DomainError } from '../errors';
 import { SecretDigests } from './secret-digests';
 
 export interface SecretHasher {
@@ -17,6 +19,39 @@ export const argon2idHasher: SecretHasher = {
     }
   },
 };
+
+/**
+ * Verifications that may wait, per run allowed at once. Enough that clients starting together
+ * (a fleet restarting, each secret not yet in the cache) wait rather than fail; few enough that a
+ * flood is refused instead of queued: a waiting verification holds the backend's whole batch
+ * (bench row `issuance-argon2-flood`).
+ */
+export const QUEUED_PER_RUN = 4;
+
+/**
+ * At most `concurrency` argon2 runs (verifications and hashes) at once; the others wait their
+ * turn. Each run holds a thread of libuv's pool (four by default), which also signs the tokens,
+ * and 64 MiB: a flood of wrong secrets from many addresses would otherwise take every thread
+ * issuance needs, and the memory. A verification that would wait behind `queuedPerRun` per run
+ * is refused at once as unavailable (503 temporarily_unavailable). Secrets that passed once are
+ * answered by VerifiedSecretCache above this, without waiting.
+ */
+export function boundedArgon2(
+  inner: SecretHasher,
+  concurrency: number,
+  queuedPerRun = QUEUED_PER_RUN,
+): SecretHasher {
+  const limit = pLimit(concurrency);
+  return {
+    hash: (secret) => limit(() => inner.hash(secret)),
+    verify: (hash, secret) => {
+      if (limit.activeCount + limit.pendingCount >= concurrency * (1 + queuedPerRun)) {
+        return Promise.reject(new DomainError('unavailable', 'Too many client authentications at once'));
+      }
+      return limit(() => inner.verify(hash, secret));
+    },
+  };
+}
 
 /** A client secret in the form we hand out: 256 random bits. */
 export function generateClientSecret(): string {

@@ -77,7 +77,7 @@ describe(AuthorizationCodeGrant.name, () => {
     expect(decodeJwt(access_token).roles).toEqual(['viewer']);
   });
 
-  it('stores the refresh token as a hash of the same grant, for 30 days', async () => {
+  it('stores the refresh token as a hash of the same grant, for 30 days, starting its family', async () => {
     const engine = await setUp();
     const { code, user } = await approvedCode(engine, engine.dashboard, { scope: 'jobs.read' });
     const { refresh_token } = await engine.exchange(codeExchange(engine.dashboard, code));
@@ -89,6 +89,7 @@ describe(AuthorizationCodeGrant.name, () => {
         userId: user.id,
         scopes: ['jobs.read'],
         createdAt: TEST_START,
+        familyCreatedAt: TEST_START,
         expiresAt: new Date(TEST_START.getTime() + 30 * DAY_MS),
         rotatedAt: null,
         revokedAt: null,
@@ -113,33 +114,29 @@ describe(AuthorizationCodeGrant.name, () => {
     ]);
   });
 
-  it('lets a web app exchange with its secret, by post or Basic, or with its client_id alone', async () => {
+  it('lets a web app exchange with its secret, by post or Basic', async () => {
     const engine = await setUp();
     const { portal } = engine;
     const post = await approvedCode(engine, portal);
-    await expect(
-      engine.exchange({ ...codeExchange(portal, post.code), ...postCredentials(portal) }),
-    ).resolves.toMatchObject({ token_type: 'Bearer' });
+    await expect(engine.exchange(codeExchange(portal, post.code))).resolves.toMatchObject({
+      token_type: 'Bearer',
+    });
     const basic = await approvedCode(engine, portal);
     await expect(
       engine.exchange(
-        codeExchange(portal, basic.code, { client_id: undefined }),
+        codeExchange(portal, basic.code, { client_id: undefined, client_secret: undefined }),
         basicAuthorization('web-portal', portal.secret!),
       ),
     ).resolves.toMatchObject({ token_type: 'Bearer' });
-    const idOnly = await approvedCode(engine, portal);
-    await expect(engine.exchange(codeExchange(portal, idOnly.code))).resolves.toMatchObject({
-      token_type: 'Bearer',
-    });
   });
 
-  it('refuses a web app sending a wrong secret as invalid_client, and keeps the code', async () => {
+  it.each([
+    ['its client_id alone', { client_secret: undefined }],
+    ['a wrong secret', { client_secret: 'guess' }],
+  ])('refuses a web app sending %s as invalid_client, and keeps the code', async (_, credentials) => {
     const engine = await setUp();
     const { code } = await approvedCode(engine, engine.portal);
-    await expectOAuthError(
-      engine.exchange({ ...codeExchange(engine.portal, code), client_secret: 'guess' }),
-      'invalid_client',
-    );
+    await expectOAuthError(engine.exchange(codeExchange(engine.portal, code, credentials)), 'invalid_client');
     await expect(engine.exchange(codeExchange(engine.portal, code))).resolves.toMatchObject({
       token_type: 'Bearer',
     });

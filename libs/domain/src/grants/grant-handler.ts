@@ -18,8 +18,9 @@ export interface TokenRequest {
 export interface GrantHandler {
   readonly grantType: GrantType;
   /**
-   * Whether a client may use this grant presenting only its client_id: true where something
-   * else proves possession (PKCE verifier, refresh token), as the spec's token table says.
+   * Whether a public client (registered without a secret) may use this grant presenting only its
+   * client_id: true where something else proves possession (PKCE verifier, refresh token), as the
+   * spec's token table says. A client holding a secret authenticates with it at every grant.
    */
   readonly allowsClientIdOnly: boolean;
   handle(request: TokenRequest): Promise<TokenResponse>;

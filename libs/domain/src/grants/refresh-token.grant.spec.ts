@@ -7,9 +7,11 @@ import {
   createTestEngine,
   expectOAuthError,
   postCredentials,
+  TEST_REFRESH_TOKEN_LIFETIME,
   TEST_START,
 } from '../testing/in-memory-stores';
 import { RefreshTokenGrant } from './refresh-token.grant';
+import { UserTokenIssuer } from './user-tokens';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -219,6 +221,46 @@ describe(RefreshTokenGrant.name, () => {
     await expectOAuthError(refresh(alive.refresh_token!), 'invalid_grant');
   });
 
+  it('ends the family 90 days after its first token however often it is rotated, whichever of the windows comes first', async () => {
+    const { refresh, first, clock, stores } = await setUp();
+    let current = first.refresh_token!;
+    // Rotated on days 20, 40, 60 and 80: each well within the idle window.
+    for (let rotation = 0; rotation < 4; rotation += 1) {
+      clock.advance(20 * DAY_MS);
+      current = (await refresh(current)).refresh_token!;
+    }
+    // Issued on day 80: idle until day 110, but the family ends on day 90.
+    const last = stores.refreshTokens.all().find((t) => t.tokenHash === refreshTokens.hash(current))!;
+    expect(last).toMatchObject({
+      familyCreatedAt: TEST_START,
+      expiresAt: new Date(TEST_START.getTime() + 90 * DAY_MS),
+    });
+    clock.advance(10 * DAY_MS);
+    await expectOAuthError(refresh(current), 'invalid_grant');
+  });
+
+  it('applies a shortened absolute lifetime at once to the families already issued', async () => {
+    const { first, clock, transactor, revoker, accessTokens, authenticator } = await setUp();
+    const lifetime = { ...TEST_REFRESH_TOKEN_LIFETIME, absoluteSeconds: 7 * 24 * 3600 };
+    const grant = new RefreshTokenGrant(
+      transactor,
+      revoker,
+      new UserTokenIssuer(accessTokens, lifetime, clock),
+      clock,
+    );
+    const client = await authenticator.authenticate({
+      clientId: 'dashboard',
+      clientSecret: undefined,
+      method: 'none',
+    });
+    clock.advance(7 * DAY_MS);
+    const error = await grant
+      .handle({ params: { refresh_token: first.refresh_token! }, client })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'invalid_grant' });
+    expect((error as OAuthError).detail).toContain('absolute lifetime');
+  });
+
   it('refuses a revoked refresh token as invalid_grant', async () => {
     const { refresh, first, stores, grantId } = await setUp();
     await stores.refreshTokens.revokeRefreshTokenFamily(grantId, TEST_START);
@@ -235,6 +277,20 @@ describe(RefreshTokenGrant.name, () => {
       'invalid_grant',
     );
     await expect(refresh(first.refresh_token!)).resolves.toMatchObject({ token_type: 'Bearer' });
+  });
+
+  it('refuses a web app refreshing with its client_id alone as invalid_client, keeping the token usable with its secret', async () => {
+    const engine = await setUp();
+    const { portal, tokenEndpoint } = engine;
+    const { code } = await approvedCode(engine, portal);
+    const issued = await tokenEndpoint.handle(codeExchange(portal, code), undefined);
+    const refreshAs = (credentials: Record<string, string>) =>
+      tokenEndpoint.handle(
+        { grant_type: 'refresh_token', refresh_token: issued.refresh_token!, ...credentials },
+        undefined,
+      );
+    await expectOAuthError(refreshAs({ client_id: 'web-portal' }), 'invalid_client');
+    await expect(refreshAs(postCredentials(portal))).resolves.toMatchObject({ token_type: 'Bearer' });
   });
 
   it('refuses a request without refresh_token as invalid_request', async () => {

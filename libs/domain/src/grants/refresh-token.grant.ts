@@ -12,7 +12,8 @@ import type { UserTokenIssuer } from './user-tokens';
  * the answer carries a new one of the same grant. A refresh token presented a second time
  * revokes the whole grant, because two parties hold it and the server cannot tell which is
  * the thief. That includes the loser of two concurrent refreshes: as the spec's client
- * guidance says, a client refreshes with a single request at a time.
+ * guidance says, a client refreshes with a single request at a time. Rotation slides the idle
+ * window, never the family's absolute lifetime (UserTokenIssuer).
  */
 export class RefreshTokenGrant implements GrantHandler {
   readonly grantType = 'refresh_token' as const;
@@ -40,6 +41,10 @@ export class RefreshTokenGrant implements GrantHandler {
       if (token.revokedAt) return invalidGrant('the refresh token was revoked');
       if (token.rotatedAt) return this.reused(stores, token);
       if (token.expiresAt <= now) return invalidGrant('the refresh token has expired');
+      // Also checked here, not only in expiresAt: a shortened absolute lifetime applies at once.
+      if (this.issuer.familyEnd(token.familyCreatedAt) <= now) {
+        return invalidGrant('the refresh token family reached its absolute lifetime');
+      }
       const scopes = narrowedScopes(token, params.scope);
       if (scopes instanceof OAuthError) return scopes;
       // The conditional update decides a race the read above could not see.
@@ -65,6 +70,7 @@ export class RefreshTokenGrant implements GrantHandler {
         user,
         scopes,
         grantedScopes: token.scopes,
+        familyCreatedAt: token.familyCreatedAt,
       });
     });
     if (outcome instanceof OAuthError) throw outcome;

@@ -4,14 +4,16 @@ import {
   expectOAuthError,
   postCredentials,
 } from '../testing/in-memory-stores';
+import type { GrantType } from '../application';
 import type { GrantHandler, TokenRequest, TokenResponse } from './grant-handler';
 import { TokenEndpoint } from './token-endpoint';
 
 /** A stand-in for a grant proved by something other than a secret (PKCE verifier, refresh token). */
 class RecordingCodeGrant implements GrantHandler {
-  readonly grantType = 'authorization_code' as const;
   readonly allowsClientIdOnly = true;
   readonly requests: TokenRequest[] = [];
+
+  constructor(readonly grantType: GrantType = 'authorization_code') {}
 
   async handle(request: TokenRequest): Promise<TokenResponse> {
     this.requests.push(request);
@@ -119,6 +121,30 @@ describe(TokenEndpoint.name, () => {
       params: { code: 'c' },
       client: { authenticatedWithSecret: false, app: { clientId: 'dashboard' } },
     });
+  });
+
+  it.each(['authorization_code', 'refresh_token'] as const)(
+    'refuses %s from a client holding a secret that presents only its client_id as invalid_client (RFC 6749 section 3.2.1)',
+    async (grantType) => {
+      const { authenticator } = await setUp();
+      const grant = new RecordingCodeGrant(grantType);
+      const endpoint = new TokenEndpoint([grant], authenticator);
+      await expectOAuthError(
+        endpoint.handle({ grant_type: grantType, client_id: 'web-portal', code: 'c' }, undefined),
+        'invalid_client',
+      );
+      expect(grant.requests).toEqual([]);
+    },
+  );
+
+  it('hands a client holding a secret to the code grant once it authenticated with it', async () => {
+    const { authenticator, portal } = await setUp();
+    const codeGrant = new RecordingCodeGrant();
+    const endpoint = new TokenEndpoint([codeGrant], authenticator);
+    await expect(
+      endpoint.handle({ grant_type: 'authorization_code', ...postCredentials(portal), code: 'c' }, undefined),
+    ).resolves.toMatchObject({ access_token: 'from-code' });
+    expect(codeGrant.requests[0]).toMatchObject({ client: { authenticatedWithSecret: true } });
   });
 
   it('enforces the app_type table before any grant handler runs', async () => {

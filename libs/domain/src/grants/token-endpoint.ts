@@ -1,12 +1,13 @@
 import { appMayUseGrant } from '../application';
-import type { ClientAuthenticator } from '../clients/client-authenticator';
+import { presentedOwnCredentials, type ClientAuthenticator } from '../clients/client-authenticator';
 import { readClientCredentials } from '../clients/client-credentials';
 import { OAuthError } from '../errors';
 import type { GrantHandler, TokenResponse } from './grant-handler';
 
 /**
  * RFC 6749 section 3.2. Finds the handler for the grant type, authenticates the client the
- * way that grant allows, enforces the app_type table, then hands over.
+ * way that grant allows (a client holding a secret always with it, section 3.2.1), enforces the
+ * app_type table, then hands over.
  */
 export class TokenEndpoint {
   constructor(
@@ -21,7 +22,11 @@ export class TokenEndpoint {
     if (!handler) throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported`);
 
     const client = await this.authenticator.authenticate(readClientCredentials(params, authorization));
-    if (!client.authenticatedWithSecret && !handler.allowsClientIdOnly) {
+    // A confidential client always with its secret; a public one by client_id where the grant allows.
+    if (
+      !presentedOwnCredentials(client) ||
+      (!client.authenticatedWithSecret && !handler.allowsClientIdOnly)
+    ) {
       throw new OAuthError('invalid_client', 'client authentication failed');
     }
     if (!appMayUseGrant(client.app.appType, handler.grantType)) {

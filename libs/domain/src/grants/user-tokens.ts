@@ -7,7 +7,18 @@ import type { JwtAccessTokenStrategy } from '../tokens/access-token';
 import { refreshTokens } from '../tokens/opaque-token';
 import type { TokenResponse } from './grant-handler';
 
-export const REFRESH_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600;
+/** The specification's idle window: a refresh token unused this long expires. */
+export const REFRESH_TOKEN_IDLE_SECONDS = 30 * 24 * 3600;
+
+/**
+ * How long a refresh-token family lives: each token `idleSeconds` from its issue (rotation slides
+ * it), the family at most `absoluteSeconds` from its first token (REFRESH_TOKEN_ABSOLUTE_LIFETIME_DAYS);
+ * whichever comes first ends it (RFC 9700 section 4.14.2).
+ */
+export interface RefreshTokenLifetime {
+  idleSeconds: number;
+  absoluteSeconds: number;
+}
 
 /** One step of a user grant: the code exchange, or a refresh. */
 export interface UserGrantStep {
@@ -19,6 +30,8 @@ export interface UserGrantStep {
   scopes: string[];
   /** Scopes of the new refresh token: always those the user granted (RFC 6749 section 6). */
   grantedScopes: string[];
+  /** For a refresh, when its family began; a code exchange or login starts a family now. */
+  familyCreatedAt?: Date;
 }
 
 /** What a user holds: the roles bound to it and those its groups grant. */
@@ -36,9 +49,14 @@ export function effectiveRoles(user: Pick<User, 'roles' | 'groupRoles'>): string
 export class UserTokenIssuer {
   constructor(
     private readonly accessTokens: JwtAccessTokenStrategy,
-    private readonly refreshTokenLifetimeSeconds: number,
+    private readonly refreshLifetime: RefreshTokenLifetime,
     private readonly clock: Clock,
   ) {}
+
+  /** When a family that began at `familyCreatedAt` ends, however recently it was rotated. */
+  familyEnd(familyCreatedAt: Date): Date {
+    return new Date(familyCreatedAt.getTime() + this.refreshLifetime.absoluteSeconds * 1000);
+  }
 
   /** `stores` is the caller's transaction, so the tokens exist only if the whole step commits. */
   async issue(
@@ -58,6 +76,8 @@ export class UserTokenIssuer {
     // longer of the two, not their sum. Should a write fail, the signature's outcome is dropped.
     signing.catch(() => undefined);
     const refresh = refreshTokens.generate();
+    const familyCreatedAt = step.familyCreatedAt ?? now;
+    const idleEnd = now.getTime() + this.refreshLifetime.idleSeconds * 1000;
     await stores.refreshTokens.insertRefreshToken({
       tokenHash: refresh.hash,
       grantId: step.grantId,
@@ -65,7 +85,8 @@ export class UserTokenIssuer {
       userId: step.user.id,
       scopes: userScopes(step.grantedScopes),
       createdAt: now,
-      expiresAt: new Date(now.getTime() + this.refreshTokenLifetimeSeconds * 1000),
+      familyCreatedAt,
+      expiresAt: new Date(Math.min(idleEnd, this.familyEnd(familyCreatedAt).getTime())),
       rotatedAt: null,
       revokedAt: null,
     });

@@ -135,6 +135,23 @@ describe('SigningKeyRing', () => {
     ]);
   });
 
+  it('writes the new kid to the revocation feed, which other replicas follow, until the old key is dropped', async () => {
+    const { clock, stores, ring } = setUp();
+    await ring.load();
+
+    const { kid, createdAt } = await ring.rotate();
+
+    await expect(stores.revocations.listRevocationsAfter(0, 10)).resolves.toEqual([
+      {
+        seq: 1,
+        kind: 'signing_key',
+        value: kid,
+        createdAt,
+        expiresAt: new Date(clock.now().getTime() + (ACCESS_TOKEN_LIFETIME_SECONDS + 60) * 1000),
+      },
+    ]);
+  });
+
   it('lets another replica sharing the store pick up a rotation on its next load', async () => {
     const { clock, stores, ring } = setUp();
     await ring.load();

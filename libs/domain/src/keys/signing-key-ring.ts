@@ -59,7 +59,7 @@ export class SigningKeyRing {
       records = await this.store.listSigningKeys();
     }
     const now = this.clock.now().getTime();
-    const graceMs = (this.tokenLifetimeSeconds + 60) * 1000;
+    const graceMs = this.graceMs();
     const live: SigningKeyRecord[] = [];
     for (const record of records) {
       if (record.retiredAt && record.retiredAt.getTime() + graceMs < now) {
@@ -83,7 +83,9 @@ export class SigningKeyRing {
 
   /**
    * Creates a new key that signs from now on; the previous one stays published. The new key,
-   * the retirements and the `signing_key.rotated` record commit together.
+   * the retirements, a `signing_key` entry of the revocation feed (which other control-plane
+   * replicas follow to reload their keys at once) and the `signing_key.rotated` record commit
+   * together.
    */
   async rotate(actor: AuditActor = PLATFORM_ACTOR): Promise<{ kid: string; createdAt: Date }> {
     const now = this.clock.now();
@@ -92,6 +94,10 @@ export class SigningKeyRing {
       await stores.signingKeys.insertSigningKey(record);
       const retired = this.published.filter((key) => !key.record.retiredAt).map((key) => key.record.kid);
       for (const kid of retired) await stores.signingKeys.retireSigningKey(kid, now);
+      await stores.revocations.addRevocations(
+        [{ kind: 'signing_key', value: record.kid, expiresAt: new Date(now.getTime() + this.graceMs()) }],
+        now,
+      );
       await stores.audit.appendAuditRecords([
         this.trail.record({
           actor,
@@ -129,6 +135,11 @@ export class SigningKeyRing {
       }
     }
     return rewrapped;
+  }
+
+  /** How long a replaced key stays published: one token lifetime plus a minute of clock skew. */
+  private graceMs(): number {
+    return (this.tokenLifetimeSeconds + 60) * 1000;
   }
 
   signingKey(): SigningKey {

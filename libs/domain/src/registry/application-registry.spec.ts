@@ -267,12 +267,30 @@ describe(ApplicationRegistry.name, () => {
         engine.registry.register(
           webApp({
             appType: 'cli',
-            redirectUris: ['http://127.0.0.1:53123/callback', 'http://localhost/cb'],
+            redirectUris: ['http://127.0.0.1:53123/callback', 'http://[::1]/cb'],
           }),
         ),
       ).resolves.toMatchObject({
-        app: { redirectUris: ['http://127.0.0.1:53123/callback', 'http://localhost/cb'] },
+        app: { redirectUris: ['http://127.0.0.1:53123/callback', 'http://[::1]/cb'] },
       });
+    });
+
+    it.each<[string, string, string]>([
+      ['a wildcard', 'web', 'https://*.example.test/cb'],
+      ['userinfo', 'web', 'https://user:pw@evil.example.test/cb'],
+      ['a non-canonical IP literal', 'cli', 'http://127.1/cb'],
+      ['localhost', 'cli', 'http://localhost/cb'],
+      ['a private-use scheme on a web app', 'web', 'com.example.portal:/cb'],
+    ])('refuses %s, naming the URI by its place and the rule it breaks', async (_, appType, uri) => {
+      const engine = await createTestEngine();
+      const refused = await engine.registry
+        .register(webApp({ appType, redirectUris: ['https://portal.example.com/callback', uri] }))
+        .catch((e: unknown) => e);
+      expect(refused).toMatchObject({
+        code: 'validation_failed',
+        message: expect.stringMatching(/^invalid redirect_uris: redirect_uris\[1\] /),
+      });
+      expect((refused as Error).message).not.toContain('pw');
     });
 
     it('refuses a redirect URI with a fragment', async () => {
@@ -331,6 +349,36 @@ describe(ApplicationRegistry.name, () => {
       const breaches = await engine.registry.scopeRuleBreaches();
       expect(breaches.map(({ app, neverGranted }) => [app.clientId, neverGranted])).toEqual([
         ['legacy-portal', ['admin.*']],
+      ]);
+    });
+  });
+
+  describe('redirectUriRuleBreaches', () => {
+    it('names the apps registered before the redirect URI rules and what their URIs break', async () => {
+      const engine = await createTestEngine();
+      await engine.registry.register(webApp());
+      const legacy = {
+        ...(await engine.registry.get('web-portal')),
+        clientId: 'legacy-cli',
+        appType: 'cli' as const,
+      };
+      await engine.stores.applications.insertApplication({
+        ...legacy,
+        redirectUris: [
+          'http://127.0.0.1/cb',
+          'http://localhost:8080/cb',
+          'https://user:pw@cli.example.com/cb',
+        ],
+      });
+      const breaches = await engine.registry.redirectUriRuleBreaches();
+      expect(breaches.map(({ app, problems }) => [app.clientId, problems])).toEqual([
+        [
+          'legacy-cli',
+          [
+            'redirect_uris[1] names localhost: use 127.0.0.1 or [::1] (RFC 8252 section 8.3)',
+            'redirect_uris[2] has userinfo (user:password@): never part of a redirect URI',
+          ],
+        ],
       ]);
     });
   });

@@ -13,7 +13,7 @@ import type { Clock } from '../clock';
 import { conflict, notFound, validationFailed } from '../errors';
 import { isDefinedScope, SCOPE_PATTERN } from '../scopes';
 import type { ApplicationPage, ApplicationStore, Transactor } from '../storage';
-import { redirectUriProblem } from './redirect-uri';
+import { redirectUriProblems } from './redirect-uri';
 import type { ScopeRegistry } from './scope-registry';
 import { holdsAdminScope } from '../admin';
 import { refusedScopesFor } from '../authority/reserved-scopes';
@@ -221,18 +221,27 @@ export class ApplicationRegistry {
    */
   async scopeRuleBreaches(): Promise<Array<{ app: Application; neverGranted: string[] }>> {
     const breaches: Array<{ app: Application; neverGranted: string[] }> = [];
-    let after: string | undefined;
-    do {
-      const page = await this.applications.listApplications({ after, limit: 1000 });
-      for (const app of page.items) {
-        const neverGranted =
-          app.tenant !== null && holdsAdminScope(app.declaredScopes)
-            ? app.declaredScopes.filter((scope) => holdsAdminScope([scope]))
-            : refusedScopesFor(app.appType, app.declaredScopes);
-        if (neverGranted.length > 0) breaches.push({ app, neverGranted });
-      }
-      after = page.nextAfter ?? undefined;
-    } while (after !== undefined);
+    for await (const app of this.everyApplication()) {
+      const neverGranted =
+        app.tenant !== null && holdsAdminScope(app.declaredScopes)
+          ? app.declaredScopes.filter((scope) => holdsAdminScope([scope]))
+          : refusedScopesFor(app.appType, app.declaredScopes);
+      if (neverGranted.length > 0) breaches.push({ app, neverGranted });
+    }
+    return breaches;
+  }
+
+  /**
+   * Apps registered before the redirect URI rules (RFC 8252, RFC 9700 section 2.1) with a URI
+   * that breaks them, each with its problems; such a URI is refused at authorize time. The
+   * control plane reports them at start-up (docs/decisions.md, "Redirect URIs").
+   */
+  async redirectUriRuleBreaches(): Promise<Array<{ app: Application; problems: string[] }>> {
+    const breaches: Array<{ app: Application; problems: string[] }> = [];
+    for await (const app of this.everyApplication()) {
+      const problems = redirectUriProblems(app.appType, app.redirectUris);
+      if (problems.length > 0) breaches.push({ app, problems });
+    }
     return breaches;
   }
 
@@ -294,9 +303,18 @@ export class ApplicationRegistry {
       return [];
     }
     if (uris.length === 0) throw validationFailed(`a ${appType} app needs at least one redirect_uri`);
-    const problems = uris.map(redirectUriProblem).filter((p): p is string => p !== null);
+    const problems = redirectUriProblems(appType, uris);
     if (problems.length > 0) throw validationFailed(`invalid redirect_uris: ${problems.join('; ')}`);
     return [...new Set(uris)];
+  }
+
+  private async *everyApplication(): AsyncGenerator<Application> {
+    let after: string | undefined;
+    do {
+      const page = await this.applications.listApplications({ after, limit: 1000 });
+      yield* page.items;
+      after = page.nextAfter ?? undefined;
+    } while (after !== undefined);
   }
 
   private event(type: 'app.registered' | 'app.deleted' | 'app.secret_rotated', clientId: string, at: Date) {

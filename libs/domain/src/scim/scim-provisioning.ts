@@ -362,9 +362,10 @@ export class ScimProvisioning {
   /** Ends the user's sessions, revokes its refresh tokens and denies its access tokens, at once. */
   private async deprovision(stores: Stores, user: User, now: Date): Promise<Record<string, string>> {
     const expiresAt = new Date(now.getTime() + this.settings.accessTokenLifetimeSeconds * 1000);
-    await stores.revocations.addRevocations([{ kind: 'subject', value: user.id, expiresAt }], now);
     const refreshTokens = await stores.refreshTokens.revokeRefreshTokensOfUser(user.id, now);
     const sessions = await stores.sessions.endSessionsOfUser(user.id, now);
+    // After the row writes: the feed's lock is taken last (libs/persistence feed-order.ts).
+    await stores.revocations.addRevocations([{ kind: 'subject', value: user.id, expiresAt }], now);
     return { refresh_tokens_revoked: String(refreshTokens), sessions_ended: String(sessions) };
   }
 

@@ -36,7 +36,11 @@ import { AuthorizationCodeGrant } from '../grants/authorization-code.grant';
 import { ClientCredentialsGrant } from '../grants/client-credentials.grant';
 import { RefreshTokenGrant } from '../grants/refresh-token.grant';
 import { TokenEndpoint } from '../grants/token-endpoint';
-import { REFRESH_TOKEN_LIFETIME_SECONDS, UserTokenIssuer } from '../grants/user-tokens';
+import {
+  REFRESH_TOKEN_IDLE_SECONDS,
+  type RefreshTokenLifetime,
+  UserTokenIssuer,
+} from '../grants/user-tokens';
 import { SigningKeyRing } from '../keys/signing-key-ring';
 import { Envelope } from '../vault/envelope';
 import { InMemoryJobStore } from './in-memory-job-store';
@@ -119,6 +123,14 @@ export class InMemoryApplicationStore implements ApplicationStore, Snapshotting 
     const items = sorted.slice(0, page.limit).map(copy);
     const nextAfter = sorted.length > page.limit ? items[items.length - 1].clientId : null;
     return { items, nextAfter };
+  }
+
+  async findApplicationsByRedirectUri(redirectUri: string, limit: number): Promise<Application[]> {
+    return [...this.rows.values()]
+      .filter((app) => app.redirectUris.includes(redirectUri))
+      .sort((a, b) => (a.clientId < b.clientId ? -1 : a.clientId > b.clientId ? 1 : 0))
+      .slice(0, limit)
+      .map(copy);
   }
 
   async deleteApplication(clientId: string): Promise<boolean> {
@@ -223,6 +235,10 @@ export class InMemoryRevocationStore implements RevocationStore, Snapshotting {
       .map(copy);
   }
 
+  async lastRevocationSeq(): Promise<number> {
+    return this.rows.at(-1)?.seq ?? 0;
+  }
+
   async listActiveRevocations(now: Date): Promise<Revocation[]> {
     return this.rows.filter((r) => r.expiresAt > now).map(copy);
   }
@@ -279,6 +295,12 @@ export class InMemoryTokenEventStore implements TokenEventStore, Snapshotting {
       )
       .slice(0, query.limit)
       .map(copy);
+  }
+
+  async pruneTokenEvents(before: Date, limit: number): Promise<number> {
+    const doomed = new Set(this.rows.slice(0, limit).filter((e) => e.occurredAt < before));
+    this.rows = this.rows.filter((e) => !doomed.has(e));
+    return doomed.size;
   }
 
   all(): TokenEvent[] {
@@ -497,6 +519,18 @@ export class InMemoryUserStore implements UserStore, Snapshotting {
 const byId = <T extends { id: string }>(rows: T[]): T[] =>
   [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
+/** Deletes the first `limit` rows `doomed` picks; answers how many. */
+function deleteAtMost<Row>(rows: Map<string, Row>, limit: number, doomed: (row: Row) => boolean): number {
+  let deleted = 0;
+  for (const [key, row] of rows) {
+    if (deleted === limit) break;
+    if (!doomed(row)) continue;
+    rows.delete(key);
+    deleted += 1;
+  }
+  return deleted;
+}
+
 const sortedUnique = (values: readonly string[]): string[] => [...new Set(values)].sort();
 
 export class InMemoryAuthorizationCodeStore implements AuthorizationCodeStore, Snapshotting {
@@ -512,6 +546,10 @@ export class InMemoryAuthorizationCodeStore implements AuthorizationCodeStore, S
     const before = copy(row);
     if (row.consumedAt === null) row.consumedAt = new Date(now);
     return before;
+  }
+
+  async pruneAuthorizationCodes(before: Date, limit: number): Promise<number> {
+    return deleteAtMost(this.rows, limit, (code) => code.expiresAt <= before);
   }
 
   all(): AuthorizationCodeRecord[] {
@@ -556,6 +594,11 @@ export class InMemoryRefreshTokenStore implements RefreshTokenStore, Snapshottin
 
   async revokeRefreshTokensOfUser(userId: string, now: Date): Promise<number> {
     return this.revokeWhere((t) => t.userId === userId, now);
+  }
+
+  async pruneRefreshTokens(before: Date, limit: number): Promise<number> {
+    const live = new Set([...this.rows.values()].filter((t) => t.expiresAt > before).map((t) => t.grantId));
+    return deleteAtMost(this.rows, limit, (t) => !live.has(t.grantId));
   }
 
   all(): RefreshTokenRecord[] {
@@ -610,6 +653,10 @@ export class InMemorySessionStore implements SessionStore, Snapshotting {
       ended += 1;
     }
     return ended;
+  }
+
+  async pruneSessions(before: Date, limit: number): Promise<number> {
+    return deleteAtMost(this.rows, limit, (session) => session.expiresAt <= before);
   }
 
   all(): SessionRecord[] {
@@ -986,6 +1033,7 @@ export function aRefreshToken(overrides: Partial<RefreshTokenRecord> = {}): {
       userId: 'user-1',
       scopes: ['jobs.read'],
       createdAt: TEST_START,
+      familyCreatedAt: TEST_START,
       expiresAt: new Date(TEST_START.getTime() + 30 * 24 * 3600 * 1000),
       rotatedAt: null,
       revokedAt: null,
@@ -1025,6 +1073,11 @@ function sharedSigningKeyRecord(): Promise<SigningKeyRecord> {
 export const TEST_ISSUER = 'https://auth.example.com';
 export const ADMIN_CLIENT_ID = 'admin';
 export const TEST_CLAIM_NAMES = { tenantClaim: 'tenant', rolesClaim: 'roles' };
+/** The specification's 30-day idle window; the family lives at most 90 days (the default). */
+export const TEST_REFRESH_TOKEN_LIFETIME: RefreshTokenLifetime = {
+  idleSeconds: REFRESH_TOKEN_IDLE_SECONDS,
+  absoluteSeconds: 90 * 24 * 3600,
+};
 
 /** Everything wired as the control plane wires it, on in-memory stores and a test clock. */
 export interface TestEngine<S extends Stores = InMemoryStores, T extends Transactor = InMemoryTransactor> {
@@ -1079,7 +1132,7 @@ export async function createTestEngine(
     ACCESS_TOKEN_LIFETIME_SECONDS,
     clock,
   );
-  const userTokens = new UserTokenIssuer(accessTokens, REFRESH_TOKEN_LIFETIME_SECONDS, clock);
+  const userTokens = new UserTokenIssuer(accessTokens, TEST_REFRESH_TOKEN_LIFETIME, clock);
   const tokenEndpoint = new TokenEndpoint(
     [
       new ClientCredentialsGrant(accessTokens, stores.tokenEvents, clock),
@@ -1196,8 +1249,9 @@ export async function approvedCode(
 }
 
 /**
- * The token request exchanging `code` for the app (client_id only, like a public client);
- * an override of `undefined` leaves that parameter out.
+ * The token request exchanging `code` for the app as it sends it: client_id alone for a public
+ * client, with its secret for a confidential one (client_secret_post); an override of `undefined`
+ * leaves that parameter out.
  */
 export function codeExchange(
   app: SeededApplication,
@@ -1206,7 +1260,7 @@ export function codeExchange(
 ): Record<string, string> {
   const params: Record<string, string | undefined> = {
     grant_type: 'authorization_code',
-    client_id: app.app.clientId,
+    ...postCredentials(app),
     code,
     redirect_uri: app.app.redirectUris[0],
     code_verifier: PKCE_VERIFIER,

@@ -1,15 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppTokenRefresher, LoginCodeGrant } from '../grants/login-code.grant';
 import { RefreshTokenGrant } from '../grants/refresh-token.grant';
-import { REFRESH_TOKEN_LIFETIME_SECONDS, UserTokenIssuer } from '../grants/user-tokens';
+import { UserTokenIssuer } from '../grants/user-tokens';
 import {
   aRefreshToken,
   codeExchange,
   createTestEngine,
   expectOAuthError,
   PKCE_CHALLENGE,
+  PKCE_VERIFIER,
   postCredentials,
   TEST_IDENTITY,
+  TEST_REFRESH_TOKEN_LIFETIME,
   TEST_START,
 } from '../testing/in-memory-stores';
 import { refreshTokens } from './opaque-token';
@@ -26,11 +28,16 @@ async function setUp() {
   const engine = await createTestEngine();
   const portal = await engine.seed({ clientId: 'web-portal', appType: 'web', declaredScopes: ['jobs.*'] });
   const { session, user } = await engine.sessions.create(TEST_IDENTITY);
-  const userTokens = new UserTokenIssuer(engine.accessTokens, REFRESH_TOKEN_LIFETIME_SECONDS, engine.clock);
-  const loginCodes = new LoginCodeGrant(engine.transactor, engine.revoker, userTokens, engine.clock);
+  const userTokens = new UserTokenIssuer(engine.accessTokens, TEST_REFRESH_TOKEN_LIFETIME, engine.clock);
+  const loginCodes = new LoginCodeGrant(
+    engine.authenticator,
+    engine.transactor,
+    engine.revoker,
+    userTokens,
+    engine.clock,
+  );
   const appRefresher = new AppTokenRefresher(
-    engine.stores.refreshTokens,
-    engine.stores.applications,
+    engine.authenticator,
     new RefreshTokenGrant(engine.transactor, engine.revoker, userTokens, engine.clock),
   );
 
@@ -44,7 +51,7 @@ async function setUp() {
       userId: user.id,
       redirectUri: portal.app.redirectUris[0],
       scopes: ['jobs.read'],
-      codeChallenge: kind === 'authorization_code' ? PKCE_CHALLENGE : '',
+      codeChallenge: PKCE_CHALLENGE,
       codeChallengeMethod: kind === 'authorization_code' ? 'S256' : 'login-code',
       createdAt: TEST_START,
       expiresAt: new Date(TEST_START.getTime() + 60_000),
@@ -75,10 +82,11 @@ describe('opaque values issued before prefixes (the legacy path)', () => {
   });
 
   it('still rotates a legacy refresh token: its second use is refused', async () => {
-    const { appRefresher, legacyRefreshToken } = await setUp();
+    const { appRefresher, portal, legacyRefreshToken } = await setUp();
     const legacy = await legacyRefreshToken();
-    await appRefresher.refresh(legacy);
-    await expectOAuthError(appRefresher.refresh(legacy), 'invalid_grant');
+    const asPortal = { refresh_token: legacy, ...postCredentials(portal) };
+    await appRefresher.refresh(asPortal, undefined);
+    await expectOAuthError(appRefresher.refresh(asPortal, undefined), 'invalid_grant');
   });
 
   it('introspects and revokes a legacy refresh token', async () => {
@@ -102,14 +110,16 @@ describe('opaque values issued before prefixes (the legacy path)', () => {
 
   it('exchanges a legacy login code at the app login, and nowhere else', async () => {
     const { tokenEndpoint, portal, loginCodes, legacyCode } = await setUp();
-    await expect(loginCodes.exchange(await legacyCode('login_code'))).resolves.toMatchObject({
+    const exchange = async (code: string) =>
+      loginCodes.exchange({ code, code_verifier: PKCE_VERIFIER, ...postCredentials(portal) }, undefined);
+    await expect(exchange(await legacyCode('login_code'))).resolves.toMatchObject({
       token_type: 'Bearer',
     });
-    await expectOAuthError(
-      tokenEndpoint.handle(codeExchange(portal, await legacyCode('login_code')), undefined),
-      'invalid_grant',
-    );
-    await expectOAuthError(loginCodes.exchange(await legacyCode('authorization_code')), 'invalid_grant');
+    const asAuthorizationCode = codeExchange(portal, await legacyCode('login_code'), {
+      client_secret: portal.secret,
+    });
+    await expectOAuthError(tokenEndpoint.handle(asAuthorizationCode, undefined), 'invalid_grant');
+    await expectOAuthError(exchange(await legacyCode('authorization_code')), 'invalid_grant');
   });
 
   it('resolves a legacy session', async () => {

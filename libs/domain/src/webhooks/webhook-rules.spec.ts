@@ -72,8 +72,24 @@ describe('webhook URL policy', () => {
     'not-an-ip',
   ])('%s is not a public address', (address) => expect(isPublicAddress(address)).toBe(false));
 
-  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('%s is public', (address) =>
-    expect(isPublicAddress(address)).toBe(true),
+  // IPv4-mapped (::ffff:0:0/96) and IPv4-compatible (::/96) addresses reach the IPv4 address they carry.
+  it.each([
+    '::ffff:7f00:1',
+    '0:0:0:0:0:ffff:7f00:1',
+    '::127.0.0.1',
+    '::7f00:1',
+    '::a00:5',
+    '::10.0.0.5',
+    '::ffff:a9fe:a9fe',
+    '::a9fe:a9fe',
+    '::c0a8:101',
+  ])('%s is judged as the IPv4 address it carries: not public', (address) =>
+    expect(isPublicAddress(address)).toBe(false),
+  );
+
+  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8', '::808:808'])(
+    '%s is public',
+    (address) => expect(isPublicAddress(address)).toBe(true),
   );
 
   it('accepts a public https URL, normalised', () => {
@@ -86,6 +102,9 @@ describe('webhook URL policy', () => {
     ['http://hooks.example.com/', 'https'],
     ['https://127.0.0.1/', 'loopback'],
     ['https://[::1]:8443/', 'loopback'],
+    ['https://[::127.0.0.1]/', 'loopback'],
+    ['https://[::ffff:7f00:1]/', 'loopback'],
+    ['https://[::a9fe:a9fe]/latest/meta-data', 'loopback'],
     ['https://169.254.169.254/latest/meta-data', 'loopback'],
     ['https://10.0.0.5/', 'loopback'],
     ['https://localhost/', 'loopback'],

@@ -14,14 +14,25 @@ export interface WebhookUrlPolicy {
 
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 
+/**
+ * IPv6 ranges whose last 32 bits are an IPv4 address a connection reaches: IPv4-mapped and
+ * IPv4-compatible (RFC 4291 2.5.5), in every spelling (`::ffff:127.0.0.1`, `::ffff:7f00:1`, `::127.0.0.1`).
+ */
+const IPV4_CARRIERS = [ipaddr.IPv6.parseCIDR('::ffff:0:0/96'), ipaddr.IPv6.parseCIDR('::/96')];
+
 /** Whether an IP address is one a production webhook may reach. */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  }
-  return parsed.range() === 'unicast';
+  return carriedAddress(ipaddr.parse(address)).range() === 'unicast';
+}
+
+/** An IPv6 address that carries an IPv4 one is judged as that IPv4 address (`::1` as 0.0.0.1: refused too). */
+function carriedAddress(address: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
+  if (address.kind() === 'ipv4') return address;
+  const v6 = address as ipaddr.IPv6;
+  return IPV4_CARRIERS.some((range) => v6.match(range))
+    ? ipaddr.fromByteArray(v6.toByteArray().slice(12))
+    : v6;
 }
 
 /** The URL parsed, or a validation error saying what is wrong with it. */

@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { createHash } from 'node:crypto';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { epochMillis, jsonStringArray } from '../transformers';
 
 @Entity('applications')
@@ -29,4 +30,21 @@ export class ApplicationEntity {
 
   @Column({ type: 'varchar', nullable: true })
   tenant: string | null;
+}
+
+/** The key of a redirect URI in `application_redirect_uris`: SHA-256, hex. */
+export const redirectUriKey = (uri: string): string => createHash('sha256').update(uri, 'utf8').digest('hex');
+
+/**
+ * The index of registered redirect URIs: the app login finds the app of a `return_to` here.
+ * Keyed by SHA-256 of the URI (`redirectUriKey`), so a long URI fits a B-tree entry on every database.
+ */
+@Entity('application_redirect_uris')
+@Index('idx_application_redirect_uris_client_id', ['clientId'])
+export class ApplicationRedirectUriEntity {
+  @PrimaryColumn({ name: 'uri_hash', type: 'varchar' })
+  uriHash: string;
+
+  @PrimaryColumn({ name: 'client_id', type: 'varchar' })
+  clientId: string;
 }

@@ -1,7 +1,8 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { epochMillis, jsonStringArray } from '../transformers';
 
 @Entity('authorization_codes')
+@Index('idx_authorization_codes_expires_at', ['expiresAt'])
 export class AuthorizationCodeEntity {
   @PrimaryColumn({ name: 'code_hash', type: 'varchar' })
   codeHash: string;

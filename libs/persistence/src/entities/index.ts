@@ -1,4 +1,4 @@
-import { ApplicationEntity } from './application.entity';
+import { ApplicationEntity, ApplicationRedirectUriEntity } from './application.entity';
 import { AuditChainHeadEntity, AuditCheckpointEntity, AuditRecordEntity } from './audit-record.entity';
 import { AuthorizationCodeEntity } from './authorization-code.entity';
 import { GroupEntity, GroupMemberEntity } from './group.entity';
@@ -21,6 +21,7 @@ import {
 
 export {
   ApplicationEntity,
+  ApplicationRedirectUriEntity,
   AuditChainHeadEntity,
   AuditCheckpointEntity,
   AuditRecordEntity,
@@ -48,6 +49,7 @@ export {
 /** Every entity, for the DataSource `entities` option. */
 export const ENTITIES = [
   ApplicationEntity,
+  ApplicationRedirectUriEntity,
   ScopeEntity,
   SigningKeyEntity,
   RevocationEntity,

@@ -5,6 +5,7 @@ import { epochMillis, jsonStringArray } from '../transformers';
 @Index('idx_refresh_tokens_grant_id', ['grantId'])
 @Index('idx_refresh_tokens_client_id', ['clientId'])
 @Index('idx_refresh_tokens_user_id', ['userId'])
+@Index('idx_refresh_tokens_expires_at', ['expiresAt'])
 export class RefreshTokenEntity {
   @PrimaryColumn({ name: 'token_hash', type: 'varchar' })
   tokenHash: string;
@@ -23,6 +24,9 @@ export class RefreshTokenEntity {
 
   @Column({ name: 'created_at', type: 'bigint', transformer: epochMillis })
   createdAt: Date;
+
+  @Column({ name: 'family_created_at', type: 'bigint', transformer: epochMillis })
+  familyCreatedAt: Date;
 
   @Column({ name: 'expires_at', type: 'bigint', transformer: epochMillis })
   expiresAt: Date;

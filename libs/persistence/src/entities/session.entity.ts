@@ -3,6 +3,7 @@ import { epochMillis } from '../transformers';
 
 @Entity('sessions')
 @Index('idx_sessions_user_id', ['userId'])
+@Index('idx_sessions_expires_at', ['expiresAt'])
 export class SessionEntity {
   @PrimaryColumn({ name: 'session_hash', type: 'varchar' })
   sessionHash: string;

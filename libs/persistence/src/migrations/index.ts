@@ -8,6 +8,9 @@ import { Secrets1764500000000 } from './1764500000000-secrets';
 import { Jobs1764600000000 } from './1764600000000-jobs';
 import { JobLeaseHolder1764700000000 } from './1764700000000-job-lease-holder';
 import { CodePointOrder1764800000000 } from './1764800000000-code-point-order';
+import { RedirectUriIndex1764937000000 } from './1764937000000-redirect-uri-index';
+import { RetentionIndexes1764960000000 } from './1764960000000-retention-indexes';
+import { RefreshFamilyStart1764980000000 } from './1764980000000-refresh-family-start';
 
 /** In order. Append new migrations; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -21,4 +24,7 @@ export const MIGRATIONS = [
   Jobs1764600000000,
   JobLeaseHolder1764700000000,
   CodePointOrder1764800000000,
+  RedirectUriIndex1764937000000,
+  RetentionIndexes1764960000000,
+  RefreshFamilyStart1764980000000,
 ];

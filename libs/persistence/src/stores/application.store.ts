@@ -1,12 +1,26 @@
 import type { Application, ApplicationPage, ApplicationStore, AppType, InsertResult } from '@platform/domain';
 import type { EntityManager } from 'typeorm';
-import { ApplicationEntity } from '../entities/application.entity';
+import {
+  ApplicationEntity,
+  ApplicationRedirectUriEntity,
+  redirectUriKey,
+} from '../entities/application.entity';
 import { epochMillis, jsonStringArray } from '../transformers';
 import { insertOnce } from './insert-once';
 import { placeholderFor, type Placeholder } from './raw-sql';
 
-const SELECT_APPLICATIONS =
-  'SELECT client_id, name, app_type, declared_scopes, redirect_uris, secret_hash, created_at, rotated_at, tenant FROM applications';
+const COLUMNS = [
+  'client_id',
+  'name',
+  'app_type',
+  'declared_scopes',
+  'redirect_uris',
+  'secret_hash',
+  'created_at',
+  'rotated_at',
+  'tenant',
+];
+const SELECT_APPLICATIONS = `SELECT ${COLUMNS.join(', ')} FROM applications`;
 
 /** A row of `applications` as the driver returns it (bigint may come back as a string). */
 interface ApplicationRow {
@@ -36,8 +50,26 @@ export class TypeOrmApplicationStore implements ApplicationStore {
     return rows.length === 0 ? null : fromRow(rows[0]);
   }
 
-  insertApplication(app: Application): Promise<InsertResult> {
-    return insertOnce(this.manager, ApplicationEntity, { ...app });
+  /** With its redirect URIs' index rows: the registry inserts in a transaction. */
+  async insertApplication(app: Application): Promise<InsertResult> {
+    const result = await insertOnce(this.manager, ApplicationEntity, { ...app });
+    const uris = [...new Set(app.redirectUris)];
+    if (result === 'created' && uris.length > 0) {
+      await this.manager.insert(
+        ApplicationRedirectUriEntity,
+        uris.map((uri) => ({ uriHash: redirectUriKey(uri), clientId: app.clientId })),
+      );
+    }
+    return result;
+  }
+
+  async findApplicationsByRedirectUri(redirectUri: string, limit: number): Promise<Application[]> {
+    const rows: ApplicationRow[] = await this.manager.query(
+      `SELECT ${COLUMNS.map((column) => `a.${column}`).join(', ')} FROM application_redirect_uris r JOIN applications a ON a.client_id = r.client_id
+       WHERE r.uri_hash = ${this.placeholder(1)} ORDER BY a.client_id ASC LIMIT ${this.placeholder(2)}`,
+      [redirectUriKey(redirectUri), limit],
+    );
+    return rows.map(fromRow);
   }
 
   async listApplications(page: { after?: string; limit: number }): Promise<ApplicationPage> {
@@ -55,6 +87,7 @@ export class TypeOrmApplicationStore implements ApplicationStore {
   }
 
   async deleteApplication(clientId: string): Promise<boolean> {
+    await this.manager.delete(ApplicationRedirectUriEntity, { clientId });
     const result = await this.manager.delete(ApplicationEntity, { clientId });
     return (result.affected ?? 0) > 0;
   }

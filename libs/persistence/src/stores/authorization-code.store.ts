@@ -1,6 +1,7 @@
 import type { AuthorizationCodeRecord, AuthorizationCodeStore } from '@platform/domain';
 import type { EntityManager } from 'typeorm';
 import { AuthorizationCodeEntity } from '../entities/authorization-code.entity';
+import { pruneBatch } from './prune-batch';
 
 export class TypeOrmAuthorizationCodeStore implements AuthorizationCodeStore {
   constructor(private readonly manager: EntityManager) {}
@@ -22,6 +23,16 @@ export class TypeOrmAuthorizationCodeStore implements AuthorizationCodeStore {
     const row = await this.manager.findOneBy(AuthorizationCodeEntity, { codeHash });
     if (!row) return null;
     return toAuthorizationCode(row, won ? null : row.consumedAt);
+  }
+
+  pruneAuthorizationCodes(before: Date, limit: number): Promise<number> {
+    return pruneBatch(
+      this.manager,
+      AuthorizationCodeEntity,
+      'code_hash',
+      'SELECT code_hash FROM authorization_codes WHERE expires_at <= :before LIMIT :limit',
+      { before: before.getTime(), limit },
+    );
   }
 }
 

@@ -1,6 +1,7 @@
 import type { RefreshTokenRecord, RefreshTokenStore } from '@platform/domain';
 import type { EntityManager } from 'typeorm';
 import { RefreshTokenEntity } from '../entities/refresh-token.entity';
+import { pruneBatch } from './prune-batch';
 
 export class TypeOrmRefreshTokenStore implements RefreshTokenStore {
   constructor(private readonly manager: EntityManager) {}
@@ -35,6 +36,20 @@ export class TypeOrmRefreshTokenStore implements RefreshTokenStore {
 
   revokeRefreshTokensOfUser(userId: string, now: Date): Promise<number> {
     return this.revokeAll('user_id', userId, now);
+  }
+
+  pruneRefreshTokens(before: Date, limit: number): Promise<number> {
+    // Expired tokens by the expiry index, each kept while a token of its grant (the family's
+    // newest) is still within `before`: found by the grant index.
+    return pruneBatch(
+      this.manager,
+      RefreshTokenEntity,
+      'token_hash',
+      `SELECT r.token_hash FROM refresh_tokens r WHERE r.expires_at <= :before
+         AND NOT EXISTS (SELECT 1 FROM refresh_tokens l WHERE l.grant_id = r.grant_id AND l.expires_at > :before)
+       LIMIT :limit`,
+      { before: before.getTime(), limit },
+    );
   }
 
   /**
@@ -74,6 +89,7 @@ function toRefreshToken(row: RefreshTokenEntity): RefreshTokenRecord {
     userId: row.userId,
     scopes: row.scopes,
     createdAt: row.createdAt,
+    familyCreatedAt: row.familyCreatedAt,
     expiresAt: row.expiresAt,
     rotatedAt: row.rotatedAt,
     revokedAt: row.revokedAt,

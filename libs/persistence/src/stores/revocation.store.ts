@@ -1,6 +1,7 @@
 import type { Revocation, RevocationInput, RevocationKind, RevocationStore } from '@platform/domain';
 import type { EntityManager } from 'typeorm';
 import { RevocationEntity } from '../entities/revocation.entity';
+import { inFeedOrder } from './feed-order';
 
 export class TypeOrmRevocationStore implements RevocationStore {
   constructor(private readonly manager: EntityManager) {}
@@ -10,7 +11,9 @@ export class TypeOrmRevocationStore implements RevocationStore {
     const rows = entries.map(({ kind, value, expiresAt }) => ({ kind, value, expiresAt, createdAt: now }));
     // One multi-row INSERT; seqs come back in row order. insert() also writes them into `rows`,
     // as strings on pg (bigint), so the answer is built from the identifiers instead.
-    const { identifiers } = await this.manager.insert(RevocationEntity, rows);
+    const { identifiers } = await inFeedOrder(this.manager, 'revocations', (m) =>
+      m.insert(RevocationEntity, rows),
+    );
     return entries.map(({ kind, value, expiresAt }, i) => ({
       seq: Number(identifiers[i].seq),
       kind,
@@ -28,6 +31,14 @@ export class TypeOrmRevocationStore implements RevocationStore {
       .limit(limit)
       .getMany();
     return rows.map(toRevocation);
+  }
+
+  async lastRevocationSeq(): Promise<number> {
+    const row = (await this.manager
+      .createQueryBuilder(RevocationEntity, 'r')
+      .select('MAX(r.seq)', 'last')
+      .getRawOne()) as { last: number | string | null } | undefined;
+    return Number(row?.last ?? 0);
   }
 
   async listActiveRevocations(now: Date): Promise<Revocation[]> {

@@ -1,6 +1,7 @@
 import type { SessionRecord, SessionStore } from '@platform/domain';
 import type { EntityManager } from 'typeorm';
 import { SessionEntity } from '../entities/session.entity';
+import { pruneBatch } from './prune-batch';
 
 export class TypeOrmSessionStore implements SessionStore {
   constructor(private readonly manager: EntityManager) {}
@@ -33,6 +34,16 @@ export class TypeOrmSessionStore implements SessionStore {
       .where('user_id = :userId AND ended_at IS NULL', { userId })
       .execute();
     return result.affected ?? 0;
+  }
+
+  pruneSessions(before: Date, limit: number): Promise<number> {
+    return pruneBatch(
+      this.manager,
+      SessionEntity,
+      'session_hash',
+      'SELECT session_hash FROM sessions WHERE expires_at <= :before LIMIT :limit',
+      { before: before.getTime(), limit },
+    );
   }
 }
 

@@ -1,6 +1,7 @@
 import type { TokenEvent, TokenEventInput, TokenEventStore, TokenEventType } from '@platform/domain';
 import type { EntityManager } from 'typeorm';
 import { TokenEventEntity } from '../entities/token-event.entity';
+import { pruneBatch } from './prune-batch';
 import { placeholderFor, valuesList, type Placeholder } from './raw-sql';
 
 /** Rows per INSERT: keeps a huge batch under SQLite's bound-parameter limit. */
@@ -42,6 +43,19 @@ export class TypeOrmTokenEventStore implements TokenEventStore {
       builder.andWhere('e.clientId = :clientId', { clientId: query.clientId });
     const rows = await builder.getMany();
     return rows.map(toTokenEvent);
+  }
+
+  pruneTokenEvents(before: Date, limit: number): Promise<number> {
+    // The oldest `limit` rows by the primary key, rather than an index on occurred_at that every
+    // token's INSERT would pay for: ids ascend with time, so the old ones come first.
+    return pruneBatch(
+      this.manager,
+      TokenEventEntity,
+      'id',
+      `SELECT id FROM (SELECT id, occurred_at FROM token_events ORDER BY id LIMIT :limit) oldest
+       WHERE occurred_at < :before`,
+      { before: before.getTime(), limit },
+    );
   }
 }
 

@@ -95,6 +95,32 @@ export const applicationStoreContract: Contract = (context) => {
     await expect(store().deleteApplication(app.clientId)).resolves.toBe(false);
   });
 
+  it('finds the apps that registered a redirect URI exactly, by client id, up to the limit', async () => {
+    const shared = 'https://shared.example/cb';
+    const long = `https://a.example/${'segment/'.repeat(240)}cb`;
+    await store().insertApplication(anApplication({ clientId: 'app-b', redirectUris: [shared, long] }));
+    await store().insertApplication(anApplication({ clientId: 'app-a', redirectUris: [shared] }));
+    await store().insertApplication(anApplication({ clientId: 'app-c', redirectUris: [`${shared}/`] }));
+
+    const byUri = async (uri: string, limit = 10) =>
+      (await store().findApplicationsByRedirectUri(uri, limit)).map((app) => app.clientId);
+    await expect(byUri(shared)).resolves.toEqual(['app-a', 'app-b']);
+    await expect(byUri(shared, 1)).resolves.toEqual(['app-a']);
+    await expect(byUri(long)).resolves.toEqual(['app-b']);
+    await expect(byUri('https://shared.example/CB')).resolves.toEqual([]);
+    await expect(store().findApplicationsByRedirectUri(long, 1)).resolves.toEqual([
+      await store().findApplication('app-b'),
+    ]);
+  });
+
+  it('forgets the redirect URIs of a deleted application', async () => {
+    const app = anApplication({ redirectUris: ['https://gone.example/cb'] });
+    await store().insertApplication(app);
+    await store().deleteApplication(app.clientId);
+
+    await expect(store().findApplicationsByRedirectUri('https://gone.example/cb', 2)).resolves.toEqual([]);
+  });
+
   it('replaces the secret hash and records when it rotated', async () => {
     const app = anApplication();
     await store().insertApplication(app);

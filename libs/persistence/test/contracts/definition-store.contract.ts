@@ -1,4 +1,5 @@
 import type { Contract } from '../support/contract';
+import { followWhileWriting } from '../support/feed-follower';
 import { at, T0, uniqueId } from '../support/factories';
 
 export const definitionStoreContract: Contract = (context) => {
@@ -91,5 +92,24 @@ export const definitionStoreContract: Contract = (context) => {
       ),
     );
     expect(new Set(written.map((d) => d.seq)).size).toBe(4);
+  });
+
+  it('lets a reader following the cursor see every change, however late each writer commits', async () => {
+    const tenant = uniqueId('tenant');
+    const { written, seen } = await followWhileWriting(
+      context().transactor,
+      async (stores) => {
+        const definition = {
+          kind: 'rate_limits' as const,
+          tenant,
+          name: uniqueId('limits'),
+          document: rules(1),
+        };
+        return (await stores.definitions.putDefinition(definition, T0)).seq;
+      },
+      (seq) => store().listDefinitionsAfter(seq, 100),
+    );
+
+    expect(seen).toEqual(written);
   });
 };

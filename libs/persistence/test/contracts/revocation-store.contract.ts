@@ -1,4 +1,5 @@
 import type { Contract } from '../support/contract';
+import { followWhileWriting } from '../support/feed-follower';
 import { aRevocation, at, T0 } from '../support/factories';
 
 export const revocationStoreContract: Contract = (context) => {
@@ -35,6 +36,13 @@ export const revocationStoreContract: Contract = (context) => {
 
     await expect(store().listRevocationsAfter(added[0].seq, 2)).resolves.toEqual(added.slice(1, 3));
     await expect(store().listRevocationsAfter(added[3].seq, 10)).resolves.toEqual([]);
+  });
+
+  it('answers the highest seq the feed holds, 0 when empty', async () => {
+    await expect(store().lastRevocationSeq()).resolves.toBe(0);
+    const added = await store().addRevocations([aRevocation(), aRevocation()], T0);
+
+    await expect(store().lastRevocationSeq()).resolves.toBe(added[1].seq);
   });
 
   it('lists expired entries in the feed too', async () => {
@@ -94,6 +102,16 @@ export const revocationStoreContract: Contract = (context) => {
 
     await expect(store().pruneRevocations(T0)).resolves.toBe(2);
     await expect(store().listRevocationsAfter(0, 10)).resolves.toEqual([kept]);
+  });
+
+  it('lets a reader following the cursor see every entry, however late each writer commits', async () => {
+    const { written, seen } = await followWhileWriting(
+      context().transactor,
+      async (stores) => (await stores.revocations.addRevocations([aRevocation()], T0))[0].seq,
+      (seq) => store().listRevocationsAfter(seq, 100),
+    );
+
+    expect(seen).toEqual(written);
   });
 
   it('never reuses the sequence number of a pruned newest entry', async () => {

@@ -105,6 +105,7 @@ export function aRefreshToken(overrides: Partial<RefreshTokenRecord> = {}): Refr
     userId: uniqueId('user'),
     scopes: ['jobs.read', 'offline_access'],
     createdAt: T0,
+    familyCreatedAt: at(-24 * 3_600_000),
     expiresAt: at(30 * 24 * 3_600_000),
     rotatedAt: null,
     revokedAt: null,

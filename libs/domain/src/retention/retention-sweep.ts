@@ -1,0 +1,84 @@
+import type { Clock } from '../clock';
+import type { Stores } from '../storage';
+
+/**
+ * Rows one DELETE removes at most: each statement stays short, so token requests interleave
+ * with a sweep of a large backlog (on SQLite they share the one connection).
+ */
+export const RETENTION_BATCH_ROWS = 1_000;
+
+export interface RetentionPolicy {
+  /**
+   * How long an expired authorization code, session or refresh-token family is kept after it
+   * ended: a code replayed meanwhile still revokes what it issued (RFC 6749 section 4.1.2).
+   */
+  graceSeconds: number;
+  /** How long a token event is listed (its audit record stays); 0 keeps them all. */
+  tokenEventDays: number;
+}
+
+/** Rows deleted by one sweep, by table. */
+export interface RetentionCounts {
+  revocations: number;
+  authorization_codes: number;
+  sessions: number;
+  refresh_tokens: number;
+  token_events: number;
+}
+
+type RetentionStores = Pick<
+  Stores,
+  'revocations' | 'authorizationCodes' | 'sessions' | 'refreshTokens' | 'tokenEvents'
+>;
+
+/**
+ * Deletes what no request can need any more (docs/operations.md, "Retention"): deny-list entries
+ * no token can outlive, codes, sessions and refresh-token families past their expiry and the
+ * grace, token events past their retention. Each table in batches of `batchRows` rows until a
+ * batch comes back short. Safe on every replica at once; a run asked for while one is under way
+ * joins it.
+ */
+export class RetentionSweep {
+  private running: Promise<RetentionCounts> | undefined;
+
+  constructor(
+    private readonly stores: RetentionStores,
+    private readonly clock: Clock,
+    private readonly policy: RetentionPolicy,
+    private readonly batchRows = RETENTION_BATCH_ROWS,
+  ) {}
+
+  run(): Promise<RetentionCounts> {
+    this.running ??= this.sweep().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async sweep(): Promise<RetentionCounts> {
+    const now = this.clock.now();
+    const ended = new Date(now.getTime() - this.policy.graceSeconds * 1000);
+    const eventsBefore = new Date(now.getTime() - this.policy.tokenEventDays * 86_400_000);
+    const { revocations, authorizationCodes, sessions, refreshTokens, tokenEvents } = this.stores;
+    return {
+      // An entry expires when no token it covers can still be valid: no grace needed.
+      revocations: await revocations.pruneRevocations(now),
+      authorization_codes: await this.inBatches((limit) =>
+        authorizationCodes.pruneAuthorizationCodes(ended, limit),
+      ),
+      sessions: await this.inBatches((limit) => sessions.pruneSessions(ended, limit)),
+      refresh_tokens: await this.inBatches((limit) => refreshTokens.pruneRefreshTokens(ended, limit)),
+      token_events:
+        this.policy.tokenEventDays > 0
+          ? await this.inBatches((limit) => tokenEvents.pruneTokenEvents(eventsBefore, limit))
+          : 0,
+    };
+  }
+
+  private async inBatches(prune: (limit: number) => Promise<number>): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const deleted = await prune(this.batchRows);
+      total += deleted;
+      if (deleted < this.batchRows) return total;
+    }
+  }
+}

@@ -1,0 +1,4 @@
+import { retentionContract } from './contracts/retention.contract';
+import { describeContract } from './support/contract';
+
+describeContract('Retention', retentionContract);
