@@ -36,6 +36,10 @@ module.exports = {
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       // e2e specs drive the built processes (npm test builds first).
       moduleNameMapper: {},
+      // One platform the independent e2e files share (`sharedPlatform()`), saving a start each;
+      // jest runs these only when the run selects an e2e file.
+      globalSetup: '<rootDir>/test/support/shared-platform-setup.ts',
+      globalTeardown: '<rootDir>/test/support/shared-platform-teardown.ts',
     },
   ],
 };

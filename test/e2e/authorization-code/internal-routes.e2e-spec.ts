@@ -1,14 +1,17 @@
 import * as oauth from 'oauth4webapi';
 import { adminToken, discover, registerApp } from '../../support/oauth';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
 import { createSession, internalPost, TEST_IDENTITY } from '../../support/internal-consent';
+
+/** Unique on the shared platform, which other files register apps on too. */
+const CLIENT_ID = 'internal-routes-dashboard';
 
 /** The control plane's side of the contract in docs/internal-api.md, which the backend relies on. */
 describe('control plane /internal/v1/sessions and /internal/v1/authorize', () => {
   let platform: TestPlatform;
   const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
   const request = (overrides: Record<string, string | undefined> = {}) => ({
-    client_id: 'dashboard',
+    client_id: CLIENT_ID,
     redirect_uri: 'https://dashboard.example.test/callback',
     response_type: 'code',
     scope: 'jobs.read',
@@ -19,17 +22,16 @@ describe('control plane /internal/v1/sessions and /internal/v1/authorize', () =>
   });
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     const admin = await adminToken(await discover(platform), platform);
     await registerApp(platform, admin, {
-      client_id: 'dashboard',
+      client_id: CLIENT_ID,
       name: 'Operations dashboard',
       app_type: 'spa',
       declared_scopes: ['jobs.*'],
       redirect_uris: ['https://dashboard.example.test/callback'],
     });
   });
-  afterAll(() => platform?.stop());
 
   describe('sessions', () => {
     it('opens a session for the identity: 201 with the opaque value, its expiry in 8 hours and the user', async () => {
@@ -97,7 +99,7 @@ describe('control plane /internal/v1/sessions and /internal/v1/authorize', () =>
       const response = await internalPost(platform, '/internal/v1/authorize/check', request());
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({
-        client_id: 'dashboard',
+        client_id: CLIENT_ID,
         client_name: 'Operations dashboard',
         redirect_uri: 'https://dashboard.example.test/callback',
         scopes: [{ name: 'jobs.read', description: 'List and view job executions' }],
@@ -157,7 +159,7 @@ describe('control plane /internal/v1/sessions and /internal/v1/authorize', () =>
       );
       // RFC 9207: a real client accepts it from this issuer and refuses it as another's (mix-up).
       const as = await discover(platform);
-      const client = { client_id: 'dashboard' };
+      const client = { client_id: CLIENT_ID };
       expect(oauth.validateAuthResponse(as, client, new URL(redirect_to), 'af0ifjsldkj').get('code')).toMatch(
         /^plat_ac_/,
       );

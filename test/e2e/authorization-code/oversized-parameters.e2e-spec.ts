@@ -1,6 +1,6 @@
 import { AUTHORIZATION_PARAMETER_MAX_LENGTH } from '@platform/domain';
 import { adminToken, discover, registerApp, type RegisteredApp } from '../../support/oauth';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
 
 /**
  * Parameters longer than the platform takes are refused at the edge with RFC 6749's
@@ -27,14 +27,13 @@ describe('oversized authorization request parameters', () => {
     );
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     app = await registerApp(platform, await adminToken(await discover(platform), platform), {
       client_id: 'dashboard',
       app_type: 'spa',
       redirect_uris: [redirectUri],
     });
   });
-  afterAll(async () => platform?.stop());
 
   it.each(['state', 'scope', 'code_challenge', 'response_type', 'code_challenge_method'])(
     'sends the client invalid_request for an oversized %s, without echoing it',

@@ -10,7 +10,7 @@ import {
   registerApp,
   type RegisteredApp,
 } from '../../support/oauth';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
 
 describe('POST /v1/oauth/token (client_credentials)', () => {
   let platform: TestPlatform;
@@ -18,7 +18,7 @@ describe('POST /v1/oauth/token (client_credentials)', () => {
   let app: RegisteredApp & { client_secret: string };
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     as = await discover(platform);
     const admin = await adminToken(as, platform);
     app = (await registerApp(platform, admin, {
@@ -26,7 +26,6 @@ describe('POST /v1/oauth/token (client_credentials)', () => {
       declared_scopes: ['jobs.*', 'files.read'],
     })) as RegisteredApp & { client_secret: string };
   });
-  afterAll(() => platform?.stop());
 
   const tokenUrl = () => `${platform.baseUrl}/v1/oauth/token`;
 

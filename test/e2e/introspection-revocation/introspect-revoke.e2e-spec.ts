@@ -8,7 +8,7 @@ import {
   registerApp,
   type RegisteredApp,
 } from '../../support/oauth';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
 import { signWithPlatformKey, tamper, unsecuredJwt } from '../../support/tokens';
 
 describe('POST /v1/oauth/introspect and /v1/oauth/revoke', () => {
@@ -19,7 +19,7 @@ describe('POST /v1/oauth/introspect and /v1/oauth/revoke', () => {
   let resourceServer: RegisteredApp;
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     as = await discover(platform);
     const admin = await adminToken(as, platform);
     owner = await registerApp(platform, admin, { client_id: 'owner-app', declared_scopes: ['jobs.read'] });
@@ -29,7 +29,6 @@ describe('POST /v1/oauth/introspect and /v1/oauth/revoke', () => {
       declared_scopes: ['tokens.introspect'],
     });
   });
-  afterAll(() => platform?.stop());
 
   const credentialsOf = (app: RegisteredApp) => ({
     clientId: app.client_id,

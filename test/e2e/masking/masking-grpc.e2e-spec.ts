@@ -9,7 +9,11 @@ import {
 import { identityOf, signIn } from '../../support/internal-consent';
 import { unaryCall as call } from '../../support/grpc';
 import { adminToken, clientCredentialsToken, discover, registerApp } from '../../support/oauth';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
+
+/** Its own tenants and users on the shared platform: it sets a tenant's masking patterns. */
+const ACME = 'masking-acme';
+const GLOBEX = 'masking-globex';
 
 /**
  * MaskingService over gRPC against the real sidecar: every RPC, every error path the proto names,
@@ -24,7 +28,7 @@ describe('sidecar gRPC: MaskingService', () => {
   let admin: string;
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     const as = await discover(platform);
     admin = await adminToken(as, platform);
     const portal = await registerApp(platform, admin, {
@@ -33,10 +37,10 @@ describe('sidecar gRPC: MaskingService', () => {
       declared_scopes: ['masking.apply'],
       redirect_uris: ['https://desk.example.test/callback'],
     });
-    acme = (await signIn(platform, portal, { identity: identityOf('ada', 'acme', ['user']) })).tokens
+    acme = (await signIn(platform, portal, { identity: identityOf('masking-ada', ACME, ['user']) })).tokens
       .access_token;
-    globex = (await signIn(platform, portal, { identity: identityOf('gus', 'globex', ['user']) })).tokens
-      .access_token;
+    globex = (await signIn(platform, portal, { identity: identityOf('masking-gus', GLOBEX, ['user']) }))
+      .tokens.access_token;
     const worker = await registerApp(platform, admin, {
       client_id: 'log-shipper',
       declared_scopes: ['masking.apply'],
@@ -46,10 +50,7 @@ describe('sidecar gRPC: MaskingService', () => {
     ).access_token;
     masking = createMaskingServiceClient(platform.sidecarAddress);
   });
-  afterAll(async () => {
-    masking?.close();
-    await platform?.stop();
-  });
+  afterAll(() => masking?.close());
 
   const maskString = (request: Parameters<MaskingServiceClient['MaskString']>[0]) =>
     call<MaskStringResult>((metadata, options, done) => masking.MaskString(request, metadata, options, done));
@@ -89,7 +90,13 @@ describe('sidecar gRPC: MaskingService', () => {
     expect(ofGlobex.response.text).not.toBe(ofAcme.response.text);
     // HMAC-SHA256 under HKDF(INTERNAL_TOKEN, tenant): a value never becomes a plain digest of itself.
     const key = Buffer.from(
-      hkdfSync('sha256', platform.internalToken, 'oauth-platform/sidecar/masking-hash/v1', 'tenant:acme', 32),
+      hkdfSync(
+        'sha256',
+        platform.internalToken,
+        'oauth-platform/sidecar/masking-hash/v1',
+        `tenant:${ACME}`,
+        32,
+      ),
     );
     expect(ofAcme.response.text).toBe(createHmac('sha256', key).update('ada@example.com').digest('hex'));
     expect(ofAcme.response.text).not.toBe(createHash('sha256').update('ada@example.com').digest('hex'));
@@ -134,7 +141,7 @@ describe('sidecar gRPC: MaskingService', () => {
 
   it('applies a tenant’s stored custom patterns to its calls only, within a second of the change', async () => {
     const settings = (body: unknown) =>
-      fetch(`${platform.baseUrl}/api/v1/tenants/acme/masking`, {
+      fetch(`${platform.baseUrl}/api/v1/tenants/${ACME}/masking`, {
         method: 'PUT',
         headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),

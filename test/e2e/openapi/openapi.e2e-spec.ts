@@ -1,6 +1,6 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { describeInBrowser, launchChromium } from '../../support/browser';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
 
 interface Operation {
   parameters?: Array<{ in?: string; $ref?: string }>;
@@ -18,12 +18,11 @@ describe('GET /openapi.json and /docs', () => {
   let document: Document;
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     const response = await fetch(`${platform.baseUrl}/openapi.json`);
     expect(response.status).toBe(200);
     document = (await response.json()) as Document;
   });
-  afterAll(() => platform?.stop());
 
   it('serves a valid OpenAPI 3.1 document of this platform', async () => {
     const result = await validate(structuredClone(document) as never);

@@ -1,6 +1,9 @@
 import { AuditClient, PlatformClient, ProblemError, ServiceTokenSource } from '@platform/sdk';
 import { adminToken, discover, registerApp } from '../../support/oauth';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
+
+/** Its own tenant: other files write records into the shared platform too. */
+const TENANT = 'sdk-audit';
 
 describe('AuditClient (SDK)', () => {
   let platform: TestPlatform;
@@ -16,7 +19,7 @@ describe('AuditClient (SDK)', () => {
     );
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     const app = await registerApp(platform, await adminToken(await discover(platform), platform), {
       client_id: 'sdk-ledger',
       declared_scopes: ['audit.write', 'audit.read'],
@@ -24,17 +27,16 @@ describe('AuditClient (SDK)', () => {
     writer = auditClient(app.client_id, app.client_secret!);
     admin = auditClient(platform.admin.clientId, platform.admin.clientSecret);
   });
-  afterAll(() => platform?.stop());
 
   it('writes, reads, verifies and proves records through the SDK', async () => {
-    const written = await writer.emit('acme', {
+    const written = await writer.emit(TENANT, {
       action: 'ledger.closed',
       target: 'period-1',
       attributes: { entries: 3 },
     });
     await writer.emit(null, { action: 'ledger.rebuilt' });
 
-    const page = await writer.listTenantRecords('acme', { action: 'ledger.closed' });
+    const page = await writer.listTenantRecords(TENANT, { action: 'ledger.closed' });
     expect(page.records).toEqual([written]);
     await expect(admin.verify()).resolves.toMatchObject({ valid: true, first_invalid: null });
     await expect(
@@ -52,7 +54,7 @@ describe('AuditClient (SDK)', () => {
   });
 
   it('surfaces refusals as ProblemError with the status and detail', async () => {
-    const refused = writer.emit('acme', { action: 'Not An Action' });
+    const refused = writer.emit(TENANT, { action: 'Not An Action' });
     await expect(refused).rejects.toBeInstanceOf(ProblemError);
     await expect(refused).rejects.toMatchObject({ status: 400 });
     await expect(writer.verify()).rejects.toMatchObject({ status: 403 });

@@ -7,21 +7,20 @@ import {
   ServiceTokenSource,
   type Application,
 } from '@platform/sdk';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
 
 describe('AdminClient and OAuthClient (registry, introspection, revocation)', () => {
   let platform: TestPlatform;
   let admin: AdminClient;
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     admin = AdminClient.withCredentials({
       baseUrl: platform.baseUrl,
       clientId: platform.admin.clientId,
       clientSecret: platform.admin.clientSecret,
     });
   });
-  afterAll(() => platform?.stop());
 
   const service = (clientId: string, declared_scopes = ['jobs.read']) =>
     admin.registerApp({ client_id: clientId, name: clientId, declared_scopes, app_type: 'service' });

@@ -8,7 +8,7 @@ import {
 } from '@platform/sdk';
 import type * as oauth from 'oauth4webapi';
 import { adminToken, discover, registerApp, type RegisteredApp } from '../../support/oauth';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
 import { ManualClock } from '@platform/domain';
 import { issuedTokenCount, recordingFetch } from './helpers';
 
@@ -20,11 +20,10 @@ describe('ServiceTokenSource and PlatformClient (service model)', () => {
   let admin: string;
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     as = await discover(platform);
     admin = await adminToken(as, platform);
   });
-  afterAll(() => platform?.stop());
 
   /** A fresh service app per test, so its token events are this test's alone. */
   const newApp = (clientId: string, declared_scopes = ['jobs.read', 'files.read']) =>

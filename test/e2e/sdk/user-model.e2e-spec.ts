@@ -8,7 +8,7 @@ import {
   type RegisteredApplication,
   type UserTokens,
 } from '@platform/sdk';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
 import { signIn } from '../../support/internal-consent';
 import { recordingFetch } from './helpers';
 
@@ -19,7 +19,7 @@ describe('UserTokenSource and PlatformClient (user-forwarding model)', () => {
   let revoker: OAuthClient;
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     const admin = AdminClient.withCredentials({
       baseUrl: platform.baseUrl,
       clientId: platform.admin.clientId,
@@ -27,7 +27,7 @@ describe('UserTokenSource and PlatformClient (user-forwarding model)', () => {
     });
     // A single-page app: no secret of its own, it refreshes with its client_id alone.
     dashboard = await admin.registerApp({
-      client_id: 'sdk-dashboard',
+      client_id: 'sdk-user-dashboard',
       name: 'SDK dashboard',
       declared_scopes: ['jobs.read', 'files.read'],
       app_type: 'spa',
@@ -39,7 +39,6 @@ describe('UserTokenSource and PlatformClient (user-forwarding model)', () => {
       clientSecret: platform.admin.clientSecret,
     });
   });
-  afterAll(() => platform?.stop());
 
   /** The test user signs in to the dashboard (a new grant each time): its first tokens. */
   const signedInUser = async () => {
@@ -53,7 +52,7 @@ describe('UserTokenSource and PlatformClient (user-forwarding model)', () => {
     const source = new UserTokenSource({
       ...tokens,
       baseUrl: platform.baseUrl,
-      clientId: 'sdk-dashboard',
+      clientId: 'sdk-user-dashboard',
       fetch: recorder.fetch,
       onTokens: (pair) => {
         persisted.push({ accessToken: pair.accessToken, refreshToken: pair.refreshToken });
@@ -72,7 +71,7 @@ describe('UserTokenSource and PlatformClient (user-forwarding model)', () => {
 
     expect(await client.me()).toMatchObject({
       sub: user.user.id,
-      client_id: 'sdk-dashboard',
+      client_id: 'sdk-user-dashboard',
       scope: 'jobs.read',
       tenant: user.user.tenant,
       roles: user.user.roles,
@@ -101,7 +100,7 @@ describe('UserTokenSource and PlatformClient (user-forwarding model)', () => {
     expect(Object.fromEntries(new URLSearchParams(refresh.body))).toEqual({
       grant_type: 'refresh_token',
       refresh_token: user.refresh_token,
-      client_id: 'sdk-dashboard',
+      client_id: 'sdk-user-dashboard',
     });
     const current = source.current;
     expect(current.accessToken).not.toBe(user.access_token);

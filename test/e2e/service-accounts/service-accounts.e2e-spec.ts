@@ -1,6 +1,6 @@
 import { PlatformClient, ServiceTokenSource } from '@platform/sdk';
 import { adminToken, clientCredentialsToken, discover, postForm, registerApp } from '../../support/oauth';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
 
 interface ServiceAccount {
   client_id: string;
@@ -16,10 +16,9 @@ describe('POST /api/v1/apps/register and /api/v1/apps/{app_id}/credentials/rotat
   let admin: string;
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     admin = await adminToken(await discover(platform), platform);
   });
-  afterAll(() => platform?.stop());
 
   /** `null`: no Authorization header at all. */
   const register = (body: unknown, token: string | null = admin) =>

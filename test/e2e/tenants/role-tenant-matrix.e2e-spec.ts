@@ -11,7 +11,7 @@ import {
   registerApp,
   type RegisteredApp,
 } from '../../support/oauth';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
 
 type Role = 'global_admin' | 'tenant_admin' | 'user' | 'viewer';
 type Operation = 'list users' | 'get user' | 'set roles';
@@ -58,7 +58,7 @@ describe('/api/v1/tenants/{tenant}/users: roles and tenants', () => {
   }
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     const as = await discover(platform);
     admin = await adminToken(as, platform);
     app = await registerApp(platform, admin, {
@@ -73,7 +73,6 @@ describe('/api/v1/tenants/{tenant}/users: roles and tenants', () => {
       targets.set(tenant, user.id);
     }
   });
-  afterAll(() => platform?.stop());
 
   function call(token: string, operation: Operation, tenant: string, roles: unknown = ['user']) {
     const users = `${platform.baseUrl}/api/v1/tenants/${tenant}/users`;
