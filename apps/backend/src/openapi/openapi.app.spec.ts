@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { LoggerService } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DomainError } from '@platform/domain';
@@ -20,6 +22,19 @@ import { AdminGuard } from '../auth/admin.guard';
 import { BearerGuard } from '../auth/bearer.guard';
 import { PermissionGuard } from '../auth/permission';
 import { openApiDocument } from './document';
+
+/** The document as generated for the test configuration's issuer; `npm run openapi:generate` writes it. */
+const COMMITTED_DOCUMENT = join(__dirname, '..', '..', '..', '..', 'open-api', 'openapi.json');
+
+/** Where the committed document first differs from the generated one, and what to do. */
+function staleness(committed: string, generated: string): string {
+  const [was, is] = [committed.split('\n'), generated.split('\n')];
+  const line = was.findIndex((text, index) => text !== is[index]);
+  return (
+    `open-api/openapi.json is stale (line ${line + 1}: committed ${JSON.stringify(was[line])}, ` +
+    `generated ${JSON.stringify(is[line])}): run \`npm run openapi:generate\` and commit it`
+  );
+}
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
@@ -151,6 +166,13 @@ describe('OpenAPI document and the routes the backend registers', () => {
 
     it('serializes to JSON without losing anything', () => {
       expect(JSON.parse(JSON.stringify(document))).toEqual(document);
+    });
+
+    it('is the committed open-api/openapi.json, so a change to the API shows in review', () => {
+      const generated = `${JSON.stringify(document, null, 2)}\n`;
+      if (process.env.UPDATE_OPENAPI === '1') writeFileSync(COMMITTED_DOCUMENT, generated);
+      const committed = readFileSync(COMMITTED_DOCUMENT, 'utf8');
+      expect(committed === generated ? 'current' : staleness(committed, generated)).toBe('current');
     });
 
     it('gives every operation an error answer and a declared security requirement', () => {
