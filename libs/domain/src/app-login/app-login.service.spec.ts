@@ -115,6 +115,15 @@ describe(AppLoginService.name, () => {
     await expectDomainError(login.target(returnTo), 'validation_failed');
   });
 
+  it('refuses a callback registered before the redirect URI rules that breaks them, as /oauth/authorize does', async () => {
+    const { login, seed, session } = await setUp();
+    const legacy = 'http://localhost:4000/auth/callback';
+    await seed({ clientId: 'legacy', appType: 'web', redirectUris: [legacy] });
+    await expectDomainError(login.target(legacy), 'validation_failed');
+    const target = { clientId: 'legacy', returnTo: legacy, codeChallenge: PKCE_CHALLENGE };
+    await expectDomainError(login.issueCode(session, target), 'validation_failed');
+  });
+
   it('refuses a callback two apps registered: it cannot say which app the user signs in to', async () => {
     const { login, seed } = await setUp();
     await seed({ clientId: 'twin', appType: 'spa', redirectUris: [CALLBACK] });

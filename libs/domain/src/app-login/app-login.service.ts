@@ -2,7 +2,7 @@ import type { Application } from '../application';
 import { isS256CodeChallenge } from '../authorization/pkce';
 import type { Clock } from '../clock';
 import { DomainError } from '../errors';
-import { redirectUriWithParameters } from '../registry/redirect-uri';
+import { redirectUriProblem, redirectUriWithParameters } from '../registry/redirect-uri';
 import type { SessionService } from '../sessions/session.service';
 import type { ApplicationStore, AuthorizationCodeStore } from '../storage';
 import { loginCodes } from '../tokens/opaque-token';
@@ -72,6 +72,13 @@ export function readAppLoginRequest(query: {
 const signsUsersIn = (app: Application): boolean => app.appType !== 'service';
 
 /**
+ * `returnTo` is one of the app's callbacks and meets today's redirect URI rules: a row
+ * registered before them (say `http://localhost/...`) is refused here as at /oauth/authorize.
+ */
+const returnsTo = (app: Application, returnTo: string): boolean =>
+  signsUsersIn(app) && app.redirectUris.includes(returnTo) && redirectUriProblem(returnTo, app.appType) === null;
+
+/**
  * The app login of the user-forwarding model (docs/internal-api.md): `return_to` is accepted
  * only when it equals a registered redirect URI of exactly one app, so the login can never be
  * an open redirect; after the identity provider's login, the browser goes back there with a
@@ -93,7 +100,7 @@ export class AppLoginService {
     if (returnTo === '') throw refused();
     // Two are enough to tell "exactly one" from "more than one".
     const found = await this.applications.findApplicationsByRedirectUri(returnTo, 2);
-    const matches = found.filter((app) => signsUsersIn(app) && app.redirectUris.includes(returnTo));
+    const matches = found.filter((app) => returnsTo(app, returnTo));
     if (matches.length !== 1) throw refused();
     return { clientId: matches[0].clientId, clientName: matches[0].name, returnTo };
   }
@@ -115,7 +122,7 @@ export class AppLoginService {
     });
     const user = await this.sessions.resolve(session);
     const app = await this.applications.findApplication(target.clientId);
-    if (!app || !signsUsersIn(app) || !app.redirectUris.includes(target.returnTo)) throw refused();
+    if (!app || !returnsTo(app, target.returnTo)) throw refused();
     const now = this.clock.now();
     const code = loginCodes.generate();
     await this.codes.insertAuthorizationCode({
