@@ -75,10 +75,12 @@ describe('ControlPlaneClient token requests (TokenBatcher)', () => {
   };
 
   it('sends the requests of one turn in one call, each with its form, credentials and request id', async () => {
+    await client.issueToken('grant_type=client_credentials', 'Basic YTpi');
+    calls = [];
     const answers = await Promise.all([
       withCorrelationId('req-1', () => client.issueToken('grant_type=client_credentials&n=1', 'Basic YTpi')),
       withCorrelationId('req-2', () => client.issueToken('grant_type=client_credentials&n=2', undefined)),
-      withCorrelationId('req-3', () => client.issueToken('bad', 'Basic YTpj')),
+      withCorrelationId('req-3', () => client.issueToken('bad', undefined)),
     ]);
     expect(calls).toHaveLength(1);
     expect(calls[0].url).toBe('/internal/v1/oauth/token-batch');
@@ -91,7 +93,7 @@ describe('ControlPlaneClient token requests (TokenBatcher)', () => {
     expect(calls[0].requests).toEqual([
       { form: 'grant_type=client_credentials&n=1', authorization: 'Basic YTpi', request_id: 'req-1' },
       { form: 'grant_type=client_credentials&n=2', request_id: 'req-2' },
-      { form: 'bad', authorization: 'Basic YTpj', request_id: 'req-3' },
+      { form: 'bad', request_id: 'req-3' },
     ]);
     expect(answers.map((answer) => [answer.status, JSON.parse(answer.body.toString())])).toEqual([
       [200, { access_token: 'grant_type=client_credentials&n=1' }],
@@ -118,6 +120,40 @@ describe('ControlPlaneClient token requests (TokenBatcher)', () => {
     calls[2].respond();
     expect((await first).status).toBe(200);
     expect(await Promise.all(waiting)).toHaveLength(3);
+  });
+
+  it('sends a request whose credentials have not yet won a token alone, holding no batch', async () => {
+    await client.issueToken('grant_type=client_credentials', 'Basic a25vd246Z29vZA==');
+    calls = [];
+    hold = true;
+    const batched = [
+      client.issueToken('grant_type=client_credentials&n=1', 'Basic a25vd246Z29vZA=='),
+      client.issueToken('grant_type=client_credentials&n=2', undefined),
+    ];
+    const alone = client.issueToken('bad', 'Basic a25vd246d3Jvbmc=');
+    await until(() => calls.length === 2);
+    const single = calls.find((call) => call.requests.length === 1)!;
+    expect(single.requests[0].authorization).toBe('Basic a25vd246d3Jvbmc=');
+    // The batch is answered while the wrong secret's argon2 run is still under way.
+    calls.find((call) => call !== single)!.respond();
+    expect((await Promise.all(batched)).map((answer) => answer.status)).toEqual([200, 200]);
+    single.respond();
+    expect((await alone).status).toBe(401);
+  });
+
+  it('batches credentials once they have won a token, and sends them alone again once refused', async () => {
+    const callsOf = async (form: string) => {
+      calls = [];
+      await Promise.all([
+        client.issueToken(form, 'Basic bmV3OnNlY3JldA=='),
+        client.issueToken('n', undefined),
+      ]);
+      return calls.length;
+    };
+    expect(await callsOf('grant_type=client_credentials')).toBe(2);
+    expect(await callsOf('grant_type=client_credentials')).toBe(1);
+    expect(await callsOf('bad')).toBe(1); // refused: the secret was rotated away
+    expect(await callsOf('grant_type=client_credentials')).toBe(2);
   });
 
   it('puts at most 64 requests in one call', async () => {
@@ -173,5 +209,13 @@ describe('ControlPlaneClient token requests (TokenBatcher)', () => {
     expect((await Promise.all([...answers, later])).map((answer) => answer.status)).toEqual([
       200, 200, 200, 200,
     ]);
+  });
+
+  it('answers a request sent alone before shutting down', async () => {
+    const closing = new ControlPlaneClient(baseUrl, 'internal-secret');
+    // Handed over in the same turn as the shutdown, before it has left.
+    const answered = expect(closing.issueToken('n=1', 'Basic YTpi')).resolves.toMatchObject({ status: 200 });
+    await closing.onApplicationShutdown();
+    await answered;
   });
 });

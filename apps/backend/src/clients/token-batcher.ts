@@ -11,9 +11,17 @@ import {
 } from '@platform/internal';
 import { correlationId, traceContextHeaders } from '@platform/telemetry';
 import type { UpstreamResponse } from './control-plane.client';
+import { KnownCredentials } from './known-credentials';
 
 /** Token batches out at once; the requests that arrive meanwhile wait to leave together. */
 const BATCHES_IN_FLIGHT = 2;
+/**
+ * Requests with credentials not yet known to succeed, out at once, each alone. More than the
+ * control plane lets wait for argon2 (ARGON2_CONCURRENCY x 5, 10 by default; past that it
+ * answers 503 at once), few enough that a flood of them leaves most of the connection pool's 64
+ * to the batches and the other calls.
+ */
+const SINGLES_IN_FLIGHT = 16;
 
 /**
  * Token requests go to the control plane in batches (`POST /internal/v1/oauth/token-batch`), by
@@ -21,12 +29,17 @@ const BATCHES_IN_FLIGHT = 2;
  * and while two batches are out, the requests that arrive wait and leave together when one comes
  * back. A request alone leaves at the next turn, so batching costs a lone client nothing; under
  * load the control plane pays its HTTP and framework work once per batch instead of once per
- * token (docs/performance.md). Each request keeps its correlation id and its trace; a failed
- * batch fails each of its requests as the control plane being unavailable.
+ * token (docs/performance.md). A batch is answered when its slowest request is, so only requests
+ * whose credentials already won a token here (KnownCredentials), or that present no secret,
+ * share batches; the others, which may cost an argon2 run of about a second (a wrong secret),
+ * each go alone. Each request keeps its correlation id and its trace; a failed batch fails each
+ * of its requests as the control plane being unavailable.
  */
 export class TokenBatcher {
   private readonly logger = new Logger(TokenBatcher.name);
   private readonly batches: GroupCommit<string, UpstreamResponse>;
+  private readonly singles: GroupCommit<string, UpstreamResponse>;
+  private readonly credentials = new KnownCredentials();
 
   constructor(private readonly send: (body: string) => Promise<UpstreamResponse>) {
     // Bound to the context the batcher is built in: a batch serves many requests, so it must
@@ -37,25 +50,31 @@ export class TokenBatcher {
       maxItems: TOKEN_BATCH_MAX_REQUESTS,
       size: { of: (json) => json.length + 1, max: TOKEN_BATCH_TARGET_BYTES },
     });
+    this.singles = new GroupCommit(sendBatch, { concurrency: SINGLES_IN_FLIGHT, maxItems: 1 });
   }
 
   /**
    * The control plane's answer to one token request, as if it had gone alone. Its span there is
    * a child of this request's own span; the call that carries the batch is traced on its own.
    */
-  issue(form: string, authorization: string | undefined): Promise<UpstreamResponse> {
+  async issue(form: string, authorization: string | undefined): Promise<UpstreamResponse> {
     const request: TokenBatchRequestDto = {
       form,
       ...(authorization !== undefined && { authorization }),
       request_id: correlationId() ?? randomUUID(),
       ...traceContextHeaders(),
     };
-    return this.batches.submit(JSON.stringify(request));
+    const credentials = this.credentials.of(form, authorization);
+    if (credentials === undefined) return this.batches.submit(JSON.stringify(request));
+    const known = this.credentials.has(credentials);
+    const answer = await (known ? this.batches : this.singles).submit(JSON.stringify(request));
+    this.credentials.settle(credentials, answer.status);
+    return answer;
   }
 
   /** Resolves once every request handed over has been answered. */
-  drained(): Promise<void> {
-    return this.batches.drained();
+  async drained(): Promise<void> {
+    await Promise.all([this.batches.drained(), this.singles.drained()]);
   }
 
   private async sendBatch(requests: string[]): Promise<UpstreamResponse[]> {

@@ -86,7 +86,7 @@ export class ControlPlaneRelay {
     await this.answer(request, reply, response, route.then);
   }
 
-  /** A token request (RFC 6749 section 3.2), sent with the others of its turn (TokenBatcher). */
+  /** A token request (RFC 6749 section 3.2), through the TokenBatcher. */
   async forwardTokenRequest(
     request: PlatformRequest,
     reply: FastifyReply,

@@ -23,8 +23,8 @@ export const argon2idHasher: SecretHasher = {
 /**
  * Verifications that may wait, per run allowed at once. Enough that clients starting together
  * (a fleet restarting, each secret not yet in the cache) wait rather than fail; few enough that a
- * flood is refused instead of queued: a waiting verification holds the backend's whole batch
- * (bench row `issuance-argon2-flood`).
+ * flood is refused instead of queued: a new client's first request waits behind every
+ * verification queued before it (bench row `issuance-argon2-flood`).
  */
 export const QUEUED_PER_RUN = 4;
 
