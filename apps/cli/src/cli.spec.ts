@@ -11,6 +11,16 @@ async function cli(argv: string[], env: NodeJS.ProcessEnv = { PLATFORM_CLIENT_SE
 }
 
 describe('platform (secrets and URLs)', () => {
+  it.each([
+    ['a secret starting with a dash', ['apps', 'list', '--client-secret', '-starts-with-a-dash']],
+    ['the = form', ['apps', 'list', '--client-secret=argv-secret-value']],
+  ])('refuses --client-secret given %s the same way', async (_, argv) => {
+    const { code, stderr } = await cli(argv);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^platform: --client-secret is refused.*PLATFORM_CLIENT_SECRET/);
+    expect(stderr).not.toMatch(/starts-with-a-dash|argv-secret-value/);
+  });
+
   it('refuses --client-secret on the command line, saying how to pass it, without echoing it', async () => {
     const { code, stderr } = await cli(['apps', 'list', '--client-secret', 'argv-secret-value']);
     expect(code).toBe(EXIT.usage);

@@ -42,6 +42,12 @@ class UsageError extends Error {}
 
 /** Runs one command; answers the exit code. Output goes to stdout, errors to stderr. */
 export async function run(argv: string[], env: NodeJS.ProcessEnv, out = console): Promise<number> {
+  // Before parsing: a secret that starts with a dash would make parseArgs fail with its own
+  // message instead of saying what to do.
+  if (argv.some((arg) => arg === '--client-secret' || arg.startsWith('--client-secret='))) {
+    out.error(`platform: ${REFUSED_SECRET_ARGUMENT}`);
+    return EXIT.usage;
+  }
   let parsed;
   try {
     parsed = parseArgs({
@@ -50,8 +56,6 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out = console)
       options: {
         url: { type: 'string' },
         'client-id': { type: 'string' },
-        // Declared only to refuse it with a message saying what to do instead.
-        'client-secret': { type: 'string' },
         'client-secret-file': { type: 'string' },
         'token-file': { type: 'string' },
         json: { type: 'boolean', default: false },
@@ -77,7 +81,6 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out = console)
   const baseUrl = values.url ?? env.PLATFORM_URL ?? DEFAULT_URL;
   let credentials;
   try {
-    if (values['client-secret'] !== undefined) throw new UsageError(REFUSED_SECRET_ARGUMENT);
     const tokenOnStdin = positionals[0] === 'tokens' && (positionals[2] ?? values['token-file']) === STDIN;
     if (values['client-secret-file'] === STDIN && tokenOnStdin) {
       throw new UsageError(
