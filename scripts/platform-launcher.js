@@ -18,16 +18,26 @@ const MAIN = {
 };
 
 /** A TCP port that was free a moment ago. */
-function freePort(host = '127.0.0.1') {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, host, () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
+/**
+ * A port nothing listens on, drawn below the kernel's ephemeral range (32768-60999 on Linux):
+ * a port the kernel handed out (port 0) could be handed again to an outgoing connection before
+ * the process that is to listen on it binds it, and under load it was (EADDRINUSE at start-up).
+ */
+async function freePort(host = '127.0.0.1') {
+  for (let attempt = 0; ; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    try {
+      await new Promise((resolve, reject) => {
+        const server = createServer();
+        server.unref();
+        server.on('error', reject);
+        server.listen(port, host, () => server.close(resolve));
+      });
+      return port;
+    } catch (error) {
+      if (error.code !== 'EADDRINUSE' || attempt >= 50) throw error;
+    }
+  }
 }
 
 /**
