@@ -2,6 +2,7 @@ export * from './errors';
 export * from './application';
 export * from './admin';
 export * from './backoff';
+export * from './background-loop';
 export * from './revocation-entry';
 export * from './deny-list';
 export * from './live-stream-authority';

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { JobQueue } from '@platform/domain';
+import { BackgroundLoop, JobQueue } from '@platform/domain';
 
 const SWEEP_MS = 1_000;
 
@@ -11,25 +11,25 @@ const SWEEP_MS = 1_000;
 @Injectable()
 export class JobSweepLoop implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = new Logger('JobSweep');
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly loop = new BackgroundLoop({
+    what: 'sweep',
+    run: () => this.sweep(),
+    everyMs: SWEEP_MS,
+    logger: this.log,
+  });
 
   constructor(private readonly queue: JobQueue) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.queue
-        .sweep()
-        .then((swept) => {
-          if (swept > 0) this.log.log(`took back or ended ${swept} overdue job(s)`);
-        })
-        .catch((error: Error) => this.log.warn(`sweep failed: ${error.message}`))
-        .finally(() => (this.running = undefined));
-    }, SWEEP_MS);
+    this.loop.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  private async sweep(): Promise<void> {
+    const swept = await this.queue.sweep();
+    if (swept > 0) this.log.log(`took back or ended ${swept} overdue job(s)`);
   }
 }

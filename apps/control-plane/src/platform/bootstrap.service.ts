@@ -7,7 +7,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { ApplicationRegistry, AuditCheckpoints, SigningKeyRing } from '@platform/domain';
+import { ApplicationRegistry, AuditCheckpoints, BackgroundLoop, SigningKeyRing } from '@platform/domain';
 import type { PlatformConfig } from '@platform/config';
 import { SigningKeyFollower } from './signing-key-follower';
 import { PLATFORM_CONFIG } from './tokens';
@@ -28,7 +28,7 @@ export const AUDIT_CHECKPOINT_MS = 60_000;
 @Injectable()
 export class BootstrapService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(BootstrapService.name);
-  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly loops: BackgroundLoop[] = [];
 
   constructor(
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
@@ -56,8 +56,8 @@ export class BootstrapService implements OnApplicationBootstrap, OnApplicationSh
     }
   }
 
-  onApplicationShutdown(): void {
-    for (const timer of this.timers) clearInterval(timer);
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(this.loops.map((loop) => loop.stop()));
   }
 
   /** Apps registered before the 1.0 scope rules keep their rows; what they break is never granted. */
@@ -98,12 +98,15 @@ export class BootstrapService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private every(ms: number, chore: () => Promise<unknown>, options: { now?: boolean } = {}): void {
-    const run = () => {
-      chore().catch((error: Error) => this.logger.warn(`periodic task failed: ${error.name}`));
-    };
-    if (options.now) run();
-    const timer = setInterval(run, ms);
-    timer.unref();
-    this.timers.push(timer);
+    const loop = new BackgroundLoop({
+      what: 'periodic task',
+      run: chore,
+      everyMs: ms,
+      immediate: options.now,
+      logger: this.logger,
+      describe: (error) => error.name,
+    });
+    loop.start();
+    this.loops.push(loop);
   }
 }

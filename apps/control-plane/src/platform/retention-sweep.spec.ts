@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { PlatformConfig } from '@platform/config';
 import type { Stores } from '@platform/domain';
 import { metrics } from '@platform/telemetry';
-import { RetentionSweepLoop } from './retention-sweep';
+import { RETENTION_SWEEP_MS, RetentionSweepLoop } from './retention-sweep';
 
 const config = { retention: { graceSeconds: 3_600, tokenEventDays: 30 } } as PlatformConfig;
 const clock = { now: () => new Date('2026-05-21T10:00:00.000Z') };
@@ -44,9 +44,15 @@ describe(RetentionSweepLoop.name, () => {
     const failure = Object.assign(new Error('password=hunter2 in a DSN'), { name: 'QueryFailedError' });
     stores.revocations.pruneRevocations = jest.fn().mockRejectedValueOnce(failure).mockResolvedValue(0);
     const loop = new RetentionSweepLoop(config, stores, clock);
+    jest.useFakeTimers();
+    loop.onApplicationBootstrap();
 
-    await expect(loop.run()).resolves.toBeUndefined();
+    await jest.advanceTimersByTimeAsync(RETENTION_SWEEP_MS);
     expect(warn).toHaveBeenCalledWith('retention sweep failed: QueryFailedError');
-    await expect(loop.run()).resolves.toMatchObject({ revocations: 0 });
+    await jest.advanceTimersByTimeAsync(RETENTION_SWEEP_MS);
+    expect(stores.sessions.pruneSessions).toHaveBeenCalledTimes(1);
+
+    await loop.onApplicationShutdown();
+    jest.useRealTimers();
   });
 });

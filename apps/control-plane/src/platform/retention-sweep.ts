@@ -5,7 +5,13 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { RetentionSweep, type Clock, type RetentionCounts, type Stores } from '@platform/domain';
+import {
+  BackgroundLoop,
+  RetentionSweep,
+  type Clock,
+  type RetentionCounts,
+  type Stores,
+} from '@platform/domain';
 import type { PlatformConfig } from '@platform/config';
 import { metrics } from '@platform/telemetry';
 import { CLOCK, PLATFORM_CONFIG, STORES } from './tokens';
@@ -21,7 +27,13 @@ export const RETENTION_SWEEP_MS = 5 * 60_000;
 export class RetentionSweepLoop implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Retention');
   private readonly sweep: RetentionSweep;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly loop = new BackgroundLoop({
+    what: 'retention sweep',
+    run: () => this.run(),
+    everyMs: RETENTION_SWEEP_MS,
+    logger: this.logger,
+    describe: (error) => error.name,
+  });
 
   constructor(
     @Inject(PLATFORM_CONFIG) config: PlatformConfig,
@@ -32,29 +44,23 @@ export class RetentionSweepLoop implements OnApplicationBootstrap, OnApplication
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.run(), RETENTION_SWEEP_MS);
-    this.timer.unref();
+    this.loop.start();
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
-  /** One sweep, reported; a failure is logged by name and the next run tries again. */
-  async run(): Promise<RetentionCounts | undefined> {
-    try {
-      const counts = await this.sweep.run();
-      const deleted = Object.entries(counts).filter(([, rows]) => rows > 0);
-      for (const [table, rows] of deleted) metrics.retentionDeletedRows.labels(table).inc(rows);
-      const summary = Object.entries(counts)
-        .map(([table, rows]) => `${table}=${rows}`)
-        .join(' ');
-      if (deleted.length > 0) this.logger.log(`retention sweep deleted ${summary}`);
-      else this.logger.debug(`retention sweep deleted nothing`);
-      return counts;
-    } catch (error) {
-      this.logger.warn(`retention sweep failed: ${(error as Error).name}`);
-      return undefined;
-    }
+  /** One sweep, reported; the loop logs a failure by name, and the next run tries again. */
+  async run(): Promise<RetentionCounts> {
+    const counts = await this.sweep.run();
+    const deleted = Object.entries(counts).filter(([, rows]) => rows > 0);
+    for (const [table, rows] of deleted) metrics.retentionDeletedRows.labels(table).inc(rows);
+    const summary = Object.entries(counts)
+      .map(([table, rows]) => `${table}=${rows}`)
+      .join(' ');
+    if (deleted.length > 0) this.logger.log(`retention sweep deleted ${summary}`);
+    else this.logger.debug(`retention sweep deleted nothing`);
+    return counts;
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { Backoff } from '@platform/domain';
+import { BackgroundLoop, Backoff } from '@platform/domain';
 import { ControlPlaneApi } from '../control-plane/control-plane-api';
 import type { DefinitionChange } from '@platform/domain';
 import { followStream } from '../control-plane/follow-stream';
@@ -28,7 +28,12 @@ export class DefinitionSync implements OnApplicationBootstrap, OnApplicationShut
   private lastSeq = 0;
   private loaded = false;
   private loop: Promise<void> | undefined;
-  private pollTimer: NodeJS.Timeout | undefined;
+  private readonly poll = new BackgroundLoop({
+    what: 'definitions feed read',
+    run: () => this.syncNow(),
+    everyMs: DEFINITION_POLL_MS,
+    logger: this.logger,
+  });
 
   constructor(
     private readonly controlPlane: ControlPlaneApi,
@@ -50,7 +55,7 @@ export class DefinitionSync implements OnApplicationBootstrap, OnApplicationShut
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped.abort();
-    clearInterval(this.pollTimer);
+    await this.poll.stop();
     await this.loop;
   }
 
@@ -95,8 +100,7 @@ export class DefinitionSync implements OnApplicationBootstrap, OnApplicationShut
       }
     }
     if (signal.aborted) return;
-    this.pollTimer = setInterval(() => void this.poll(), DEFINITION_POLL_MS);
-    this.pollTimer.unref();
+    this.poll.start();
     await followStream({
       what: 'definitions stream',
       logger: this.logger,
@@ -104,14 +108,6 @@ export class DefinitionSync implements OnApplicationBootstrap, OnApplicationShut
       open: (connection, onOpen) => this.controlPlane.streamDefinitions(this.lastSeq, connection, onOpen),
       apply: (change) => this.apply(change),
     });
-  }
-
-  private async poll(): Promise<void> {
-    try {
-      await this.syncNow();
-    } catch (error) {
-      this.logger.warn(`definitions feed read failed: ${(error as Error).message}`);
-    }
   }
 }
 

@@ -6,8 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { importJWK, type CryptoKey, type JWK } from 'jose';
-import { Backoff } from '@platform/domain';
-import { pause } from '../pause';
+import { BackgroundLoop, Backoff } from '@platform/domain';
 import { CLOCK } from '../clock';
 import { type Clock } from '@platform/domain';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
@@ -39,8 +38,7 @@ export class KeyCache implements OnApplicationBootstrap, OnApplicationShutdown {
   private inFlight: Promise<void> | undefined;
   private lastUnknownKidRefresh = Number.NEGATIVE_INFINITY;
   private loaded = false;
-  private readonly stopped = new AbortController();
-  private loop: Promise<void> | undefined;
+  private readonly loop: BackgroundLoop;
   private readonly changeWatchers = new Set<() => void>();
 
   constructor(
@@ -48,15 +46,23 @@ export class KeyCache implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(SIDECAR_CONFIG) private readonly config: SidecarConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly readiness: Readiness,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.loop = this.refreshPeriodically();
+  ) {
+    this.loop = new BackgroundLoop({
+      what: 'key set refresh',
+      run: () => this.refresh(),
+      everyMs: config.keyRefreshMs,
+      immediate: true,
+      backoff: new Backoff(500, config.keyRefreshMs),
+      logger: this.logger,
+    });
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped.abort();
-    await this.loop;
+  onApplicationBootstrap(): void {
+    this.loop.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** The imported key of `kid` for `alg`: undefined when the kid is unknown or the key cannot verify `alg`. */
@@ -146,22 +152,6 @@ export class KeyCache implements OnApplicationBootstrap, OnApplicationShutdown {
       }
     }
     return byAlgorithm.size > 0 ? { jwk, fingerprint, byAlgorithm } : undefined;
-  }
-
-  private async refreshPeriodically(): Promise<void> {
-    const { signal } = this.stopped;
-    const backoff = new Backoff(500, this.config.keyRefreshMs);
-    while (!signal.aborted) {
-      let delay = this.config.keyRefreshMs;
-      try {
-        await this.refresh();
-        backoff.reset();
-      } catch (error) {
-        delay = backoff.next();
-        this.logger.warn(`key set refresh failed, retrying in ${delay} ms: ${(error as Error).message}`);
-      }
-      await pause(delay, signal);
-    }
   }
 }
 

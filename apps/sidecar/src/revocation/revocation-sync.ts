@@ -5,7 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { Backoff } from '@platform/domain';
+import { BackgroundLoop, Backoff } from '@platform/domain';
 import { pause } from '../pause';
 import { CLOCK } from '../clock';
 import { epochSeconds, type Clock } from '@platform/domain';
@@ -34,16 +34,23 @@ export class RevocationSync implements OnApplicationBootstrap, OnApplicationShut
   private readonly stopped = new AbortController();
   /** Aborts the current stream connection only (to reconnect from a rewound seq). */
   private connection: AbortController | undefined;
-  private pollTimer: NodeJS.Timeout | undefined;
+  private readonly poll: BackgroundLoop;
   private loop: Promise<void> | undefined;
 
   constructor(
     private readonly controlPlane: ControlPlaneApi,
     private readonly denyList: DenyList,
-    @Inject(SIDECAR_CONFIG) private readonly config: SidecarConfig,
+    @Inject(SIDECAR_CONFIG) config: SidecarConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly readiness: Readiness,
-  ) {}
+  ) {
+    this.poll = new BackgroundLoop({
+      what: 'deny-list re-read',
+      run: () => this.reloadActive(),
+      everyMs: config.revocationPollMs,
+      logger: this.logger,
+    });
+  }
 
   onApplicationBootstrap(): void {
     this.loop = this.run();
@@ -52,7 +59,7 @@ export class RevocationSync implements OnApplicationBootstrap, OnApplicationShut
   async onApplicationShutdown(): Promise<void> {
     this.stopped.abort();
     this.connection?.abort();
-    if (this.pollTimer) clearInterval(this.pollTimer);
+    await this.poll.stop();
     await this.loop;
   }
 
@@ -97,17 +104,8 @@ export class RevocationSync implements OnApplicationBootstrap, OnApplicationShut
     if (signal.aborted) return;
     this.logger.log(`deny-list loaded (${this.denyList.size} entries, seq ${this.denyList.lastSeq})`);
     this.readiness.markLoaded('denyList');
-    this.pollTimer = setInterval(() => void this.poll(), this.config.revocationPollMs);
-    this.pollTimer.unref();
+    this.poll.start();
     await this.followStream(signal);
-  }
-
-  private async poll(): Promise<void> {
-    try {
-      await this.reloadActive();
-    } catch (error) {
-      this.logger.warn(`deny-list re-read failed: ${(error as Error).message}`);
-    }
   }
 
   private followStream(signal: AbortSignal): Promise<void> {
