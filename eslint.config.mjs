@@ -3,7 +3,17 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**', 'bench/results/**', 'libs/grpc/src/generated/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'data/**',
+      'coverage/**',
+      'bench/results/**',
+      'libs/grpc/src/generated/**',
+      'libs/sdk/src/generated/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -24,7 +34,10 @@ export default tseslint.config(
           patterns: [
             { group: ['@nestjs/*'], message: 'libs/domain stays free of NestJS; wire it in an app.' },
             { group: ['typeorm', 'typeorm/*'], message: 'Storage belongs in libs/persistence.' },
-            { group: ['fastify', 'fastify/*', '@fastify/*'], message: 'HTTP belongs in libs/http or an app.' },
+            {
+              group: ['fastify', 'fastify/*', '@fastify/*'],
+              message: 'HTTP belongs in libs/http or an app.',
+            },
           ],
         },
       ],

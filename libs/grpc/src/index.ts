@@ -1,6 +1,15 @@
 import * as grpc from '@grpc/grpc-js';
 import { loadSync, type Options } from '@grpc/proto-loader';
 import { correlationInterceptor } from './correlation';
+import type { ProtoGrpcType as AuthProto } from './generated/auth';
+import type { ProtoGrpcType as PolicyProto } from './generated/policy';
+import type { ProtoGrpcType as TenantProto } from './generated/tenant';
+import type { ProtoGrpcType as AuditProto } from './generated/audit';
+import type { ProtoGrpcType as MaskingProto } from './generated/masking';
+import type { ProtoGrpcType as RateLimitProto } from './generated/ratelimit';
+import type { ProtoGrpcType as FlagProto } from './generated/flags';
+import type { ProtoGrpcType as SecretProto } from './generated/secrets';
+import type { ProtoGrpcType as JobProto } from './generated/jobs';
 import type { AuditRecord__Output } from './generated/platform/audit/v1/AuditRecord';
 import type { AuditServiceClient } from './generated/platform/audit/v1/AuditService';
 import type { EmitAuditEventRequest as EmitAuditEventRequestMessage } from './generated/platform/audit/v1/EmitAuditEventRequest';
@@ -140,11 +149,8 @@ export type InvalidationChange = InvalidationMessage['change'];
 
 export type { AuthServiceClient };
 
-export function createAuthServiceClient(
-  address: string,
-  options: grpc.ChannelOptions = {},
-): AuthServiceClient {
-  return createClient<AuthServiceClient>(AUTH_PROTO, AUTH_SERVICE_NAME, address, options);
+export function createAuthServiceClient(address: string, options: grpc.ChannelOptions = {}) {
+  return connect(servicesOf<AuthProto>(AUTH_PROTO).platform.auth.v1.AuthService, address, options);
 }
 
 export type PrincipalMessage = Principal;
@@ -154,11 +160,8 @@ export type DryRunRequest = DryRunRequestMessage;
 export type EvaluateResponse = EvaluateResponse__Output;
 export type { PolicyServiceClient };
 
-export function createPolicyServiceClient(
-  address: string,
-  options: grpc.ChannelOptions = {},
-): PolicyServiceClient {
-  return createClient<PolicyServiceClient>(POLICY_PROTO, POLICY_SERVICE_NAME, address, options);
+export function createPolicyServiceClient(address: string, options: grpc.ChannelOptions = {}) {
+  return connect(servicesOf<PolicyProto>(POLICY_PROTO).platform.policy.v1.PolicyService, address, options);
 }
 
 export type ResolveTenantResponse = ResolveTenantResponse__Output;
@@ -166,11 +169,8 @@ export type ValidateIsolationRequest = ValidateIsolationRequestMessage;
 export type ValidateIsolationResponse = ValidateIsolationResponse__Output;
 export type { TenantServiceClient };
 
-export function createTenantServiceClient(
-  address: string,
-  options: grpc.ChannelOptions = {},
-): TenantServiceClient {
-  return createClient<TenantServiceClient>(TENANT_PROTO, TENANT_SERVICE_NAME, address, options);
+export function createTenantServiceClient(address: string, options: grpc.ChannelOptions = {}) {
+  return connect(servicesOf<TenantProto>(TENANT_PROTO).platform.tenant.v1.TenantService, address, options);
 }
 
 export type AuditRecordMessage = AuditRecord__Output;
@@ -179,26 +179,29 @@ export type QueryAuditRequest = QueryAuditRequestMessage;
 export type QueryAuditResponse = QueryAuditResponse__Output;
 export type { AuditServiceClient };
 
-export function createAuditServiceClient(
-  address: string,
-  options: grpc.ChannelOptions = {},
-): AuditServiceClient {
-  return createClient<AuditServiceClient>(AUDIT_PROTO, AUDIT_SERVICE_NAME, address, options);
+export function createAuditServiceClient(address: string, options: grpc.ChannelOptions = {}) {
+  return connect(servicesOf<AuditProto>(AUDIT_PROTO).platform.audit.v1.AuditService, address, options);
 }
 
-/** An insecure (loopback) client, carrying the correlation id, of the fully qualified `service` defined in `protoFile`. */
-function createClient<T>(
-  protoFile: string,
-  service: string,
+/** The services of `protoFile`, typed by its package root generated with the same loader options. */
+function servicesOf<PackageRoot>(protoFile: string): PackageRoot {
+  return grpc.loadPackageDefinition(loadProto(protoFile)) as unknown as PackageRoot;
+}
+
+/** An insecure (loopback) client of a generated service constructor, carrying the correlation id. */
+function connect<Client extends grpc.Client>(
+  Service: new (
+    address: string,
+    credentials: grpc.ChannelCredentials,
+    options?: grpc.ClientOptions,
+  ) => Client,
   address: string,
   options: grpc.ChannelOptions,
-): T {
-  const definition = loadProto(protoFile)[service] as grpc.ServiceDefinition;
-  const Client = grpc.makeClientConstructor(definition, service);
-  return new Client(address, grpc.credentials.createInsecure(), {
+): Client {
+  return new Service(address, grpc.credentials.createInsecure(), {
     ...options,
     interceptors: [correlationInterceptor],
-  }) as unknown as T;
+  });
 }
 export * from './token-claims';
 
@@ -209,11 +212,12 @@ export type MaskRequest = MaskRequest__Output;
 export type MaskResult = MaskResponse__Output;
 export type { MaskingServiceClient };
 
-export function createMaskingServiceClient(
-  address: string,
-  options: grpc.ChannelOptions = {},
-): MaskingServiceClient {
-  return createClient<MaskingServiceClient>(MASKING_PROTO, MASKING_SERVICE_NAME, address, options);
+export function createMaskingServiceClient(address: string, options: grpc.ChannelOptions = {}) {
+  return connect(
+    servicesOf<MaskingProto>(MASKING_PROTO).platform.masking.v1.MaskingService,
+    address,
+    options,
+  );
 }
 
 export type CheckRateLimitRequest = CheckRateLimitRequest__Output;
@@ -223,11 +227,12 @@ export type CheckRateLimitResult = CheckRateLimitResponse__Output;
 export type ResetRateLimitRequest = ResetRateLimitRequest__Output;
 export type { RateLimitServiceClient };
 
-export function createRateLimitServiceClient(
-  address: string,
-  options: grpc.ChannelOptions = {},
-): RateLimitServiceClient {
-  return createClient<RateLimitServiceClient>(RATE_LIMIT_PROTO, RATE_LIMIT_SERVICE_NAME, address, options);
+export function createRateLimitServiceClient(address: string, options: grpc.ChannelOptions = {}) {
+  return connect(
+    servicesOf<RateLimitProto>(RATE_LIMIT_PROTO).platform.ratelimit.v1.RateLimitService,
+    address,
+    options,
+  );
 }
 
 export type EvaluateFlagRequest = EvaluateFlagRequest__Output;
@@ -236,11 +241,8 @@ export type EvaluateFlagResult = EvaluateFlagResponse__Output;
 export type FlagValueMessage = FlagValue__Output;
 export type { FlagServiceClient };
 
-export function createFlagServiceClient(
-  address: string,
-  options: grpc.ChannelOptions = {},
-): FlagServiceClient {
-  return createClient<FlagServiceClient>(FLAG_PROTO, FLAG_SERVICE_NAME, address, options);
+export function createFlagServiceClient(address: string, options: grpc.ChannelOptions = {}) {
+  return connect(servicesOf<FlagProto>(FLAG_PROTO).platform.flags.v1.FlagService, address, options);
 }
 
 export type ResolveSecretRequest = ResolveSecretRequest__Output;
@@ -248,11 +250,8 @@ export type ResolveSecretAnswer = ResolveSecretResponse;
 export type ResolveSecretResult = ResolveSecretResponse__Output;
 export type { SecretServiceClient };
 
-export function createSecretServiceClient(
-  address: string,
-  options: grpc.ChannelOptions = {},
-): SecretServiceClient {
-  return createClient<SecretServiceClient>(SECRET_PROTO, SECRET_SERVICE_NAME, address, options);
+export function createSecretServiceClient(address: string, options: grpc.ChannelOptions = {}) {
+  return connect(servicesOf<SecretProto>(SECRET_PROTO).platform.secrets.v1.SecretService, address, options);
 }
 
 /** What the sidecar answers for a job (built) and what a client reads. */
@@ -268,6 +267,6 @@ export type ListJobsResult = ListJobsResponse__Output;
 export type SubmitJobResult = SubmitJobResponse__Output;
 export type { JobServiceClient };
 
-export function createJobServiceClient(address: string, options: grpc.ChannelOptions = {}): JobServiceClient {
-  return createClient<JobServiceClient>(JOB_PROTO, JOB_SERVICE_NAME, address, options);
+export function createJobServiceClient(address: string, options: grpc.ChannelOptions = {}) {
+  return connect(servicesOf<JobProto>(JOB_PROTO).platform.jobs.v1.JobService, address, options);
 }

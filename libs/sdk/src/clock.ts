@@ -1,9 +1,7 @@
-import type { Clock } from '@platform/domain';
+/** What the SDK asks of a clock: the platform's own `Clock` (and its test `ManualClock`) fits. */
+export interface Clock {
+  now(): Date;
+}
 
-export type { Clock };
-
-/**
- * The real time. The Clock type is the platform's own; this default is the SDK's, since the SDK
- * loads nothing of the server's engine at run time (its index pulls in argon2, a native addon).
- */
+/** The real time. */
 export const systemClock: Clock = { now: () => new Date() };

@@ -5,7 +5,12 @@ import type {
   Provider,
   ResolutionDetails,
 } from '@openfeature/server-sdk';
-import { createFlagServiceClient, type EvaluateFlagResult, type FlagServiceClient } from '@platform/grpc';
+import * as grpc from '@grpc/grpc-js';
+import { loadSync } from '@grpc/proto-loader';
+import { join } from 'node:path';
+import type { ProtoGrpcType } from './generated/grpc/flags';
+import type { EvaluateFlagResponse__Output } from './generated/grpc/platform/flags/v1/EvaluateFlagResponse';
+import type { FlagServiceClient } from './generated/grpc/platform/flags/v1/FlagService';
 import type { TokenSource } from './token-source';
 
 export interface PlatformFlagProviderOptions {
@@ -72,7 +77,7 @@ export class PlatformFlagProvider implements Provider {
       context_json: JSON.stringify(context),
       tenant: this.options.tenant ?? '',
     };
-    const answer = await new Promise<EvaluateFlagResult>((resolve, reject) =>
+    const answer = await new Promise<EvaluateFlagResponse__Output>((resolve, reject) =>
       this.client.EvaluateFlag(request, (error, response) => (error ? reject(error) : resolve(response!))),
     );
     const value = answer.value;
@@ -90,6 +95,24 @@ export class PlatformFlagProvider implements Provider {
       >,
     };
   }
+}
+
+/**
+ * A client of the sidecar's FlagService, with the generated client type of the .proto the package
+ * ships (`proto/`, copied there at build time). The loader options are those the types were
+ * generated with (scripts/generate.mjs).
+ */
+function createFlagServiceClient(address: string): FlagServiceClient {
+  const definition = loadSync('platform/flags/v1/flags.proto', {
+    keepCase: true,
+    longs: Number,
+    enums: String,
+    defaults: true,
+    oneofs: true,
+    includeDirs: [join(__dirname, '..', 'proto')],
+  });
+  const { platform } = grpc.loadPackageDefinition(definition) as unknown as ProtoGrpcType;
+  return new platform.flags.v1.FlagService(address, grpc.credentials.createInsecure());
 }
 
 function fieldOf(type: Exclude<FlagType, 'object'>) {

@@ -1,8 +1,21 @@
-import { ManualClock } from '@platform/domain';
+import type { Clock } from './clock';
 import { refreshDeadline, TokenCache } from './token-cache';
 import type { TokenResponse } from './wire';
 
 const HOUR = 3600;
+
+/** A clock the test moves by hand. */
+class ManualClock implements Clock {
+  private current = Date.parse('2026-05-21T10:00:00.000Z');
+
+  now(): Date {
+    return new Date(this.current);
+  }
+
+  set(time: Date): void {
+    this.current = time.getTime();
+  }
+}
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -14,10 +27,10 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-const tokenResponse = (access_token: string, expires_in = HOUR): TokenResponse => ({
+const tokenResponse = (access_token: string): TokenResponse => ({
   access_token,
   token_type: 'Bearer',
-  expires_in,
+  expires_in: HOUR,
   scope: 'jobs.read',
 });
 

@@ -1,101 +1,72 @@
-import type {
-  ActiveIntrospectionDto,
-  AuditCheckpointDto,
-  AuditInclusionProofDto,
-  AuditRecordDto,
-  AuditRecordPageDto,
-  AuditVerificationDto,
-  EmitAuditEventDto,
-  ApplicationDto,
-  DefinedScopeDto,
-  InactiveIntrospectionDto,
-  MeDto,
-  RegisterApplicationDto,
-  RegisteredApplicationDto,
-  RotatedSecretDto,
-  ScopeDto,
-  ClaimedJobDto,
-  JobDto,
-  JobHeartbeatAnswerDto,
-  JobLogPageDto,
-  JobPageDto,
-  JobTransitionPageDto,
-  SubmitJobDto,
-  SecretMetadataDto,
-  SecretNamesPageDto,
-  SecretsRewrapDto,
-  SecretValueDto,
-  SecretVersionDto,
-  TokenResponseDto,
-} from '@platform/contract';
-import type { AppType } from '@platform/domain';
+import type { components } from './generated/openapi';
 
 /**
- * Shapes as they travel on the wire (snake_case, times as ISO 8601 UTC strings): the platform's
- * own DTOs, imported as types only, so the SDK and the server cannot drift.
+ * Shapes as they travel on the wire (snake_case, times as ISO 8601 UTC strings): the schemas of
+ * the platform's committed API document (open-api/openapi.json), generated at build time, so the
+ * SDK and the server cannot drift.
  */
+type Schemas = components['schemas'];
 
-export type { AppType };
+/** `service`, `web`, `spa` or `cli`. */
+export type AppType = Schemas['AppType'];
 
 /** RFC 6749 section 5.1. */
-export type TokenResponse = TokenResponseDto;
+export type TokenResponse = Schemas['TokenResponse'];
 
 /** RFC 7662. An expired, revoked or unknown token is exactly `{ active: false }`. */
-export type IntrospectionResponse = InactiveIntrospectionDto | ActiveIntrospectionDto;
+export type IntrospectionResponse = Schemas['InactiveIntrospection'] | Schemas['ActiveIntrospection'];
 
-/** The registration body; the server validates `app_type`, the SDK narrows it for its callers. */
-export type RegisterAppRequest = RegisterApplicationDto & { app_type: AppType };
+/** The registration body. */
+export type RegisterAppRequest = Schemas['ApplicationRegistration'];
 
 /** An application as the registry shows it: never a secret. */
-export type Application = ApplicationDto;
+export type Application = Schemas['Application'];
 
 /** The registration answer: the secret is shown this once (never for `spa` apps). */
-export type RegisteredApplication = RegisteredApplicationDto;
+export type RegisteredApplication = Schemas['RegisteredApplication'];
 
 /** The rotation answer: the new secret, shown this once; the old one already fails. */
-export type RotatedSecret = RotatedSecretDto;
+export type RotatedSecret = Schemas['RotatedSecret'];
 
 /** A scope of the listing (standard or custom). */
-export type ScopeDefinition = ScopeDto;
+export type ScopeDefinition = Schemas['Scope'];
 
 /** A newly defined custom scope. */
-export type DefinedScope = DefinedScopeDto;
+export type DefinedScope = Schemas['DefinedScope'];
 
 /** The caller as the platform sees its token (`GET /v1/me`). */
-export type Me = MeDto;
+export type Me = Schemas['Me'];
 
 /** An audit record to write; the actor is the caller, the tenant the one asked for. */
-export type AuditEmission = EmitAuditEventDto;
+export type AuditEmission = Schemas['AuditEventEmission'];
 
 /** One link of the audit hash chain. */
-export type AuditRecord = AuditRecordDto;
+export type AuditRecord = Schemas['AuditRecord'];
 
 /** One page of the audit log, oldest first; `next_after` is the cursor of the next. */
-export type AuditRecordPage = AuditRecordPageDto;
+export type AuditRecordPage = Schemas['AuditRecordPage'];
 
 /** The verdict of a chain verification: the first record that does not verify, if any. */
-export type AuditVerification = AuditVerificationDto;
+export type AuditVerification = Schemas['AuditVerification'];
 
 /** The latest signed tree head of the audit log. */
-export type AuditCheckpoint = AuditCheckpointDto;
+export type AuditCheckpoint = Schemas['AuditCheckpoint'];
 
 /** The audit path of one record to the latest checkpoint. */
-export type AuditInclusionProof = AuditInclusionProofDto;
+export type AuditInclusionProof = Schemas['AuditInclusionProof'];
 
 /** A version as written: never its value. */
-export type SecretVersion = SecretVersionDto;
-export type SecretValue = SecretValueDto;
-export type SecretMetadata = SecretMetadataDto;
-export type SecretNamesPage = SecretNamesPageDto;
-export type SecretsRewrap = SecretsRewrapDto;
+export type SecretVersion = Schemas['SecretVersion'];
+export type SecretValue = Schemas['SecretValue'];
+export type SecretMetadata = Schemas['SecretMetadata'];
+export type SecretNamesPage = Schemas['SecretNamesPage'];
+export type SecretsRewrap = Schemas['SecretsRewrap'];
 
 /** A job, shaped as a google.longrunning Operation (docs/jobs.md). */
-export type Job = Omit<JobDto, 'state'> & {
-  state: 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLING' | 'CANCELLED' | 'TIMED_OUT';
-};
-export type JobSubmission = SubmitJobDto;
-export type JobPage = JobPageDto;
-export type JobLogPage = JobLogPageDto;
-export type JobTransitionPage = JobTransitionPageDto;
-export type ClaimedJob = ClaimedJobDto;
-export type JobHeartbeatAnswer = JobHeartbeatAnswerDto;
+export type Job = Schemas['Job'];
+export type JobSubmission = Schemas['JobSubmission'];
+export type JobPage = Schemas['JobPage'];
+export type JobLogPage = Schemas['JobLogPage'];
+export type JobTransitionPage = Schemas['JobTransitionPage'];
+export type ClaimedJob = Schemas['ClaimedJob'];
+export type JobHeartbeatAnswer = Schemas['JobHeartbeatAnswer'];
