@@ -1,4 +1,4 @@
-import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -66,6 +66,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     // The test seam (never in production): `createSession` opens sessions from claims, so the
     // suites need no browser for every user they sign in. Real logins still verify the ID token.
     TEST_SESSIONS_FROM_CLAIMS: 'true',
+    // The other seam: each success body the backend sends is checked against the API document;
+    // `stop` fails the file when one did not match (issue 38: the document is true).
+    TEST_ANSWER_CHECK_FILE: join(dataDir, ANSWER_MISFITS),
     ...(options.databaseUrl && { DATABASE_URL: options.databaseUrl }),
     // Another host name than the backend's, so the two never share cookies.
     ...(options.withIdentityProvider && {
@@ -97,9 +100,19 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     },
     stop: async () => {
       await platform.stop();
+      const misfits = answerMisfits(dataDir);
       if (!process.env.E2E_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
+      if (misfits !== '') throw new Error(`answers that do not match the API document:\n${misfits}`);
     },
   };
+}
+
+const ANSWER_MISFITS = 'answer-misfits.jsonl';
+
+/** What the backend wrote of the answers that did not match their documented schema, if any. */
+function answerMisfits(dataDir: string): string {
+  const file = join(dataDir, ANSWER_MISFITS);
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
 }
 
 /** Names the file holding the shared platform's descriptor (set by test/support/shared-platform-setup.ts). */

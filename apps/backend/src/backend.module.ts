@@ -3,6 +3,7 @@ import { type DynamicModule, Module, type Provider } from '@nestjs/common';
 import type { PlatformConfig } from '@platform/config';
 import { LiveStreamAuthority } from '@platform/domain';
 import { AppsController } from './apps/apps.controller';
+import { AppsHooks } from './apps/apps-hooks';
 import { AdminGuard } from './auth/admin.guard';
 import { AppLoginController } from './auth-family/app-login.controller';
 import { AuthTokensController } from './auth-family/auth-tokens.controller';
@@ -49,6 +50,7 @@ import { ScimDiscoveryController } from './scim/scim-discovery.controller';
 import { ScimController } from './scim/scim.controller';
 import { ScopesController } from './scopes/scopes.controller';
 import { ServiceAccountsController } from './service-accounts/service-accounts.controller';
+import { ServiceAccountsHooks } from './service-accounts/service-accounts-hooks';
 import { TenantUsersController } from './tenants/tenant-users.controller';
 import { AdminAuditController } from './audit/admin-audit.controller';
 import { AuditCheckpointController } from './audit/audit-checkpoint.controller';
@@ -120,6 +122,8 @@ export class BackendModule {
         { provide: LiveStreamAuthority, useFactory: () => new LiveStreamAuthority() },
         InvalidationWatcher,
         LocalRevocation,
+        AppsHooks,
+        ServiceAccountsHooks,
         ControlPlaneRelay,
         ClientRateLimits,
         MetricsServer,

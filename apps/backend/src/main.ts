@@ -1,7 +1,7 @@
 import './tracing';
 import 'reflect-metadata';
 import { loadConfig } from '@platform/config';
-import { createHttpApp, createLogger, publishOpenApi } from '@platform/http';
+import { checkAnswersAgainst, createHttpApp, createLogger, publishOpenApi } from '@platform/http';
 import { BackendModule } from './backend.module';
 import { openApiDocument } from './openapi/document';
 import { registerCookieParser } from './browser/cookies';
@@ -10,7 +10,10 @@ async function bootstrap(): Promise<void> {
   const config = loadConfig(process.env, 'backend');
   const logger = createLogger(config.logFormat, 'backend');
   const app = await createHttpApp(BackendModule.forRoot(config), { logger, trustProxy: config.trustProxy });
-  publishOpenApi(app, openApiDocument(app, config.issuer));
+  const document = openApiDocument(app, config.issuer);
+  publishOpenApi(app, document);
+  if (config.testAnswerCheckFile !== undefined)
+    checkAnswersAgainst(app, document, config.testAnswerCheckFile);
   await registerCookieParser(app);
   app.enableShutdownHooks();
   await app.listen({ port: config.backendPort, host: '0.0.0.0' });

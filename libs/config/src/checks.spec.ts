@@ -125,3 +125,16 @@ describe('TEST_SESSIONS_FROM_CLAIMS', () => {
     );
   });
 });
+
+describe('TEST_ANSWER_CHECK_FILE', () => {
+  it('is off unless set, and refused in production', () => {
+    expect(loadConfig({ INTERNAL_TOKEN: TOKEN }).testAnswerCheckFile).toBeUndefined();
+    expect(
+      loadConfig({ INTERNAL_TOKEN: TOKEN, TEST_ANSWER_CHECK_FILE: '/tmp/answers' }).testAnswerCheckFile,
+    ).toBe('/tmp/answers');
+    const production = { NODE_ENV: 'production', INTERNAL_TOKEN: TOKEN, ISSUER: 'https://auth.example' };
+    expect(() => loadConfig({ ...production, TEST_ANSWER_CHECK_FILE: '/tmp/answers' })).toThrow(
+      /TEST_ANSWER_CHECK_FILE is a test seam and is refused in production/,
+    );
+  });
+});

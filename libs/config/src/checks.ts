@@ -26,6 +26,9 @@ export function checkConfig(vars: EnvironmentVariables, config: PlatformConfig, 
   if (production && config.testSessionsFromClaims) {
     throw new ConfigError('TEST_SESSIONS_FROM_CLAIMS is a test seam and is refused in production');
   }
+  if (production && config.testAnswerCheckFile !== undefined) {
+    throw new ConfigError('TEST_ANSWER_CHECK_FILE is a test seam and is refused in production');
+  }
   if (vars.SESSION_SECRET !== undefined && vars.SESSION_SECRET === vars.INTERNAL_TOKEN) {
     throw new ConfigError('SESSION_SECRET must differ from INTERNAL_TOKEN');
   }

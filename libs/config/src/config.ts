@@ -40,6 +40,11 @@ export interface PlatformConfig {
    * plane opens a session from claims it is handed instead of the provider's ID token.
    */
   testSessionsFromClaims?: boolean;
+  /**
+   * `TEST_ANSWER_CHECK_FILE`, for test suites only (production refuses it): the backend checks
+   * every JSON success body against its documented schema and appends each misfit to this file.
+   */
+  testAnswerCheckFile?: string;
   /** The external OpenID Provider the backend signs users in with (relying party). */
   oidc: {
     issuer: string | undefined;
@@ -180,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role?: ProcessR
     // checkConfig makes the backend name one in production; generated only on first use.
     sessionSecret: () => vars.SESSION_SECRET ?? generatedSecret(dataDir, 'session-secret'),
     testSessionsFromClaims: vars.TEST_SESSIONS_FROM_CLAIMS === 'true',
+    ...(vars.TEST_ANSWER_CHECK_FILE && { testAnswerCheckFile: vars.TEST_ANSWER_CHECK_FILE }),
     oidc: {
       issuer: vars.OIDC_ISSUER,
       clientId: vars.OIDC_CLIENT_ID,

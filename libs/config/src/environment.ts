@@ -91,6 +91,11 @@ export class EnvironmentVariables {
   @IsIn(['true', 'false'], { message: 'must be true or false' })
   TEST_SESSIONS_FROM_CLAIMS?: string;
 
+  /** Test seam: the backend checks each success body against the API document, writing misfits here. */
+  @IsOptional()
+  @IsString()
+  TEST_ANSWER_CHECK_FILE?: string;
+
   /** The key-encryption key of tenants' secrets: 32 bytes, base64 or base64url (docs/secrets.md). */
   @IsOptional()
   @Matches(KEK, { message: 'SECRETS_KEK must be 32 bytes in base64 or base64url' })

@@ -21,8 +21,9 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
-import { TimestampProperty } from './fields';
-import { CursorPageQueryDto } from './paging';
+import { NullableModelProperty, TimestampProperty } from './fields';
+import { operation } from './operation-table';
+import { CursorPageQueryDto, LIVE_STREAM_END } from './paging';
 
 const ACTION = {
   pattern: AUDIT_ACTION_PATTERN.source,
@@ -208,11 +209,7 @@ export class AuditVerificationDto {
   @ApiProperty({ type: 'integer' }) checked: number;
   @ApiProperty({ type: 'integer' }) from: number;
   @ApiProperty({ type: 'integer' }) through: number;
-  @ApiProperty({
-    type: () => AuditChainBreakDto,
-    nullable: true,
-    description: 'The first record that does not verify.',
-  })
+  @NullableModelProperty(AuditChainBreakDto, { description: 'The first record that does not verify.' })
   first_invalid: AuditChainBreakDto | null;
 }
 
@@ -292,3 +289,180 @@ export class CrossTenantRefusalDto {
   @MaxLength(64)
   decision_id?: string;
 }
+
+/**
+ * What became of a reported refusal: written (`recorded`), counted into a later record of its
+ * window (`folded`), or counted only, with no room to track its window (`unrecorded`).
+ */
+export class CrossTenantRefusalOutcomeDto {
+  @ApiProperty({ enum: ['recorded', 'folded', 'unrecorded'] }) outcome: string;
+}
+
+const TENANT = { tenant: { example: 'acme' } };
+const TENANT_RECORDS = 'api/v1/tenants/:tenant/audit/records';
+const INTERNAL_TENANT_RECORDS = 'internal/v1/tenants/:tenant/audit/records';
+const BAD_RECORD =
+  'A malformed record: an action that is not dotted lower case, a target over 256 characters, attributes that are not flat or over 50 keys or 8 KiB.';
+const EMIT =
+  'Appends one record to the hash-chained audit log and answers it with its `sequence_id`, `previous_hash` and `record_hash`. The actor is the caller: the user of a user token, else the application. Permission `audit.write`';
+const NO_CHECKPOINT = 'No checkpoint yet.';
+
+/**
+ * Applications and users writing and reading the audit log (docs/audit.md): the edge asks the
+ * policy engine, the control plane serves them as internal routes for the principal it names.
+ */
+export const AUDIT_RECORD_OPERATIONS = {
+  emitPlatformWide: operation({
+    id: 'emitPlatformAuditRecord',
+    tag: 'Audit',
+    summary: 'Write a platform-wide audit record',
+    description: `${EMIT} on no tenant: an application token with a scope covering it (user tokens write into their tenant, below).`,
+    method: 'POST',
+    path: 'api/v1/audit/records',
+    internal: 'internal/v1/audit/records',
+    caller: { kind: 'permission', action: 'audit.write' },
+    body: { type: 'json', model: EmitAuditEventDto },
+    answer: { status: 201, model: AuditRecordDto, description: 'Appended.' },
+    refuses: { 400: BAD_RECORD },
+  }),
+  emit: operation({
+    id: 'emitTenantAuditRecord',
+    tag: 'Audit',
+    summary: 'Write an audit record of a tenant',
+    description: `${EMIT} on \`{tenant}\`: a user needs the scope and a role allowing it there (\`tenant_admin\` of the tenant, \`global_admin\`); an application, the scope.`,
+    method: 'POST',
+    path: TENANT_RECORDS,
+    internal: INTERNAL_TENANT_RECORDS,
+    caller: { kind: 'permission', action: 'audit.write', tenantParam: 'tenant' },
+    params: TENANT,
+    body: { type: 'json', model: EmitAuditEventDto },
+    answer: { status: 201, model: AuditRecordDto, description: 'Appended.' },
+    refuses: { 400: BAD_RECORD },
+  }),
+  list: operation({
+    id: 'listTenantAuditRecords',
+    tag: 'Audit',
+    summary: 'The audit log of a tenant',
+    description:
+      'Permission `audit.read` on `{tenant}` (`tenant_admin` of the tenant, `global_admin`, or an application with the scope). Oldest first, cursor-paged; filters combine with AND.',
+    method: 'GET',
+    path: TENANT_RECORDS,
+    internal: INTERNAL_TENANT_RECORDS,
+    caller: { kind: 'permission', action: 'audit.read', tenantParam: 'tenant' },
+    params: TENANT,
+    query: ListAuditRecordsQueryDto,
+    answer: { status: 200, model: AuditRecordPageDto, description: 'One page of records.' },
+    refuses: {
+      400: 'A malformed filter (a time that is not RFC 3339, a negative cursor, a limit outside 1-1000).',
+    },
+  }),
+};
+
+/** The whole audit log, for platform administrators (admin Bearer token, same paths). */
+export const ADMIN_AUDIT_OPERATIONS = {
+  listAll: operation({
+    id: 'listAuditRecords',
+    tag: 'Audit',
+    summary: 'The audit log',
+    description: `Every record of every tenant, oldest first, cursor-paged, filterable by tenant, actor, action, target and time; or live, with \`Accept: text/event-stream\`: Server-Sent Events (\`event: audit_record\`, \`id\` = the sequence id), every stored record from \`after\` and then each new one, resumed after \`Last-Event-ID\`. ${LIVE_STREAM_END} The platform audits itself here (docs/audit.md).`,
+    method: 'GET',
+    path: 'api/v1/audit/records',
+    caller: { kind: 'admin' },
+    query: ListAllAuditRecordsQueryDto,
+    answer: { status: 200, model: AuditRecordPageDto, description: 'One page of records.' },
+    refuses: { 400: 'A malformed filter.' },
+    live: true,
+  }),
+  verify: operation({
+    id: 'verifyAuditLog',
+    tag: 'Audit',
+    summary: 'Verify the audit chain',
+    description:
+      'Recomputes every record’s hash from its content and checks each link, whole or between `from` and `through`, and names the first record that does not verify (an edited, removed or re-hashed row). 200 either way: `valid` says which.',
+    method: 'GET',
+    path: 'api/v1/audit/verify',
+    caller: { kind: 'admin' },
+    query: VerifyAuditQueryDto,
+    answer: { status: 200, model: AuditVerificationDto, description: 'The verdict.' },
+    refuses: { 400: 'A malformed range.' },
+  }),
+  checkpoint: operation({
+    id: 'createAuditCheckpoint',
+    tag: 'Audit',
+    summary: 'Checkpoint the audit log now',
+    description:
+      'Signs the tree head of the whole log as it is now, without waiting for the periodic one (the stored checkpoint when the log has not grown). No body.',
+    method: 'POST',
+    path: 'api/v1/audit/checkpoints',
+    caller: { kind: 'admin' },
+    answer: { status: 201, model: AuditCheckpointDto, description: 'The checkpoint.' },
+    refuses: { 404: 'The log is empty.' },
+  }),
+  consistency: operation({
+    id: 'getAuditConsistencyProof',
+    tag: 'Audit',
+    summary: 'Prove the log only grew since a checkpoint',
+    description:
+      'The RFC 6962 consistency proof from the tree of the first `from` records (a checkpoint the caller kept) to the latest checkpoint.',
+    method: 'GET',
+    path: 'api/v1/audit/consistency',
+    caller: { kind: 'admin' },
+    query: AuditConsistencyQueryDto,
+    answer: { status: 200, model: AuditConsistencyProofDto, description: 'The proof.' },
+    refuses: {
+      400: '`from` is missing, not an integer, or beyond the latest checkpoint.',
+      409: NO_CHECKPOINT,
+    },
+  }),
+  inclusion: operation({
+    id: 'getAuditInclusionProof',
+    tag: 'Audit',
+    summary: 'Prove a record is in the latest checkpoint',
+    description: 'The RFC 6962 audit path of the record to the root of the latest signed checkpoint.',
+    method: 'GET',
+    path: 'api/v1/audit/records/:sequence_id/inclusion',
+    caller: { kind: 'admin' },
+    params: { sequence_id: { example: 42 } },
+    answer: { status: 200, model: AuditInclusionProofDto, description: 'The proof.' },
+    refuses: {
+      400: 'The sequence id is not an integer.',
+      404: 'No such record in the latest checkpoint.',
+      409: NO_CHECKPOINT,
+    },
+  }),
+};
+
+/** The published checkpoint: no credential, so anyone can hold the log to it. */
+export const AUDIT_CHECKPOINT_OPERATIONS = {
+  latest: operation({
+    id: 'getAuditCheckpoint',
+    tag: 'Audit',
+    summary: 'The latest signed checkpoint of the audit log',
+    description:
+      'The RFC 6962 tree head over every record up to `tree_size`, signed with the platform key (verify `signed` with `/v1/jwks`). Made every minute when the log has grown. With a record and an inclusion proof, an outside party checks the record is in the log without reading the rest.',
+    method: 'GET',
+    path: 'v1/audit/checkpoint',
+    internal: 'api/v1/audit/checkpoint',
+    caller: { kind: 'public' },
+    answer: { status: 200, model: AuditCheckpointDto, description: 'The checkpoint.' },
+    refuses: { 404: 'No checkpoint yet (an empty log, or none made since the first record).' },
+  }),
+};
+
+/**
+ * Cross-tenant refusals a sidecar decided, reported to be audited into the log of the tenant
+ * reached into (docs/authorization.md, "Refusals are audited"); the refused caller is the
+ * principal header.
+ */
+export const CROSS_TENANT_REFUSAL_OPERATIONS = {
+  refused: operation({
+    id: 'reportCrossTenantRefusal',
+    tag: 'Internal',
+    summary: 'Audit a cross-tenant refusal',
+    method: 'POST',
+    path: 'internal/v1/authorization/refusals',
+    caller: { kind: 'internal' },
+    body: { type: 'json', model: CrossTenantRefusalDto },
+    answer: { status: 200, model: CrossTenantRefusalOutcomeDto, description: 'What became of it.' },
+  }),
+};

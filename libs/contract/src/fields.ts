@@ -1,4 +1,5 @@
-import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
+import type { Type } from '@nestjs/common';
+import { ApiExtraModels, ApiProperty, type ApiPropertyOptions, getSchemaPath } from '@nestjs/swagger';
 import { CLIENT_ID_PATTERN, ROLE_BUNDLE, SCOPE_PATTERN } from '@platform/domain';
 
 /**
@@ -51,3 +52,23 @@ export const TimestampProperty = (options: ApiPropertyOptions = {}) =>
 
 export const UnixSecondsProperty = (options: ApiPropertyOptions = {}) =>
   ApiProperty({ type: 'integer', description: 'Unix seconds.', ...options } as ApiPropertyOptions);
+
+/**
+ * A member holding one `model` or null. Swagger's `nullable` on a model writes an `allOf` that
+ * null cannot match; this is the JSON Schema that can.
+ */
+export const NullableModelProperty =
+  (model: Type<unknown>, options: ApiPropertyOptions = {}): PropertyDecorator =>
+  (target, key) => {
+    // The document defines the model through the class that names it.
+    ApiExtraModels(model)(target.constructor);
+    ApiProperty({
+      oneOf: [{ $ref: getSchemaPath(model) }, { type: 'null' }],
+      ...options,
+    } as ApiPropertyOptions)(target, key);
+  };
+
+/** Any JSON value: an object, an array, a string, a number, a boolean or null. */
+export const ANY_JSON_SCHEMA = {
+  anyOf: ['object', 'array', 'string', 'number', 'boolean', 'null'].map((type) => ({ type })),
+} as const;

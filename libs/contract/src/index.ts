@@ -16,3 +16,5 @@ export * from './flags';
 export * from './masking';
 export * from './secrets';
 export * from './jobs';
+export * from './operation-table';
+export * from './operation-index';

@@ -15,8 +15,9 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { JOB_STATES } from '@platform/domain';
-import { TimestampProperty } from './fields';
-import { PageQueryDto } from './paging';
+import { ANY_JSON_SCHEMA, NullableModelProperty, TimestampProperty } from './fields';
+import { operation } from './operation-table';
+import { LIVE_STREAM_END, PageQueryDto } from './paging';
 
 const STATE = {
   enum: JOB_STATES,
@@ -26,7 +27,7 @@ const TYPE = {
   description: 'What the job is: workers claim by type. 1 to 64 of a-z 0-9 . _ - starting with a letter.',
   example: 'report.render',
 };
-const ANY_JSON = { description: 'Any JSON value.', example: { month: '2026-11' } };
+const ANY_JSON = { description: 'Any JSON value.', example: { month: '2026-11' }, ...ANY_JSON_SCHEMA };
 
 @ApiSchema({ name: 'JobSubmission', description: 'A job to queue. Limits: docs/jobs.md.' })
 export class SubmitJobDto {
@@ -150,9 +151,7 @@ export class JobDto {
   @ApiPropertyOptional({ ...ANY_JSON, description: 'What the job answered; set once it SUCCEEDED.' })
   output?: unknown;
 
-  @ApiProperty({
-    type: JobErrorDto,
-    nullable: true,
+  @NullableModelProperty(JobErrorDto, {
     description: 'Why it did not succeed; a retried failure keeps the last error.',
   })
   error: JobErrorDto | null;
@@ -394,3 +393,208 @@ export class CompleteJobDto {
   @Type(() => JobFailureDto)
   error?: JobFailureDto;
 }
+
+const JOBS_PATH = 'api/v1/tenants/:tenant/jobs';
+const JOBS_INTERNAL = 'internal/v1/tenants/:tenant/jobs';
+const WRITE = { kind: 'permission', action: 'jobs.write', tenantParam: 'tenant' } as const;
+const READ = { kind: 'permission', action: 'jobs.read', tenantParam: 'tenant' } as const;
+const READ_DESCRIPTION = 'Permission `jobs.read` on `{tenant}`.';
+const TENANT = { tenant: { example: 'acme' } };
+const JOB = { ...TENANT, id: {} };
+const NO_JOB = 'No such job in the tenant.';
+
+/**
+ * A tenant's jobs (docs/jobs.md): submitted and cancelled with `jobs.write`, read with
+ * `jobs.read`; the control plane serves them as internal routes for the principal the edge names.
+ */
+export const JOB_OPERATIONS = {
+  submit: operation({
+    id: 'submitJob',
+    tag: 'Jobs',
+    summary: 'Submit a job',
+    description:
+      'Permission `jobs.write` on `{tenant}`. Queues the job for a worker of its type: at least once, retried with backoff while attempts remain, ended TIMED_OUT past its timeout. With `idempotency_key`, a second submission answers the first job (**200**) rather than queueing another. Audited (`job.submitted`).',
+    method: 'POST',
+    path: JOBS_PATH,
+    internal: JOBS_INTERNAL,
+    caller: WRITE,
+    params: TENANT,
+    opaque: ['payload'],
+    body: { type: 'json', model: SubmitJobDto },
+    answer: { status: 201, model: JobDto, description: 'Queued.' },
+    otherAnswers: [
+      {
+        status: 200,
+        model: JobDto,
+        description: 'The job an earlier submission with the same idempotency key made.',
+      },
+    ],
+    refuses: {
+      400: 'A bad type, payload over 32 KiB, limits out of range.',
+      409: 'The idempotency key was used for other work.',
+    },
+  }),
+  list: operation({
+    id: 'listJobs',
+    tag: 'Jobs',
+    summary: 'A tenant’s jobs',
+    description: `${READ_DESCRIPTION} Oldest first, by state and type, paged.`,
+    method: 'GET',
+    path: JOBS_PATH,
+    internal: JOBS_INTERNAL,
+    caller: READ,
+    params: TENANT,
+    query: ListJobsQueryDto,
+    answer: { status: 200, model: JobPageDto, description: 'One page.' },
+    refuses: { 400: 'A malformed filter.' },
+  }),
+  get: operation({
+    id: 'getJob',
+    tag: 'Jobs',
+    summary: 'A job',
+    description: READ_DESCRIPTION,
+    method: 'GET',
+    path: `${JOBS_PATH}/:id`,
+    internal: `${JOBS_INTERNAL}/:id`,
+    caller: READ,
+    params: JOB,
+    answer: { status: 200, model: JobDto, description: 'The job.' },
+    refuses: { 404: NO_JOB },
+  }),
+  cancel: operation({
+    id: 'cancelJob',
+    tag: 'Jobs',
+    summary: 'Cancel a job',
+    description:
+      'Permission `jobs.write` on `{tenant}`. A queued job is CANCELLED at once; a running one becomes CANCELLING and its worker learns at its next heartbeat. Audited (`job.cancel_requested`).',
+    method: 'POST',
+    path: `${JOBS_PATH}/:id/cancel`,
+    internal: `${JOBS_INTERNAL}/:id/cancel`,
+    caller: WRITE,
+    params: JOB,
+    answer: { status: 200, model: JobDto, description: 'The job as it is now.' },
+    refuses: { 404: NO_JOB, 409: 'The job has already ended.' },
+  }),
+  output: operation({
+    id: 'getJobOutput',
+    tag: 'Jobs',
+    summary: 'The result of a job that ended',
+    description: `${READ_DESCRIPTION} \`output\` when it SUCCEEDED, \`error\` otherwise.`,
+    method: 'GET',
+    path: `${JOBS_PATH}/:id/output`,
+    internal: `${JOBS_INTERNAL}/:id/output`,
+    caller: READ,
+    params: JOB,
+    answer: { status: 200, model: JobDto, description: 'The ended job with its output or error.' },
+    refuses: { 404: NO_JOB, 409: 'The job has not ended yet.' },
+  }),
+  // This and the next stream live on request: the handler then writes the stream and answers nothing.
+  transitions: operation({
+    id: 'watchJob',
+    tag: 'Jobs',
+    summary: 'The states a job went through (watch it live)',
+    description: `${READ_DESCRIPTION} Or live, with \`Accept: text/event-stream\`: every state so far, then each transition (\`event: job_transition\`), the stream ending once the job has ended. ${LIVE_STREAM_END}`,
+    method: 'GET',
+    path: `${JOBS_PATH}/:id/transitions`,
+    internal: `${JOBS_INTERNAL}/:id/transitions`,
+    caller: READ,
+    params: JOB,
+    query: JobEventsQueryDto,
+    answer: { status: 200, model: JobTransitionPageDto, description: 'The transitions.' },
+    refuses: { 404: NO_JOB },
+    live: true,
+  }),
+  logs: operation({
+    id: 'getJobLogs',
+    tag: 'Jobs',
+    summary: 'A job’s log lines (follow them live)',
+    description: `${READ_DESCRIPTION} Paged by \`after\`; \`done\` says no line will follow. Or live, with \`Accept: text/event-stream\` (\`event: job_log\`), ending once the job has ended. ${LIVE_STREAM_END}`,
+    method: 'GET',
+    path: `${JOBS_PATH}/:id/logs`,
+    internal: `${JOBS_INTERNAL}/:id/logs`,
+    caller: READ,
+    params: JOB,
+    query: JobEventsQueryDto,
+    answer: { status: 200, model: JobLogPageDto, description: 'One page of lines.' },
+    refuses: { 404: NO_JOB },
+    live: true,
+  }),
+};
+
+const WORKERS_PATH = 'api/v1/jobs';
+const WORKERS_INTERNAL = 'internal/v1/jobs';
+/** A call about a job the worker holds: the path names no tenant, the worker acts in its own. */
+const HOLDING_WORKER = { kind: 'permission', action: 'jobs.work', callerTenant: true } as const;
+const WORK =
+  'Permission `jobs.work`: a worker, a service app with its own credentials (never a user token), within its reach (an app bound to a tenant works that tenant’s jobs only).';
+const HOLDER = 'Only the worker that claimed the job, as it claimed it, may call with its lease id.';
+const LEASE_GONE =
+  'The lease is gone (it expired and the job went back to the queue or to another worker, or the job ended): stop working on it.';
+const WORKED_JOB = { id: {} };
+
+/**
+ * The worker's side of the queue (docs/jobs.md; the SDK's `JobWorker` drives it), with
+ * `jobs.work`: claim under a lease (long poll), heartbeat, log lines, completion. The control
+ * plane serves them as internal routes for the principal the edge names.
+ */
+export const JOB_WORKER_OPERATIONS = {
+  // A claim answers a job or, after waiting in vain, nothing (204).
+  claim: operation<typeof ClaimedJobDto | undefined>({
+    id: 'claimJob',
+    tag: 'Jobs',
+    summary: 'Claim the next job of the types a worker runs',
+    description: `${WORK} The oldest queued job of one of \`types\` whose backoff has passed, RUNNING under a lease for this worker; no two workers hold one job at once. From \`tenant\` when named (refused outside the worker’s reach), else from the worker’s own tenant when it is bound to one, else from every tenant. Waits up to \`wait_seconds\` for one (long poll).`,
+    method: 'POST',
+    path: `${WORKERS_PATH}/claim`,
+    internal: `${WORKERS_INTERNAL}/claim`,
+    caller: { kind: 'permission', action: 'jobs.work', tenantBody: 'tenant' },
+    body: { type: 'json', model: ClaimJobDto },
+    answer: { status: 200, model: ClaimedJobDto, description: 'A job with its lease.' },
+    otherAnswers: [{ status: 204, description: 'None within `wait_seconds`.' }],
+    refuses: { 400: 'No types, a malformed type, a lease out of range.' },
+    longPoll: true,
+  }),
+  heartbeat: operation({
+    id: 'heartbeatJob',
+    tag: 'Jobs',
+    summary: 'Renew a job’s lease',
+    description: `${WORK} ${HOLDER} Answers whether the job is being cancelled.`,
+    method: 'POST',
+    path: `${WORKERS_PATH}/:id/heartbeat`,
+    internal: `${WORKERS_INTERNAL}/:id/heartbeat`,
+    caller: HOLDING_WORKER,
+    params: WORKED_JOB,
+    body: { type: 'json', model: JobHeartbeatDto },
+    answer: { status: 200, model: JobHeartbeatAnswerDto, description: 'Renewed.' },
+    refuses: { 404: 'No such job.', 409: LEASE_GONE },
+  }),
+  logs: operation({
+    id: 'appendJobLogs',
+    tag: 'Jobs',
+    summary: 'Append log lines to a job',
+    description: `${WORK} ${HOLDER}`,
+    method: 'POST',
+    path: `${WORKERS_PATH}/:id/logs`,
+    internal: `${WORKERS_INTERNAL}/:id/logs`,
+    caller: HOLDING_WORKER,
+    params: WORKED_JOB,
+    body: { type: 'json', model: AppendJobLogsDto },
+    answer: { status: 204, description: 'Appended.' },
+    refuses: { 400: 'No lines, more than 500, or a line over 4,096 characters.', 409: LEASE_GONE },
+  }),
+  complete: operation({
+    id: 'completeJob',
+    tag: 'Jobs',
+    summary: 'Report how an attempt ended',
+    description: `${WORK} ${HOLDER} \`succeeded\` with an \`output\`; \`failed\` (retried after the backoff while attempts remain, unless \`retryable: false\`); \`cancelled\` after a heartbeat asked for it. Audited.`,
+    method: 'POST',
+    path: `${WORKERS_PATH}/:id/complete`,
+    internal: `${WORKERS_INTERNAL}/:id/complete`,
+    caller: HOLDING_WORKER,
+    params: WORKED_JOB,
+    opaque: ['output'],
+    body: { type: 'json', model: CompleteJobDto },
+    answer: { status: 200, model: JobDto, description: 'The job as it is now.' },
+    refuses: { 400: 'An unknown outcome, an output over 32 KiB.', 409: LEASE_GONE },
+  }),
+};

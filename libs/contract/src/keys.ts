@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { TimestampProperty } from './fields';
+import { operation } from './operation-table';
 
 @ApiSchema({ name: 'JsonWebKey' })
 export class JsonWebKeyDto {
@@ -61,3 +62,37 @@ export class RotatedSigningKeyDto {
   @ApiProperty() kid: string;
   @TimestampProperty() created_at: string;
 }
+
+/** Signing-key rotation (admin Bearer token): the new key signs, the old one stays published. */
+export const KEY_OPERATIONS = {
+  rotate: operation({
+    id: 'rotateSigningKey',
+    tag: 'Keys and discovery',
+    summary: 'Rotate the signing key',
+    description:
+      'A new RS256 key (2048 bits) signs from now on; the previous one stays in `/v1/jwks` (and is accepted) for one token lifetime plus a minute. Sidecars re-read the key set every 30 s and at once on an unknown `kid`. No body.',
+    method: 'POST',
+    path: 'api/v1/keys/rotate',
+    caller: { kind: 'admin' },
+    answer: { status: 201, model: RotatedSigningKeyDto, description: 'The new key.' },
+  }),
+};
+
+/**
+ * The key set, public at the edge (`/v1/jwks`) and at the control plane. Not relayed by a table
+ * controller: the backend's OAuth controller serves it with the OAuth endpoints.
+ */
+export const KEY_SET_OPERATIONS = {
+  jwks: operation({
+    id: 'getJwks',
+    tag: 'Keys and discovery',
+    summary: 'The key set (RFC 7517)',
+    description:
+      'The public keys that verify issued tokens, so that external services need not call the sidecar. No credential. Cached for 60 s (`Cache-Control: public, max-age=60`); on an unknown `kid`, fetch it again.',
+    method: 'GET',
+    path: 'v1/jwks',
+    internal: 'api/v1/jwks',
+    caller: { kind: 'public' },
+    answer: { status: 200, model: JsonWebKeySetDto, description: 'The key set.' },
+  }),
+};

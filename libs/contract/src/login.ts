@@ -1,5 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { RolesProperty, ScopesProperty, UnixSecondsProperty } from './fields';
+import { TokenResponseDto } from './oauth';
+import { operation } from './operation-table';
 
 /** The app login family (`/api/v1/auth/*`, camelCase as the specification names it) and the browser forms. */
 
@@ -86,3 +88,162 @@ export class LogoutFormDto {
   @ApiPropertyOptional({ description: 'Required whenever a session cookie is sent.' }) csrf_token?: string;
   @ApiPropertyOptional({ description: 'A path on this server to go to afterwards.' }) return_to?: string;
 }
+
+/*
+ * The control plane's internal routes of the logins (docs/internal-api.md): the backend renders the
+ * pages around them. Their answers are read by the backend alone, so they are typed here without
+ * being part of the public document.
+ */
+
+const INTERNAL = { kind: 'internal' } as const;
+const NOT_A_CALLBACK = '`return_to` is not exactly the registered redirect URI of one app.';
+const REFUSED_REQUEST =
+  'The authorization request is refused: `error`, `error_description`, and whether it may be redirected.';
+const NO_SESSION = 'The browser session is unknown or expired.';
+
+/** The app a login's `return_to` belongs to. */
+export class AppLoginTargetDto {
+  client_id: string;
+  client_name: string;
+  return_to: string;
+}
+
+/** Where to send the browser next. */
+export class LoginRedirectDto {
+  redirect_to: string;
+}
+
+/**
+ * The app login of the user-forwarding model: which app a `return_to` belongs to, the one-time
+ * login code after the identity provider's login, and the code and refresh exchanges the app
+ * makes server-to-server through the backend (with the app's Basic credentials, when it uses
+ * them, as the `authorization` header).
+ */
+export const INTERNAL_APP_LOGIN_OPERATIONS = {
+  check: operation({
+    id: 'checkAppLoginTarget',
+    tag: 'Internal',
+    summary: 'Before the browser leaves for the identity provider: 200 the app, or 400 (never a redirect)',
+    method: 'POST',
+    path: 'internal/v1/app-login/check',
+    caller: INTERNAL,
+    answer: { status: 200, model: AppLoginTargetDto, description: 'The app the `return_to` belongs to.' },
+    refuses: { 400: NOT_A_CALLBACK },
+  }),
+  issue: operation({
+    id: 'issueAppLoginCode',
+    tag: 'Internal',
+    summary: 'After the login: where to send the browser, with the one-time code',
+    method: 'POST',
+    path: 'internal/v1/app-login/codes',
+    caller: INTERNAL,
+    answer: { status: 201, model: LoginRedirectDto, description: 'The app’s callback with the code.' },
+    refuses: { 400: NOT_A_CALLBACK },
+  }),
+  exchange: operation({
+    id: 'exchangeAppLoginCode',
+    tag: 'Internal',
+    summary: 'The one-time login code for the user’s tokens',
+    method: 'POST',
+    path: 'internal/v1/app-login/exchange',
+    caller: INTERNAL,
+    answer: { status: 200, model: TokenResponseDto, description: 'The RFC 6749 token answer.' },
+  }),
+  refresh: operation({
+    id: 'refreshAppLoginTokens',
+    tag: 'Internal',
+    summary: 'A refresh token of the app login for new tokens',
+    method: 'POST',
+    path: 'internal/v1/app-login/refresh',
+    caller: INTERNAL,
+    answer: { status: 200, model: TokenResponseDto, description: 'The RFC 6749 token answer.' },
+  }),
+};
+
+/** An authorization request the client may make, with what the consent screen shows. */
+export class ConsentPromptDto {
+  client_id: string;
+  client_name: string;
+  redirect_uri: string;
+  scopes: { name: string; description: string }[];
+}
+
+/** The authorization endpoint's decisions; the backend renders the pages around them. */
+export const INTERNAL_AUTHORIZE_OPERATIONS = {
+  check: operation({
+    id: 'checkAuthorizationRequest',
+    tag: 'Internal',
+    summary: 'Before the user is asked to log in: is this a request the client may make?',
+    method: 'POST',
+    path: 'internal/v1/authorize/check',
+    caller: INTERNAL,
+    answer: { status: 200, model: ConsentPromptDto, description: 'The request is acceptable.' },
+    refuses: { 400: REFUSED_REQUEST },
+  }),
+  decision: operation({
+    id: 'decideAuthorizationRequest',
+    tag: 'Internal',
+    summary: 'The user’s answer on the consent screen: where to send the browser',
+    method: 'POST',
+    path: 'internal/v1/authorize/decision',
+    caller: INTERNAL,
+    answer: {
+      status: 200,
+      model: LoginRedirectDto,
+      description: 'The client’s redirect URI, with the code or the error.',
+    },
+    refuses: { 400: REFUSED_REQUEST, 401: NO_SESSION },
+  }),
+};
+
+/** The signed-in person, as the control plane keeps them. */
+export class SessionUserDto {
+  id: string;
+  email: string | null;
+  name: string | null;
+  tenant: string;
+  roles: string[];
+}
+
+export class OpenedSessionDto {
+  /** The opaque value for the session cookie. */
+  session: string;
+  expires_at: string;
+  user: SessionUserDto;
+}
+
+export class ResolvedSessionDto {
+  user: SessionUserDto;
+}
+
+/** Browser sessions, opened by the backend once the identity provider vouched for the user. */
+export const SESSION_OPERATIONS = {
+  create: operation({
+    id: 'createBrowserSession',
+    tag: 'Internal',
+    summary: 'Open a browser session from the identity provider’s ID token',
+    method: 'POST',
+    path: 'internal/v1/sessions',
+    caller: INTERNAL,
+    answer: { status: 201, model: OpenedSessionDto, description: 'The session and its user.' },
+  }),
+  resolve: operation({
+    id: 'resolveBrowserSession',
+    tag: 'Internal',
+    summary: 'The user of a browser session',
+    method: 'POST',
+    path: 'internal/v1/sessions/resolve',
+    caller: INTERNAL,
+    answer: { status: 200, model: ResolvedSessionDto, description: 'The session’s user.' },
+    refuses: { 401: NO_SESSION },
+  }),
+  end: operation({
+    id: 'endBrowserSession',
+    tag: 'Internal',
+    summary: 'End a browser session (logout)',
+    method: 'POST',
+    path: 'internal/v1/sessions/end',
+    caller: INTERNAL,
+    answer: { status: 204, description: 'Ended.' },
+  }),
+};

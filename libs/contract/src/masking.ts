@@ -1,6 +1,7 @@
 import { ApiProperty, type ApiPropertyOptions, ApiSchema } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 import { TimestampProperty } from './fields';
+import { operation } from './operation-table';
 
 const PATTERNS: ApiPropertyOptions = {
   type: 'array',
@@ -36,3 +37,50 @@ export class MaskingSettingsDto {
   @ApiProperty() version: number;
   @TimestampProperty() updated_at: string;
 }
+
+const MASKING_PATH = 'api/v1/tenants/:tenant/masking';
+const NO_SETTINGS = 'The tenant has no masking settings.';
+const ADMIN_OF_TENANT = { kind: 'admin', tenantParam: 'tenant' } as const;
+const TENANT = { tenant: { example: 'acme' } };
+
+/**
+ * A tenant's masking settings (docs/masking.md), applied by the sidecars' MaskingService to every
+ * call of the tenant; admin Bearer token, same paths at the edge and the control plane.
+ */
+export const MASKING_OPERATIONS = {
+  get: operation({
+    id: 'getMaskingSettings',
+    tag: 'Masking',
+    summary: 'The masking settings of a tenant',
+    method: 'GET',
+    path: MASKING_PATH,
+    caller: ADMIN_OF_TENANT,
+    params: TENANT,
+    answer: { status: 200, model: MaskingSettingsDto, description: 'The settings and their version.' },
+    refuses: { 404: NO_SETTINGS },
+  }),
+  put: operation({
+    id: 'putMaskingSettings',
+    tag: 'Masking',
+    summary: 'Set the masking settings of a tenant',
+    description:
+      'Its custom patterns apply to every MaskString and Mask of the tenant, at every sidecar within a second. A pattern the service refuses is **400** with the reason. Audited (`masking.settings_changed`).',
+    method: 'PUT',
+    path: MASKING_PATH,
+    caller: ADMIN_OF_TENANT,
+    params: TENANT,
+    body: { type: 'json', model: MaskingSettingsUpdateDto },
+    answer: { status: 200, model: MaskingSettingsDto, description: 'The settings as stored.' },
+  }),
+  delete: operation({
+    id: 'deleteMaskingSettings',
+    tag: 'Masking',
+    summary: 'Remove the masking settings of a tenant',
+    method: 'DELETE',
+    path: MASKING_PATH,
+    caller: ADMIN_OF_TENANT,
+    params: TENANT,
+    answer: { status: 204, description: 'Removed: only the built-in detectors apply.' },
+    refuses: { 404: NO_SETTINGS },
+  }),
+};

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { ROLE_BUNDLE } from '@platform/domain';
+import { ROLE_BUNDLE, type RevocationEntry } from '@platform/domain';
 import { ScopesProperty, UnixSecondsProperty } from './fields';
+import { operation } from './operation-table';
 
 /** RFC 6749, 7662 and 7009 bodies. The form bodies are parsed by the control plane's OAuth handlers. */
 
@@ -170,3 +171,113 @@ export class InactiveIntrospectionDto {
 
 @ApiSchema({ name: 'EmptyObject', description: 'Always `{}`.' })
 export class EmptyObjectDto {}
+
+/*
+ * The control plane's internal routes of the tokens (docs/internal-api.md), for the backend and
+ * the sidecars; their answers are typed here without being part of the public document.
+ */
+
+const INTERNAL = { kind: 'internal' } as const;
+
+/** The RFC 7009 revocations the backend relays (`POST /oauth/revoke`, the form verbatim). */
+/** The answer to one request of a token batch: what the control plane would have answered it alone. */
+export class TokenBatchAnswerDto {
+  status: number;
+  headers: Record<string, string>;
+  /** The RFC 6749 token response or error object. */
+  body: object;
+}
+
+/** The answers of a token batch, in the order of its requests (docs/internal-api.md). */
+export class TokenBatchAnswersDto {
+  answers: TokenBatchAnswerDto[];
+}
+
+export const INTERNAL_OAUTH_OPERATIONS = {
+  tokenBatch: operation({
+    id: 'issueTokenBatch',
+    tag: 'Internal',
+    summary:
+      'The token requests a backend received in one turn of its event loop, each answered as if it had come alone',
+    method: 'POST',
+    path: 'internal/v1/oauth/token-batch',
+    caller: INTERNAL,
+    answer: { status: 200, model: TokenBatchAnswersDto, description: 'One answer per request, in order.' },
+  }),
+  introspect: operation({
+    id: 'introspectForClient',
+    tag: 'Internal',
+    summary: 'Token introspection (RFC 7662), the client’s form and Authorization header as sent',
+    method: 'POST',
+    path: 'internal/v1/oauth/introspect',
+    caller: INTERNAL,
+    answer: {
+      status: 200,
+      model: { oneOf: [ActiveIntrospectionDto, InactiveIntrospectionDto] },
+      description: 'The token’s state; how far the client sees in `x-introspection-reach`.',
+    },
+  }),
+  revoke: operation({
+    id: 'revokeClientToken',
+    tag: 'Internal',
+    summary: 'Token revocation (RFC 7009), the client’s form and Authorization header as sent',
+    method: 'POST',
+    path: 'internal/v1/oauth/revoke',
+    caller: INTERNAL,
+    answer: { status: 200, model: EmptyObjectDto, description: 'Revoked, or nothing to revoke.' },
+  }),
+};
+
+export class TrustedRevocationResultDto {
+  /** Whether the token was live and is now on the deny-list. */
+  revoked: boolean;
+}
+
+/** A page of the deny-list feed, and the seq to continue from. */
+export class RevocationPageDto {
+  revocations: RevocationEntry[];
+  last_seq: number;
+}
+
+const REVOCATIONS_PATH = 'internal/v1/revocations';
+
+/** The deny-list feed the sidecars follow, and the revocation of a token they judged. */
+export const REVOCATION_FEED_OPERATIONS = {
+  revoke: operation({
+    id: 'revokeTrustedToken',
+    tag: 'Internal',
+    summary: 'Revoke an access token a sidecar was given (no client authentication)',
+    method: 'POST',
+    path: REVOCATIONS_PATH,
+    caller: INTERNAL,
+    answer: { status: 200, model: TrustedRevocationResultDto, description: 'Whether it was revoked.' },
+  }),
+  after: operation({
+    id: 'listRevocations',
+    tag: 'Internal',
+    summary: 'The deny-list entries after a seq (`after`, `limit`), ascending',
+    method: 'GET',
+    path: REVOCATIONS_PATH,
+    caller: INTERNAL,
+    answer: { status: 200, model: RevocationPageDto, description: 'The page.' },
+  }),
+  active: operation({
+    id: 'listActiveRevocations',
+    tag: 'Internal',
+    summary: 'The whole live deny-list, and the seq to follow the stream from',
+    method: 'GET',
+    path: `${REVOCATIONS_PATH}/active`,
+    caller: INTERNAL,
+    answer: { status: 200, model: RevocationPageDto, description: 'The live entries.' },
+  }),
+  stream: operation({
+    id: 'streamRevocations',
+    tag: 'Internal',
+    summary: 'The deny-list entries, live',
+    description: 'Server-Sent Events: one event per entry, `id` = seq, so a reconnect resumes with `after`.',
+    method: 'GET',
+    path: `${REVOCATIONS_PATH}/stream`,
+    caller: INTERNAL,
+    answer: { status: 200, description: 'The entries after `after`, then each one as it is added.' },
+  }),
+};

@@ -46,7 +46,8 @@ export type Tag =
   | 'Jobs'
   | 'User login and consent'
   | 'App login family'
-  | 'Platform';
+  | 'Platform'
+  | 'Internal';
 
 interface Doc {
   id: string;

@@ -8,7 +8,8 @@ import {
 } from '@platform/domain';
 import { IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ClientIdProperty, ScopeNamesProperty, TimestampProperty } from './fields';
-import { CursorPageQueryDto, PageQueryDto } from './paging';
+import { operation } from './operation-table';
+import { CursorPageQueryDto, LIVE_STREAM_END, PageQueryDto } from './paging';
 
 /** Validation checks shapes only; the registry decides what is a valid client_id, scope or redirect URI. */
 
@@ -227,6 +228,171 @@ export class ServiceAccountDto {
   @TimestampProperty() created_at: string;
   @ApiPropertyOptional({ description: 'The tenant the account is bound to, when it is.' }) tenant?: string;
 }
+
+const ADMIN = { kind: 'admin' } as const;
+const NO_APP = 'No application with this id.';
+const APP_ID = { id: { description: 'The application’s `client_id`.' } };
+
+/**
+ * Application management (admin Bearer token). The registry lives in the control plane, which
+ * checks the admin token again itself under `api/v1/apps`; the edge translates its addresses into
+ * the public ones.
+ */
+export const APP_OPERATIONS = {
+  register: operation({
+    id: 'registerApp',
+    tag: 'Registry',
+    summary: 'Register an application',
+    description:
+      'Registers an OAuth client. The body is the specification’s fields plus optional `redirect_uris` (required for `web`, `spa` and `cli`). The answer is the application record with `client_secret`, shown this once (no secret for `spa`). Duplicate `client_id`: **409**; a rule broken (client_id syntax, name length, no or undefined declared scope, app type, redirect URIs): **400**. Missing admin token: **401**; a token without `admin.*` or `global_admin`: **403**.',
+    method: 'POST',
+    path: 'v1/oauth/apps',
+    internal: 'api/v1/apps',
+    caller: ADMIN,
+    body: { type: 'json', model: RegisterApplicationDto },
+    answer: { status: 201, model: RegisteredApplicationDto, description: 'Registered.' },
+    refuses: { 409: 'The `client_id` is taken.' },
+  }),
+  list: operation({
+    id: 'listApps',
+    tag: 'Registry',
+    summary: 'List applications',
+    description:
+      'A JSON array of applications ordered by `client_id` (the item shape, "not shown" in the specification, is `Application`: never a secret or its hash), at most `limit` items, with an RFC 8288 `Link: <...>; rel="next"` header while more remain (follow it as is).',
+    method: 'GET',
+    path: 'v1/oauth/apps',
+    internal: 'api/v1/apps',
+    caller: ADMIN,
+    query: ListApplicationsQueryDto,
+    answer: {
+      status: 200,
+      model: [ApplicationDto],
+      description: 'One page of applications.',
+      headers: {
+        Link: { description: 'RFC 8288 `rel="next"` while more items remain.', schema: { type: 'string' } },
+      },
+    },
+  }),
+  get: operation({
+    id: 'getApp',
+    tag: 'Registry',
+    summary: 'One application',
+    method: 'GET',
+    path: 'v1/oauth/apps/:id',
+    internal: 'api/v1/apps/:id',
+    caller: ADMIN,
+    params: APP_ID,
+    answer: { status: 200, model: ApplicationDto, description: 'The application.' },
+    refuses: { 404: NO_APP },
+  }),
+  delete: operation({
+    id: 'deleteApp',
+    tag: 'Registry',
+    summary: 'Delete an application',
+    description:
+      'Deletes the application; every active token of it is refused from this moment (this backend’s sidecar knows before the answer) and its refresh tokens are revoked. An application has two lifecycle states (the specification leaves them "not shown"): registered, then deleted; there is no suspended state. The bootstrap admin app cannot be deleted (**409**), since it is how operators get back in.',
+    method: 'DELETE',
+    path: 'v1/oauth/apps/:id',
+    internal: 'api/v1/apps/:id',
+    caller: ADMIN,
+    params: APP_ID,
+    answer: { status: 204, description: 'Deleted; no body.' },
+    refuses: { 404: NO_APP, 409: 'The bootstrap admin application.' },
+  }),
+  rotateSecret: operation({
+    id: 'rotateAppSecret',
+    tag: 'Registry',
+    summary: 'Rotate an application’s secret',
+    description:
+      'A new secret, shown once; the old one stops working at once (at every backend within a second: a backend that answers introspection itself forgets the old secret when its sidecar streams the rotation, this one before the answer). Deploy the new secret before relying on it. No body. A `spa` app has no secret: **409**.',
+    method: 'POST',
+    path: 'v1/oauth/apps/:id/rotate-secret',
+    internal: 'api/v1/apps/:id/rotate-secret',
+    caller: ADMIN,
+    params: APP_ID,
+    answer: { status: 200, model: RotatedSecretDto, description: 'The new secret.' },
+    refuses: { 404: NO_APP, 409: 'A `spa` app.' },
+  }),
+};
+
+/** Custom scope definitions (admin Bearer token), same paths at the edge and the control plane. */
+export const SCOPE_OPERATIONS = {
+  define: operation({
+    id: 'defineScope',
+    tag: 'Scopes',
+    summary: 'Define a custom scope',
+    description:
+      'Body and answer are "not shown" in the specification; decided: JSON `{name, description}` -> **201** `{name, description, created_at}`. A standard name or one already defined: **409**; a name that is not lower-case `resource.action` or a description outside 1-500 characters: **400**. Apps may then declare the scope.',
+    method: 'POST',
+    path: 'api/v1/scopes',
+    caller: ADMIN,
+    body: { type: 'json', model: DefineScopeDto },
+    answer: { status: 201, model: DefinedScopeDto, description: 'Defined.' },
+    refuses: { 409: 'A standard scope, or one already defined.' },
+  }),
+  list: operation({
+    id: 'listScopes',
+    tag: 'Scopes',
+    summary: 'List scopes (standard and custom)',
+    method: 'GET',
+    path: 'api/v1/scopes',
+    caller: ADMIN,
+    answer: { status: 200, model: [ScopeDto], description: 'Every scope, with a `standard` flag.' },
+  }),
+};
+
+/**
+ * The token event stream (admin Bearer token), same path at the edge and the control plane:
+ * cursor-paged, or live with `Accept: text/event-stream`.
+ */
+export const TOKEN_EVENT_OPERATIONS = {
+  list: operation({
+    id: 'listTokenEvents',
+    tag: 'Events',
+    summary: 'The token event stream',
+    description:
+      'Issuance, revocation, rotation and registry events, oldest first. Parameters, transport and payload are "not shown" in the specification; decided: plain JSON over HTTP, cursor-paged (poll with `after` = the previous `next_after`), filterable by `client_id`; or live, with `Accept: text/event-stream`: Server-Sent Events (`event: token_event`, `id` = the event id, `data` = the event) from `after`, every stored event and then each new one, resumed after `Last-Event-ID` on reconnection, with a comment heartbeat every 15 s. Each event is written in the same transaction as the change it records. ' +
+      LIVE_STREAM_END,
+    method: 'GET',
+    path: 'api/v1/token-events',
+    caller: ADMIN,
+    query: ListTokenEventsQueryDto,
+    answer: { status: 200, model: TokenEventPageDto, description: 'One page of events.' },
+    live: true,
+  }),
+};
+
+/**
+ * Service accounts (admin Bearer token): headless credentials that act as their app. The
+ * control plane checks the admin token again, names the account and shows its secret once.
+ */
+export const SERVICE_ACCOUNT_OPERATIONS = {
+  register: operation({
+    id: 'registerServiceAccount',
+    tag: 'Service accounts',
+    summary: 'Register a service account',
+    description:
+      'The specification names only the body field `name`; decided: JSON `{name, declared_scopes?}` -> **201** `{client_id, client_secret, name, declared_scopes, app_type: "service", created_at}` with a generated `client_id` and the secret shown once. Admin Bearer token required.',
+    method: 'POST',
+    path: 'api/v1/apps/register',
+    caller: ADMIN,
+    body: { type: 'json', model: RegisterServiceAccountDto },
+    answer: { status: 201, model: ServiceAccountDto, description: 'Registered.' },
+  }),
+  rotate: operation({
+    id: 'rotateServiceAccountCredentials',
+    tag: 'Service accounts',
+    summary: 'Rotate a service account’s secret',
+    description:
+      'The response body is "not shown" in the specification; decided: the same as `rotate-secret`, **200** `{client_id, client_secret, rotated_at}`; the old secret stops working at once. No body. Admin Bearer token required.',
+    method: 'POST',
+    path: 'api/v1/apps/:app_id/credentials/rotate',
+    caller: ADMIN,
+    params: { app_id: { description: 'The `client_id`.' } },
+    answer: { status: 200, model: RotatedSecretDto, description: 'The new secret.' },
+    refuses: { 404: NO_APP, 409: 'An app without a secret.' },
+  }),
+};
 
 /** A service app's binding to the tenant it provisions (docs/scim.md). */
 function TenantBindingProperty() {

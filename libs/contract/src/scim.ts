@@ -13,6 +13,8 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
+import { ANY_JSON_SCHEMA } from './fields';
+import { operation } from './operation-table';
 
 /**
  * The SCIM 2.0 wire shapes (RFC 7643, RFC 7644) as the OpenAPI document shows them. The control
@@ -123,7 +125,7 @@ export class ScimPatchOperationDto {
   @ApiProperty({ enum: ['add', 'remove', 'replace'], description: 'Case-insensitive (`Replace` too).' })
   op: string;
   @ApiPropertyOptional({ example: 'emails[type eq "work"].value' }) path?: string;
-  @ApiPropertyOptional({ description: 'Any JSON value.' }) value?: unknown;
+  @ApiPropertyOptional({ description: 'Any JSON value.', ...ANY_JSON_SCHEMA }) value?: unknown;
 }
 
 @ApiSchema({ name: 'ScimPatchOp', description: 'RFC 7644 section 3.5.2 PATCH body.' })
@@ -240,3 +242,88 @@ export const ScimOperation = (doc: { id: string; summary: string; description?: 
     ScimRefuses(500, 'An unexpected failure (logged, never detailed).'),
     ScimRefuses(503, 'The sidecar or the control plane cannot be reached: the backend fails closed.'),
   );
+
+const RESOURCES = 'internal/v1/scim/v2/:resource';
+const RESOURCE = 'internal/v1/scim/v2/:resource/:id';
+const INTERNAL = { kind: 'internal' } as const;
+const OF_TYPE = { resource: { example: 'Users', description: '`Users` or `Groups`.' } };
+const OF_ONE = { ...OF_TYPE, id: { description: 'The resource id.' } };
+/**
+ * What the SCIM routes take and answer: JSON the SCIM rules read and build against the SCIM
+ * schemas themselves (libs/domain/src/scim), so no DTO above types it.
+ */
+const SCIM_JSON = Object;
+const SCIM_BODY = { type: 'scim', model: SCIM_JSON } as const;
+
+/**
+ * The control plane's SCIM 2.0 routes (docs/scim.md): Users and Groups of the caller's tenant,
+ * one route per verb with the resource type as a parameter. The edge's SCIM controller serves
+ * `/scim/v2/Users` and `/scim/v2/Groups` (documented there in the SCIM error format) and forwards
+ * each to the route here with `resource` set, naming the caller it authorized for `scim.read` /
+ * `scim.write` in `x-platform-principal`, and the tenant and If-Match it was sent.
+ */
+export const SCIM_OPERATIONS = {
+  list: operation({
+    id: 'listScimResources',
+    tag: 'Internal',
+    summary: 'List or filter the users or groups of the tenant',
+    method: 'GET',
+    path: RESOURCES,
+    caller: INTERNAL,
+    params: OF_TYPE,
+    answer: { status: 200, model: SCIM_JSON, description: 'A ListResponse.' },
+  }),
+  create: operation({
+    id: 'createScimResource',
+    tag: 'Internal',
+    summary: 'Provision a user or a group',
+    method: 'POST',
+    path: RESOURCES,
+    caller: INTERNAL,
+    params: OF_TYPE,
+    body: SCIM_BODY,
+    answer: { status: 201, model: SCIM_JSON, description: 'The new resource, with `Location` and `ETag`.' },
+  }),
+  get: operation({
+    id: 'getScimResource',
+    tag: 'Internal',
+    summary: 'One user or group',
+    method: 'GET',
+    path: RESOURCE,
+    caller: INTERNAL,
+    params: OF_ONE,
+    answer: { status: 200, model: SCIM_JSON, description: 'The resource, with `ETag`.' },
+  }),
+  replace: operation({
+    id: 'replaceScimResource',
+    tag: 'Internal',
+    summary: 'Replace a user or a group',
+    method: 'PUT',
+    path: RESOURCE,
+    caller: INTERNAL,
+    params: OF_ONE,
+    body: SCIM_BODY,
+    answer: { status: 200, model: SCIM_JSON, description: 'The resource as replaced, with `ETag`.' },
+  }),
+  patch: operation({
+    id: 'patchScimResource',
+    tag: 'Internal',
+    summary: 'Change a user or a group',
+    method: 'PATCH',
+    path: RESOURCE,
+    caller: INTERNAL,
+    params: OF_ONE,
+    body: SCIM_BODY,
+    answer: { status: 200, model: SCIM_JSON, description: 'The resource as changed, with `ETag`.' },
+  }),
+  delete: operation({
+    id: 'deleteScimResource',
+    tag: 'Internal',
+    summary: 'Deprovision and delete a user, or delete a group',
+    method: 'DELETE',
+    path: RESOURCE,
+    caller: INTERNAL,
+    params: OF_ONE,
+    answer: { status: 204, description: 'Deleted.' },
+  }),
+};

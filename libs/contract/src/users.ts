@@ -1,6 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 import { RolesProperty } from './fields';
+import { operation } from './operation-table';
 
 @ApiSchema({
   name: 'User',
@@ -24,3 +25,59 @@ export class RolesUpdateDto {
   @Allow()
   roles: unknown;
 }
+
+const USERS_PATH = 'api/v1/tenants/:tenant/users';
+const INTERNAL_USERS_PATH = 'internal/v1/tenants/:tenant/users';
+const TENANT = { tenant: { example: 'acme' } };
+// `id` before `tenant`: the order the published document lists them in.
+const USER_OF_TENANT = { id: { description: 'The user id.' }, ...TENANT };
+const NO_USER = 'No such user in this tenant (also when the user is in another one).';
+
+/**
+ * Tenant user administration. The edge asks the sidecar (users.read / users.write on the route's
+ * tenant: the token's scope, then the user's role policies); the control plane keeps the rules
+ * that depend on the data (the user's tenant, the role bundle, who grants global_admin).
+ */
+export const TENANT_USER_OPERATIONS = {
+  list: operation({
+    id: 'listTenantUsers',
+    tag: 'Tenant users',
+    summary: 'List the users of a tenant',
+    description:
+      'Permission `users.read` on `{tenant}`: a user token needs the scope and a role policy allowing it on that tenant (only `global_admin` crosses tenants); a service token needs a scope covering `users.read` (`admin.*` covers every action).',
+    method: 'GET',
+    path: USERS_PATH,
+    internal: INTERNAL_USERS_PATH,
+    caller: { kind: 'permission', action: 'users.read', tenantParam: 'tenant' },
+    params: TENANT,
+    answer: { status: 200, model: [UserDto], description: 'The users.' },
+  }),
+  get: operation({
+    id: 'getTenantUser',
+    tag: 'Tenant users',
+    summary: 'One user of a tenant',
+    description: 'Permission `users.read` on `{tenant}`.',
+    method: 'GET',
+    path: `${USERS_PATH}/:id`,
+    internal: `${INTERNAL_USERS_PATH}/:id`,
+    caller: { kind: 'permission', action: 'users.read', tenantParam: 'tenant' },
+    params: USER_OF_TENANT,
+    answer: { status: 200, model: UserDto, description: 'The user.' },
+    refuses: { 404: NO_USER },
+  }),
+  setRoles: operation({
+    id: 'setTenantUserRoles',
+    tag: 'Tenant users',
+    summary: 'Set a user’s roles',
+    description:
+      'Permission `users.write` on `{tenant}`. Replaces the roles (at least one, names of the role bundle); they take effect in the user’s tokens at the next refresh. Only a `global_admin` may grant or remove `global_admin` (**403**); an unknown role is **400**.',
+    method: 'PUT',
+    path: `${USERS_PATH}/:id/roles`,
+    internal: `${INTERNAL_USERS_PATH}/:id/roles`,
+    caller: { kind: 'permission', action: 'users.write', tenantParam: 'tenant' },
+    params: USER_OF_TENANT,
+    body: { type: 'json', model: RolesUpdateDto },
+    answer: { status: 200, model: UserDto, description: 'The updated user.' },
+    refuses: { 404: NO_USER },
+  }),
+};

@@ -24,6 +24,7 @@ import {
 } from 'class-validator';
 import { AuditRecordDto } from './audit';
 import { TimestampProperty } from './fields';
+import { operation } from './operation-table';
 import { CursorPageQueryDto } from './paging';
 
 /** Shapes only: the registry checks the URL against the network policy and each event type's form. */
@@ -255,3 +256,140 @@ export class WebhookMessageDto {
   @ApiProperty({ type: () => AuditRecordDto, description: 'The audit record, as the audit API shows it.' })
   data: AuditRecordDto;
 }
+
+const WEBHOOKS_PATH = 'api/v1/webhooks';
+const WEBHOOK_PATH = `${WEBHOOKS_PATH}/:id`;
+const ADMIN = { kind: 'admin' } as const;
+const WEBHOOK = { id: { description: 'The endpoint’s `wh_` id.' } };
+const NO_ENDPOINT = 'No such webhook endpoint.';
+
+/**
+ * Webhook endpoints, their delivery log and replays (docs/webhooks.md); admin Bearer token, same
+ * paths at the edge and the control plane.
+ */
+export const WEBHOOK_OPERATIONS = {
+  register: operation({
+    id: 'registerWebhook',
+    tag: 'Webhooks',
+    summary: 'Register a webhook endpoint',
+    description:
+      'The endpoint receives every audit record from now on whose action matches `event_types` (token events included: `token.*`) and, when `tenant` is set, of that tenant only, as Standard Webhooks messages (`WebhookMessage`): POST, JSON, signed with the `secret` of this answer, shown this once. A 2xx is success; anything else is retried 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later, then the delivery is dead (replay it). The same record always carries the same `webhook-id`: deduplicate on it. Order is not guaranteed; `data.sequence_id` gives the log’s order. See docs/webhooks.md.',
+    method: 'POST',
+    path: WEBHOOKS_PATH,
+    caller: ADMIN,
+    body: { type: 'json', model: RegisterWebhookDto },
+    answer: { status: 201, model: RegisteredWebhookDto, description: 'Registered, with its secret.' },
+    refuses: {
+      400: 'A URL that is not absolute http(s), has credentials or a fragment, or (production) is not https to a public address; a malformed event type.',
+    },
+    models: [WebhookMessageDto],
+  }),
+  list: operation({
+    id: 'listWebhooks',
+    tag: 'Webhooks',
+    summary: 'List webhook endpoints',
+    method: 'GET',
+    path: WEBHOOKS_PATH,
+    caller: ADMIN,
+    answer: {
+      status: 200,
+      model: [WebhookEndpointDto],
+      description: 'Every endpoint, oldest first, without secrets.',
+    },
+  }),
+  get: operation({
+    id: 'getWebhook',
+    tag: 'Webhooks',
+    summary: 'One webhook endpoint',
+    method: 'GET',
+    path: WEBHOOK_PATH,
+    caller: ADMIN,
+    params: WEBHOOK,
+    answer: { status: 200, model: WebhookEndpointDto, description: 'The endpoint, without its secret.' },
+    refuses: { 404: NO_ENDPOINT },
+  }),
+  update: operation({
+    id: 'updateWebhook',
+    tag: 'Webhooks',
+    summary: 'Change, disable or enable a webhook endpoint',
+    description:
+      'Changes the given fields. A disabled endpoint gets nothing queued and nothing sent; its pending deliveries wait. Enabling it again delivers what happens from then on (replay a range for the gap).',
+    method: 'PATCH',
+    path: WEBHOOK_PATH,
+    caller: ADMIN,
+    params: WEBHOOK,
+    body: { type: 'json', model: UpdateWebhookDto },
+    answer: { status: 200, model: WebhookEndpointDto, description: 'The endpoint as changed.' },
+    refuses: { 400: 'A refused URL or event type.', 404: NO_ENDPOINT },
+  }),
+  delete: operation({
+    id: 'deleteWebhook',
+    tag: 'Webhooks',
+    summary: 'Delete a webhook endpoint',
+    description: 'With its pending deliveries and its delivery log.',
+    method: 'DELETE',
+    path: WEBHOOK_PATH,
+    caller: ADMIN,
+    params: WEBHOOK,
+    answer: { status: 204, description: 'Deleted; no body.' },
+    refuses: { 404: NO_ENDPOINT },
+  }),
+  rotateSecret: operation({
+    id: 'rotateWebhookSecret',
+    tag: 'Webhooks',
+    summary: 'Rotate a webhook endpoint’s secret',
+    description:
+      'A new secret, shown once. For `overlap_seconds` (default a day, at most 7 days) every delivery carries two signatures, one per secret, so the receiver can switch to the new one at its own pace. An empty body takes the default.',
+    method: 'POST',
+    path: `${WEBHOOK_PATH}/secret`,
+    caller: ADMIN,
+    params: WEBHOOK,
+    body: { type: 'json', model: RotateWebhookSecretDto },
+    answer: { status: 200, model: RegisteredWebhookDto, description: 'The endpoint with its new secret.' },
+    refuses: { 400: '`overlap_seconds` out of range.', 404: NO_ENDPOINT },
+  }),
+  deliveries: operation({
+    id: 'listWebhookDeliveries',
+    tag: 'Webhooks',
+    summary: 'The delivery log of an endpoint',
+    description:
+      'Its deliveries, oldest first, each with every attempt: when, how long, the status or the error, and the start of the answer.',
+    method: 'GET',
+    path: `${WEBHOOK_PATH}/deliveries`,
+    caller: ADMIN,
+    params: WEBHOOK,
+    query: ListWebhookDeliveriesQueryDto,
+    answer: { status: 200, model: WebhookDeliveryPageDto, description: 'One page of deliveries.' },
+    refuses: { 400: 'A malformed filter.', 404: NO_ENDPOINT },
+  }),
+  replayDelivery: operation({
+    id: 'replayWebhookDelivery',
+    tag: 'Webhooks',
+    summary: 'Send one delivery again',
+    description:
+      'Queues its record again as a new delivery with a fresh retry schedule (same `webhook-id`). No body.',
+    method: 'POST',
+    path: `${WEBHOOK_PATH}/deliveries/:delivery_id/replay`,
+    caller: ADMIN,
+    params: { delivery_id: { example: 42 }, ...WEBHOOK }, // the document's order
+    answer: { status: 202, model: WebhookDeliveryDto, description: 'The new delivery.' },
+    refuses: { 400: 'The delivery id is not an integer.', 404: 'No such delivery of this endpoint.' },
+  }),
+  replayRange: operation({
+    id: 'replayWebhookRange',
+    tag: 'Webhooks',
+    summary: 'Send a time range again',
+    description:
+      'Queues every audit record of `[since, until)` that the endpoint subscribes to (its tenant and event types), including from before it was registered, oldest first. More than 10,000: **400**, split the range.',
+    method: 'POST',
+    path: `${WEBHOOK_PATH}/replay`,
+    caller: ADMIN,
+    params: WEBHOOK,
+    body: { type: 'json', model: ReplayWebhookRangeDto },
+    answer: { status: 202, model: WebhookReplayDto, description: 'How many deliveries were queued.' },
+    refuses: {
+      400: 'A malformed or empty range, or one holding more than 10,000 records.',
+      404: NO_ENDPOINT,
+    },
+  }),
+};

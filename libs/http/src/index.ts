@@ -11,3 +11,4 @@ export * from './drain';
 export * from './body-validator';
 export * from './route-authority';
 export * from './text-rule';
+export * from './answer-check';

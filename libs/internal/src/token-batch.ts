@@ -12,10 +12,9 @@ import { SANE_CORRELATION_ID } from '@platform/telemetry';
 
 /**
  * The backend's token requests of one turn of its event loop, sent to the control plane in one
- * call (`POST /internal/v1/oauth/token-batch`, docs/internal-api.md): each answered as if it
+ * call (`INTERNAL_OAUTH_OPERATIONS.tokenBatch`, docs/internal-api.md): each answered as if it
  * had come alone, with its own correlation id and trace.
  */
-export const TOKEN_BATCH_PATH = '/internal/v1/oauth/token-batch';
 /** Most token requests in one call. */
 export const TOKEN_BATCH_MAX_REQUESTS = 64;
 /**
@@ -58,17 +57,4 @@ export class TokenBatchDto {
   @ValidateNested({ each: true })
   @Type(() => TokenBatchRequestDto)
   requests: TokenBatchRequestDto[];
-}
-
-/** The answer to one request of a batch: what the control plane would have answered it alone. */
-export interface TokenBatchAnswer {
-  status: number;
-  headers: Record<string, string>;
-  /** The RFC 6749 token response or error object. */
-  body: object;
-}
-
-/** The answers, in the order of the requests. */
-export interface TokenBatchAnswers {
-  answers: TokenBatchAnswer[];
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { INTERNAL_APP_LOGIN_OPERATIONS, internalPathOf } from '@platform/contract';
 import { DomainError } from '@platform/domain';
 import { ControlPlaneClient, type UpstreamResponse } from './control-plane.client';
 import { isRecord, isString, postInternalJson, unexpectedAnswer } from './internal-json';
@@ -38,7 +39,7 @@ export class AppLoginClient {
 
   /** The app whose registered callback `returnTo` is; DomainError validation_failed (400 page) if none. */
   async target(returnTo: string): Promise<AppLoginTarget> {
-    const path = '/internal/v1/app-login/check';
+    const path = `/${internalPathOf(INTERNAL_APP_LOGIN_OPERATIONS.check)}`;
     const { status, body } = await postInternalJson(this.controlPlane, path, { return_to: returnTo });
     if (status === 400) throw new DomainError('validation_failed', NOT_A_CALLBACK);
     const answer = status === 200 && isRecord(body) ? body : undefined;
@@ -50,7 +51,7 @@ export class AppLoginClient {
 
   /** Where to send the browser after the login: the app's callback with a one-time code (and its state). */
   async issueCode(session: string, target: AppLoginTransaction & { returnTo: string }): Promise<string> {
-    const path = '/internal/v1/app-login/codes';
+    const path = `/${internalPathOf(INTERNAL_APP_LOGIN_OPERATIONS.issue)}`;
     const { status, body } = await postInternalJson(this.controlPlane, path, {
       session,
       client_id: target.clientId,
@@ -65,11 +66,11 @@ export class AppLoginClient {
 
   /** The login code for the user's tokens: the control plane's RFC 6749 answer, as it is. */
   exchange(body: AppExchange, authorization: string | undefined): Promise<UpstreamResponse> {
-    return this.post('/internal/v1/app-login/exchange', body, authorization);
+    return this.post(`/${internalPathOf(INTERNAL_APP_LOGIN_OPERATIONS.exchange)}`, body, authorization);
   }
 
   refresh(body: AppRefresh, authorization: string | undefined): Promise<UpstreamResponse> {
-    return this.post('/internal/v1/app-login/refresh', body, authorization);
+    return this.post(`/${internalPathOf(INTERNAL_APP_LOGIN_OPERATIONS.refresh)}`, body, authorization);
   }
 
   /** The app's Basic credentials, if it sent them, go along as its Authorization header. */

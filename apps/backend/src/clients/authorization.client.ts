@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { INTERNAL_AUTHORIZE_OPERATIONS, internalPathOf } from '@platform/contract';
 import { ControlPlaneClient } from './control-plane.client';
 import { isRecord, isString, postInternalJson, unexpectedAnswer } from './internal-json';
 
@@ -47,7 +48,7 @@ export class AuthorizationClient {
   constructor(private readonly controlPlane: ControlPlaneClient) {}
 
   async check(parameters: AuthorizeParameters): Promise<AuthorizeCheck> {
-    const path = '/internal/v1/authorize/check';
+    const path = `/${internalPathOf(INTERNAL_AUTHORIZE_OPERATIONS.check)}`;
     const { status, body } = await postInternalJson(this.controlPlane, path, parameters);
     if (status === 400) return { ok: false, refusal: toRefusal(path, body) };
     const request = status === 200 ? toAccepted(body) : undefined;
@@ -59,7 +60,7 @@ export class AuthorizationClient {
     session: string,
     approved: boolean,
   ): Promise<AuthorizeDecision> {
-    const path = '/internal/v1/authorize/decision';
+    const path = `/${internalPathOf(INTERNAL_AUTHORIZE_OPERATIONS.decision)}`;
     const { status, body } = await postInternalJson(
       this.controlPlane,
       path,

@@ -1,8 +1,11 @@
 import type { Readable } from 'node:stream';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { INTERNAL_OAUTH_OPERATIONS, internalPathOf } from '@platform/contract';
 import { DomainError } from '@platform/domain';
-import { ControlPlaneConnection, INTROSPECTION_REACH_HEADER, TOKEN_BATCH_PATH } from '@platform/internal';
+import { ControlPlaneConnection, INTROSPECTION_REACH_HEADER } from '@platform/internal';
 import { TokenBatcher } from './token-batcher';
+
+const TOKEN_BATCH_PATH = `/${internalPathOf(INTERNAL_OAUTH_OPERATIONS.tokenBatch)}`;
 
 /** One call to the control plane. `path` is absolute (`/api/v1/apps`), `query` is appended. */
 export interface UpstreamRequest {

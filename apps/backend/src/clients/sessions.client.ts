@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { internalPathOf, SESSION_OPERATIONS } from '@platform/contract';
 import { DomainError } from '@platform/domain';
 import { ControlPlaneClient } from './control-plane.client';
 import { isRecord, isString, postInternalJson, unexpectedAnswer } from './internal-json';
@@ -38,7 +39,7 @@ export class SessionsClient {
   constructor(private readonly controlPlane: ControlPlaneClient) {}
 
   async create(identity: VerifiedIdentity): Promise<NewSession> {
-    const path = '/internal/v1/sessions';
+    const path = `/${internalPathOf(SESSION_OPERATIONS.create)}`;
     const { status, body } = await postInternalJson(this.controlPlane, path, {
       id_token: identity.idToken,
       userinfo: identity.userInfo,
@@ -57,7 +58,7 @@ export class SessionsClient {
 
   /** The session's user; undefined when the control plane does not know it or it expired. */
   async resolve(session: string): Promise<SessionUser | undefined> {
-    const path = '/internal/v1/sessions/resolve';
+    const path = `/${internalPathOf(SESSION_OPERATIONS.resolve)}`;
     const { status, body } = await postInternalJson(
       this.controlPlane,
       path,
@@ -73,7 +74,7 @@ export class SessionsClient {
 
   /** Ends the session (logout); unknown sessions too. */
   async end(session: string): Promise<void> {
-    const path = '/internal/v1/sessions/end';
+    const path = `/${internalPathOf(SESSION_OPERATIONS.end)}`;
     const { status } = await postInternalJson(
       this.controlPlane,
       path,

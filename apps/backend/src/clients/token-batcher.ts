@@ -1,12 +1,11 @@
 import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
+import type { TokenBatchAnswerDto, TokenBatchAnswersDto } from '@platform/contract';
 import { DomainError, GroupCommit } from '@platform/domain';
 import {
   TOKEN_BATCH_MAX_REQUESTS,
   TOKEN_BATCH_TARGET_BYTES,
-  type TokenBatchAnswer,
-  type TokenBatchAnswers,
   type TokenBatchRequestDto,
 } from '@platform/internal';
 import { correlationId, traceContextHeaders } from '@platform/telemetry';
@@ -95,9 +94,9 @@ export class TokenBatcher {
   }
 }
 
-function answersIn(body: Buffer): TokenBatchAnswer[] | undefined {
+function answersIn(body: Buffer): TokenBatchAnswerDto[] | undefined {
   try {
-    const { answers } = JSON.parse(body.toString()) as TokenBatchAnswers;
+    const { answers } = JSON.parse(body.toString()) as TokenBatchAnswersDto;
     return Array.isArray(answers) ? answers : undefined;
   } catch {
     return undefined;

@@ -5,7 +5,10 @@ import {
   EmptyObjectDto,
   InactiveIntrospectionDto,
   IntrospectionRequestDto,
+  INTERNAL_OAUTH_OPERATIONS,
+  internalPathOf,
   JsonWebKeySetDto,
+  KEY_SET_OPERATIONS,
   NO_STORE,
   OAuthOperation,
   OAuthRefusal,
@@ -58,6 +61,7 @@ export const TOKEN_REFUSALS: Record<string, [string, string]> = {
   unsupportedGrantType: ['unsupported_grant_type', 'grant_type password is not supported'],
 };
 
+const JWKS = KEY_SET_OPERATIONS.jwks;
 const JWKS_CACHE_CONTROL = 'public, max-age=60';
 const ANSWERED_HERE = metrics.introspections.labels('backend');
 const RELAYED = metrics.introspections.labels('control_plane');
@@ -157,7 +161,7 @@ export class OAuthController {
   async revoke(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     if (!(await this.limits.admit(request, reply))) return;
     return this.relay.forward(request, reply, {
-      to: '/internal/v1/oauth/revoke',
+      to: `/${internalPathOf(INTERNAL_OAUTH_OPERATIONS.revoke)}`,
       body: 'form',
       then: async (response) => {
         await this.settled(request, response);
@@ -175,18 +179,12 @@ export class OAuthController {
   }
 
   @Get('jwks')
-  @PublicOperation({
-    id: 'getJwks',
-    tag: 'Keys and discovery',
-    summary: 'The key set (RFC 7517)',
-    description:
-      'The public keys that verify issued tokens, so that external services need not call the sidecar. No credential. Cached for 60 s (`Cache-Control: public, max-age=60`); on an unknown `kid`, fetch it again.',
-  })
-  @Answers(200, JsonWebKeySetDto, 'The key set.')
+  @PublicOperation(JWKS)
+  @Answers(JWKS.answer.status, JsonWebKeySetDto, JWKS.answer.description)
   @ServerFailures()
   jwks(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.relay.forward(request, reply, {
-      to: '/api/v1/jwks',
+      to: `/${internalPathOf(JWKS)}`,
       forwardAuthorization: false,
       then: (response) => {
         if (response.status === 200) response.headers['cache-control'] = JWKS_CACHE_CONTROL;

@@ -2,6 +2,9 @@ import { applyDecorators, Controller, Delete, Get, Patch, Post, Put, Req, Res } 
 import { ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import {
   IfMatch,
+  internalPathOf,
+  type Operation,
+  SCIM_OPERATIONS,
   ScimAnswers,
   ScimBody,
   ScimGroupDto,
@@ -15,7 +18,7 @@ import { headerValue } from '@platform/http';
 import { PRINCIPAL_HEADER, TENANT_HEADER } from '@platform/internal';
 import type { FastifyReply } from 'fastify';
 import { type AuthorizedRequest, principalHeader, RequirePermission } from '../auth/permission';
-import { ControlPlaneRelay, type ForwardRoute } from '../forwarding/control-plane-relay';
+import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
 
 const LIST_QUERY = [
   'filter',
@@ -90,7 +93,7 @@ export class ScimController {
     '`invalidFilter` (the filter does not parse) or `invalidValue` (a paging or sorting parameter).',
   )
   listUsers(@Req() request: AuthorizedRequest, @Res() reply: FastifyReply): Promise<void> {
-    return this.forward(request, reply, { to: '/internal/v1/scim/v2/Users', query: LIST_QUERY });
+    return this.forward(request, reply, SCIM_OPERATIONS.list, 'Users', LIST_QUERY);
   }
 
   @Post('Users')
@@ -100,7 +103,7 @@ export class ScimController {
   @ScimAnswers(201, ScimUserDto, 'The new user, with `Location` and `ETag`.', true)
   @ScimRefuses(409, '`uniqueness`: the tenant has a user of that userName (compared case-insensitively).')
   createUser(@Req() request: AuthorizedRequest, @Res() reply: FastifyReply): Promise<void> {
-    return this.forward(request, reply, { to: '/internal/v1/scim/v2/Users', body: 'scim' });
+    return this.forward(request, reply, SCIM_OPERATIONS.create, 'Users');
   }
 
   @Get('Users/:id')
@@ -111,7 +114,7 @@ export class ScimController {
   @ScimAnswers(200, ScimUserDto, 'The user.', true)
   @ScimRefuses(404, NO_SUCH)
   getUser(@Req() request: AuthorizedRequest, @Res() reply: FastifyReply): Promise<void> {
-    return this.forward(request, reply, { to: '/internal/v1/scim/v2/Users/:id', query: PROJECTION_QUERY });
+    return this.forward(request, reply, SCIM_OPERATIONS.get, 'Users', PROJECTION_QUERY);
   }
 
   @Put('Users/:id')
@@ -128,7 +131,7 @@ export class ScimController {
   @ScimRefuses(404, NO_SUCH)
   @ScimRefuses(409, '`uniqueness`: another user of the tenant has that userName.')
   replaceUser(@Req() request: AuthorizedRequest, @Res() reply: FastifyReply): Promise<void> {
-    return this.forward(request, reply, { to: '/internal/v1/scim/v2/Users/:id', body: 'scim' });
+    return this.forward(request, reply, SCIM_OPERATIONS.replace, 'Users');
   }
 
   @Patch('Users/:id')
@@ -145,7 +148,7 @@ export class ScimController {
   @ScimRefuses(404, NO_SUCH)
   @ScimRefuses(409, '`uniqueness`: another user of the tenant has that userName.')
   patchUser(@Req() request: AuthorizedRequest, @Res() reply: FastifyReply): Promise<void> {
-    return this.forward(request, reply, { to: '/internal/v1/scim/v2/Users/:id', body: 'scim' });
+    return this.forward(request, reply, SCIM_OPERATIONS.patch, 'Users');
   }
 
   @Delete('Users/:id')
@@ -160,7 +163,7 @@ export class ScimController {
   @ApiResponse({ status: 204, description: 'Deprovisioned and deleted.' })
   @ScimRefuses(404, NO_SUCH)
   deleteUser(@Req() request: AuthorizedRequest, @Res() reply: FastifyReply): Promise<void> {
-    return this.forward(request, reply, { to: '/internal/v1/scim/v2/Users/:id' });
+    return this.forward(request, reply, SCIM_OPERATIONS.delete, 'Users');
   }
 
   @Get('Groups')
@@ -170,7 +173,7 @@ export class ScimController {
   @ScimAnswers(200, ScimListResponseDto, 'A ListResponse of ScimGroup resources.')
   @ScimRefuses(400, '`invalidFilter` or `invalidValue`.')
   listGroups(@Req() request: AuthorizedRequest, @Res() reply: FastifyReply): Promise<void> {
-    return this.forward(request, reply, { to: '/internal/v1/scim/v2/Groups', query: LIST_QUERY });
+    return this.forward(request, reply, SCIM_OPERATIONS.list, 'Groups', LIST_QUERY);
   }
 
   @Post('Groups')
@@ -183,7 +186,7 @@ export class ScimController {
   @ScimBody(ScimGroupDto)
   @ScimAnswers(201, ScimGroupDto, 'The new group, with `Location` and `ETag`.', true)
   createGroup(@Req() request: AuthorizedRequest, @Res() reply: FastifyReply): Promise<void> {
-    return this.forward(request, reply, { to: '/internal/v1/scim/v2/Groups', body: 'scim' });
+    return this.forward(request, reply, SCIM_OPERATIONS.create, 'Groups');
   }
 
   @Get('Groups/:id')
@@ -194,7 +197,7 @@ export class ScimController {
   @ScimAnswers(200, ScimGroupDto, 'The group.', true)
   @ScimRefuses(404, NO_SUCH)
   getGroup(@Req() request: AuthorizedRequest, @Res() reply: FastifyReply): Promise<void> {
-    return this.forward(request, reply, { to: '/internal/v1/scim/v2/Groups/:id', query: PROJECTION_QUERY });
+    return this.forward(request, reply, SCIM_OPERATIONS.get, 'Groups', PROJECTION_QUERY);
   }
 
   @Put('Groups/:id')
@@ -206,7 +209,7 @@ export class ScimController {
   @ScimAnswers(200, ScimGroupDto, 'The group as replaced.', true)
   @ScimRefuses(404, NO_SUCH)
   replaceGroup(@Req() request: AuthorizedRequest, @Res() reply: FastifyReply): Promise<void> {
-    return this.forward(request, reply, { to: '/internal/v1/scim/v2/Groups/:id', body: 'scim' });
+    return this.forward(request, reply, SCIM_OPERATIONS.replace, 'Groups');
   }
 
   @Patch('Groups/:id')
@@ -222,7 +225,7 @@ export class ScimController {
   @ScimAnswers(200, ScimGroupDto, 'The group as changed.', true)
   @ScimRefuses(404, NO_SUCH)
   patchGroup(@Req() request: AuthorizedRequest, @Res() reply: FastifyReply): Promise<void> {
-    return this.forward(request, reply, { to: '/internal/v1/scim/v2/Groups/:id', body: 'scim' });
+    return this.forward(request, reply, SCIM_OPERATIONS.patch, 'Groups');
   }
 
   @Delete('Groups/:id')
@@ -237,13 +240,25 @@ export class ScimController {
   @ApiResponse({ status: 204, description: 'Deleted.' })
   @ScimRefuses(404, NO_SUCH)
   deleteGroup(@Req() request: AuthorizedRequest, @Res() reply: FastifyReply): Promise<void> {
-    return this.forward(request, reply, { to: '/internal/v1/scim/v2/Groups/:id' });
+    return this.forward(request, reply, SCIM_OPERATIONS.delete, 'Groups');
   }
 
-  /** The caller as the principal header, plus the tenant it names and the If-Match it sends. */
-  private forward(request: AuthorizedRequest, reply: FastifyReply, route: ForwardRoute): Promise<void> {
+  /**
+   * To the control plane's route of `entry` for `resource` (it serves Users and Groups through
+   * one route per verb), with the body the entry takes, the `query` parameters named, and the
+   * caller as the principal header, plus the tenant it names and the If-Match it sends.
+   */
+  private forward(
+    request: AuthorizedRequest,
+    reply: FastifyReply,
+    entry: Operation,
+    resource: 'Users' | 'Groups',
+    query?: readonly string[],
+  ): Promise<void> {
     return this.relay.forward(request, reply, {
-      ...route,
+      to: `/${internalPathOf(entry).replace(':resource', resource)}`,
+      ...(entry.body !== undefined && { body: entry.body.type }),
+      ...(query !== undefined && { query }),
       forwardAuthorization: false,
       upstreamHeaders: () => {
         const tenant = headerValue(request.headers[TENANT_HEADER]);

@@ -33,7 +33,11 @@ export async function keyPair(alg: Key['alg'], publishedAlg: string = alg): Prom
 }
 
 /** An access token of the RFC 9068 profile the control plane issues, with overrides. */
-export function sign(key: Key, claims: JWTPayload = {}, header: Record<string, unknown> = {}): Promise<string> {
+export function sign(
+  key: Key,
+  claims: JWTPayload = {},
+  header: Record<string, unknown> = {},
+): Promise<string> {
   return new SignJWT({
     iss: ISSUER,
     aud: ISSUER,

@@ -1,21 +1,21 @@
-import { Body, Controller, Get, Post } from '@nestjs/common';
-import { DefineScopeDto } from '@platform/contract';
+import { Body, Controller } from '@nestjs/common';
+import { DefineScopeDto, SCOPE_OPERATIONS } from '@platform/contract';
 import { ScopeRegistry, type AuditActor } from '@platform/domain';
 import { AdminActor } from './admin-api.guard';
-import { AdminRoute } from '../platform/route-authority';
+import { Implements } from '../platform/implements';
 
-@Controller('api/v1/scopes')
-@AdminRoute()
+@Controller()
 export class AdminScopesController {
   constructor(private readonly scopes: ScopeRegistry) {}
 
-  @Post()
+  @Implements(SCOPE_OPERATIONS.define)
   async define(@Body() body: DefineScopeDto, @AdminActor() actor: AuditActor) {
     const scope = await this.scopes.define(body.name, body.description, actor);
-    return { name: scope.name, description: scope.description, created_at: scope.createdAt?.toISOString() };
+    // A scope just defined has its creation time (only the standard ones have none).
+    return { name: scope.name, description: scope.description, created_at: scope.createdAt!.toISOString() };
   }
 
-  @Get()
+  @Implements(SCOPE_OPERATIONS.list)
   async list() {
     return (await this.scopes.list()).map((s) => ({
       name: s.name,

@@ -1,29 +1,39 @@
-import { Body, Controller, Post } from '@nestjs/common';
-import { RegisterServiceAccountDto } from '@platform/contract';
+import { Body, Controller, Param } from '@nestjs/common';
+import { RegisterServiceAccountDto, SERVICE_ACCOUNT_OPERATIONS } from '@platform/contract';
 import { ApplicationRegistry } from '@platform/domain';
-import { AdminRoute } from '../platform/route-authority';
+import { RevocationFeed } from '../platform/revocation-feed';
+import { rotateSecret } from './applications.controller';
+import { Implements } from '../platform/implements';
 
-/** Service accounts (`POST /api/v1/apps/register`): a `service` app under a generated client_id. */
-@Controller('api/v1/apps')
-@AdminRoute()
+/** Service accounts: a `service` app under a generated client_id, its secret rotated as any app's. */
+@Controller()
 export class AdminServiceAccountsController {
-  constructor(private readonly registry: ApplicationRegistry) {}
+  constructor(
+    private readonly registry: ApplicationRegistry,
+    private readonly feed: RevocationFeed,
+  ) {}
 
-  @Post('register')
+  @Implements(SERVICE_ACCOUNT_OPERATIONS.register)
   async register(@Body() body: RegisterServiceAccountDto) {
     const { app, clientSecret } = await this.registry.registerServiceAccount({
       name: body.name,
       declaredScopes: body.declared_scopes,
       tenant: body.tenant,
     });
+    // A service app, with a secret (only `spa` apps have none).
     return {
       client_id: app.clientId,
-      client_secret: clientSecret,
+      client_secret: clientSecret!,
       name: app.name,
       declared_scopes: app.declaredScopes,
-      app_type: app.appType,
+      app_type: 'service' as const,
       created_at: app.createdAt.toISOString(),
       ...(app.tenant !== null && { tenant: app.tenant }),
     };
+  }
+
+  @Implements(SERVICE_ACCOUNT_OPERATIONS.rotate)
+  rotate(@Param('app_id') clientId: string) {
+    return rotateSecret(this.registry, this.feed, clientId);
   }
 }

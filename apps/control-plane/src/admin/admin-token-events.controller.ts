@@ -1,14 +1,18 @@
-import { Controller, Get, Inject, Query, Res } from '@nestjs/common';
-import { DEFAULT_PAGE_SIZE, ListTokenEventsQueryDto, type TokenEventDto } from '@platform/contract';
+import { Controller, Inject, Query, Res } from '@nestjs/common';
+import {
+  DEFAULT_PAGE_SIZE,
+  ListTokenEventsQueryDto,
+  TOKEN_EVENT_OPERATIONS,
+  type TokenEventDto,
+} from '@platform/contract';
 import { type AccessTokenClaims, type Stores, type TokenEvent } from '@platform/domain';
-import { followFeed, liveReplyOf, LiveRoute } from '@platform/http';
+import { followFeed, liveReplyOf } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { STORES } from '../platform/tokens';
 import { AdminClaims } from './admin-api.guard';
-import { AdminRoute } from '../platform/route-authority';
+import { ImplementsLive } from '../platform/implements';
 
-@Controller('api/v1/token-events')
-@AdminRoute()
+@Controller()
 export class AdminTokenEventsController {
   constructor(@Inject(STORES) private readonly stores: Stores) {}
 
@@ -17,13 +21,12 @@ export class AdminTokenEventsController {
    * `Accept: text/event-stream`, the same events live (SSE, `id` = the event id, resumable
    * with `Last-Event-ID`), until the admin token expires.
    */
-  @Get()
-  @LiveRoute()
+  @ImplementsLive(TOKEN_EVENT_OPERATIONS.list)
   async list(
     @Query() query: ListTokenEventsQueryDto,
     @AdminClaims() admin: AccessTokenClaims,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const page = (after: number, limit: number) =>
       this.stores.tokenEvents.listTokenEvents({ after, limit, clientId: query.client_id });
     const live = liveReplyOf(reply);
@@ -40,10 +43,10 @@ export class AdminTokenEventsController {
       });
     }
     const events = await page(query.after ?? 0, query.limit ?? DEFAULT_PAGE_SIZE);
-    await reply.send({
+    return {
       events: events.map(toTokenEventResponse),
       next_after: events.length > 0 ? events[events.length - 1].id : (query.after ?? 0),
-    });
+    };
   }
 }
 

@@ -1,20 +1,25 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { DEFAULT_PAGE_SIZE, ListApplicationsQueryDto, RegisterApplicationDto } from '@platform/contract';
+import { Body, Controller, Param, Query, Res } from '@nestjs/common';
+import {
+  APP_OPERATIONS,
+  DEFAULT_PAGE_SIZE,
+  ListApplicationsQueryDto,
+  RegisterApplicationDto,
+  type RotatedSecretDto,
+} from '@platform/contract';
 import { ApplicationRegistry } from '@platform/domain';
 import type { FastifyReply } from 'fastify';
 import { RevocationFeed } from '../platform/revocation-feed';
 import { toApplicationResponse } from './dto';
-import { AdminRoute } from '../platform/route-authority';
+import { Implements } from '../platform/implements';
 
-@Controller('api/v1/apps')
-@AdminRoute()
+@Controller()
 export class ApplicationsController {
   constructor(
     private readonly registry: ApplicationRegistry,
     private readonly feed: RevocationFeed,
   ) {}
 
-  @Post()
+  @Implements(APP_OPERATIONS.register)
   async register(@Body() body: RegisterApplicationDto) {
     const { app, clientSecret } = await this.registry.register({
       clientId: body.client_id,
@@ -31,7 +36,7 @@ export class ApplicationsController {
   }
 
   /** A JSON array; an RFC 8288 `Link: <...>; rel="next"` header when there are more. */
-  @Get()
+  @Implements(APP_OPERATIONS.list)
   async list(@Query() query: ListApplicationsQueryDto, @Res({ passthrough: true }) reply: FastifyReply) {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const page = await this.registry.list({ after: query.after, limit });
@@ -42,28 +47,35 @@ export class ApplicationsController {
     return page.items.map(toApplicationResponse);
   }
 
-  @Get(':id')
+  @Implements(APP_OPERATIONS.get)
   async get(@Param('id') clientId: string) {
     return toApplicationResponse(await this.registry.get(clientId));
   }
 
-  @Delete(':id')
-  @HttpCode(204)
+  @Implements(APP_OPERATIONS.delete)
   async delete(@Param('id') clientId: string): Promise<void> {
     await this.registry.delete(clientId);
     this.feed.wake();
   }
 
-  @Post(':id/rotate-secret')
-  @HttpCode(200)
-  async rotateSecret(@Param('id') clientId: string) {
-    const rotated = await this.registry.rotateSecret(clientId);
-    // Its `secret` entry tells every backend to forget what it remembered of the old secret.
-    this.feed.wake();
-    return {
-      client_id: rotated.clientId,
-      client_secret: rotated.clientSecret,
-      rotated_at: rotated.rotatedAt.toISOString(),
-    };
+  @Implements(APP_OPERATIONS.rotateSecret)
+  rotateSecret(@Param('id') clientId: string) {
+    return rotateSecret(this.registry, this.feed, clientId);
   }
+}
+
+/** A new secret for the app, shown once (also a service account's `credentials/rotate`). */
+export async function rotateSecret(
+  registry: ApplicationRegistry,
+  feed: RevocationFeed,
+  clientId: string,
+): Promise<RotatedSecretDto> {
+  const rotated = await registry.rotateSecret(clientId);
+  // Its `secret` entry tells every backend to forget what it remembered of the old secret.
+  feed.wake();
+  return {
+    client_id: rotated.clientId,
+    client_secret: rotated.clientSecret,
+    rotated_at: rotated.rotatedAt.toISOString(),
+  };
 }

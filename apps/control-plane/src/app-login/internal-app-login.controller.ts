@@ -1,8 +1,9 @@
-import { Body, Controller, Header, Headers, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Header, Headers } from '@nestjs/common';
+import { INTERNAL_APP_LOGIN_OPERATIONS } from '@platform/contract';
 import { AppLoginService, AppTokenRefresher, LoginCodeGrant, OAuthError } from '@platform/domain';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { RevocationFeed } from '../platform/revocation-feed';
-import { InternalRoute } from '../platform/route-authority';
+import { Implements } from '../platform/implements';
 
 class ReturnToDto {
   @IsString()
@@ -67,8 +68,7 @@ class RefreshDto extends AppClientDto {
  * refresh exchanges the app makes server-to-server through the backend (with the app's Basic
  * credentials, when it uses them, as the `authorization` header).
  */
-@Controller('internal/v1/app-login')
-@InternalRoute()
+@Controller()
 export class InternalAppLoginController {
   constructor(
     private readonly login: AppLoginService,
@@ -77,17 +77,13 @@ export class InternalAppLoginController {
     private readonly feed: RevocationFeed,
   ) {}
 
-  /** Before the browser leaves for the identity provider: 200 the app, or 400 (never a redirect). */
-  @Post('check')
-  @HttpCode(200)
+  @Implements(INTERNAL_APP_LOGIN_OPERATIONS.check)
   async check(@Body() body: ReturnToDto) {
     const target = await this.login.target(body.return_to);
     return { client_id: target.clientId, client_name: target.clientName, return_to: target.returnTo };
   }
 
-  /** After the login: where to send the browser, with the one-time code. */
-  @Post('codes')
-  @HttpCode(201)
+  @Implements(INTERNAL_APP_LOGIN_OPERATIONS.issue)
   @Header('Cache-Control', 'no-store')
   async issue(@Body() body: LoginCodeRequestDto) {
     const redirectTo = await this.login.issueCode(body.session, {
@@ -99,15 +95,13 @@ export class InternalAppLoginController {
     return { redirect_to: redirectTo };
   }
 
-  @Post('exchange')
-  @HttpCode(200)
+  @Implements(INTERNAL_APP_LOGIN_OPERATIONS.exchange)
   @Header('Cache-Control', 'no-store')
   exchange(@Body() body: ExchangeDto, @Headers('authorization') authorization: string | undefined) {
     return this.waking(() => this.codes.exchange(body, authorization));
   }
 
-  @Post('refresh')
-  @HttpCode(200)
+  @Implements(INTERNAL_APP_LOGIN_OPERATIONS.refresh)
   @Header('Cache-Control', 'no-store')
   refresh(@Body() body: RefreshDto, @Headers('authorization') authorization: string | undefined) {
     return this.waking(() => this.refresher.refresh(body, authorization));

@@ -1,29 +1,27 @@
-import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ListAllAuditRecordsQueryDto, VerifyAuditQueryDto } from '@platform/contract';
+import { Controller, Query, Res } from '@nestjs/common';
+import { ADMIN_AUDIT_OPERATIONS, ListAllAuditRecordsQueryDto, VerifyAuditQueryDto } from '@platform/contract';
 import { type AccessTokenClaims, AuditLog, type AuditRecord } from '@platform/domain';
-import { followFeed, liveReplyOf, LiveRoute } from '@platform/http';
+import { followFeed, liveReplyOf } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { AdminClaims } from '../admin/admin-api.guard';
+import { Implements, ImplementsLive } from '../platform/implements';
 import { toAuditPage, toAuditQuery, toAuditRecordResponse } from './audit-wire';
-import { AdminRoute } from '../platform/route-authority';
 
 /** The whole audit log for platform administrators: every tenant, and verification. */
-@Controller('api/v1/audit')
-@AdminRoute()
+@Controller()
 export class AdminAuditController {
   constructor(private readonly audit: AuditLog) {}
 
   /**
-   * With `Accept: text/event-stream`, the same records live (SSE, `id` = the sequence id),
-   * until the admin token expires.
+   * With `Accept: text/event-stream`, the same records live (SSE, `id` = the sequence id), until
+   * the admin token expires.
    */
-  @Get('records')
-  @LiveRoute()
+  @ImplementsLive(ADMIN_AUDIT_OPERATIONS.listAll)
   async list(
     @Query() query: ListAllAuditRecordsQueryDto,
     @AdminClaims() admin: AccessTokenClaims,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     const filters = { ...toAuditQuery(query), tenant: query.tenant };
     const live = liveReplyOf(reply);
     if (live) {
@@ -38,10 +36,10 @@ export class AdminAuditController {
         caller: `client:${admin.client_id}`,
       });
     }
-    await reply.send(toAuditPage(await this.audit.query(filters), query.after));
+    return toAuditPage(await this.audit.query(filters), query.after);
   }
 
-  @Get('verify')
+  @Implements(ADMIN_AUDIT_OPERATIONS.verify)
   async verify(@Query() query: VerifyAuditQueryDto) {
     const result = await this.audit.verify({ from: query.from, through: query.through });
     return {

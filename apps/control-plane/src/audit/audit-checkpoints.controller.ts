@@ -1,25 +1,19 @@
+import { Controller, NotFoundException, Param, ParseIntPipe, Query } from '@nestjs/common';
 import {
-  Controller,
-  Get,
-  HttpCode,
-  NotFoundException,
-  Param,
-  ParseIntPipe,
-  Post,
-  Query,
-} from '@nestjs/common';
-import { AuditConsistencyQueryDto } from '@platform/contract';
+  ADMIN_AUDIT_OPERATIONS,
+  AUDIT_CHECKPOINT_OPERATIONS,
+  AuditConsistencyQueryDto,
+} from '@platform/contract';
 import { AuditCheckpoints, type AuditCheckpoint } from '@platform/domain';
-import { AdminRoute, PublicRoute } from '../platform/route-authority';
+import { Implements } from '../platform/implements';
 
 /** Signed checkpoints of the audit log (published) and inclusion proofs (administrators). */
-@Controller('api/v1/audit')
+@Controller()
 export class AuditCheckpointsController {
   constructor(private readonly checkpoints: AuditCheckpoints) {}
 
   /** Public: what an outside party checks records against. */
-  @Get('checkpoint')
-  @PublicRoute()
+  @Implements(AUDIT_CHECKPOINT_OPERATIONS.latest)
   async latest() {
     const checkpoint = await this.checkpoints.latest();
     if (!checkpoint) throw new NotFoundException('no audit checkpoint yet');
@@ -27,17 +21,14 @@ export class AuditCheckpointsController {
   }
 
   /** A checkpoint of the log as it is now, without waiting for the next periodic one. */
-  @Post('checkpoints')
-  @HttpCode(201)
-  @AdminRoute()
+  @Implements(ADMIN_AUDIT_OPERATIONS.checkpoint)
   async create() {
     const checkpoint = await this.checkpoints.checkpoint();
     if (!checkpoint) throw new NotFoundException('the audit log is empty');
     return toCheckpointResponse(checkpoint);
   }
 
-  @Get('consistency')
-  @AdminRoute()
+  @Implements(ADMIN_AUDIT_OPERATIONS.consistency)
   async consistency(@Query() query: AuditConsistencyQueryDto) {
     const proof = await this.checkpoints.consistencyProof(query.from);
     return {
@@ -49,9 +40,8 @@ export class AuditCheckpointsController {
     };
   }
 
-  @Get('records/:sequenceId/inclusion')
-  @AdminRoute()
-  async inclusion(@Param('sequenceId', ParseIntPipe) sequenceId: number) {
+  @Implements(ADMIN_AUDIT_OPERATIONS.inclusion)
+  async inclusion(@Param('sequence_id', ParseIntPipe) sequenceId: number) {
     const proof = await this.checkpoints.inclusionProof(sequenceId);
     return {
       sequence_id: proof.sequenceId,

@@ -1,21 +1,20 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
-import { FlagDefinitionsUpdateDto } from '@platform/contract';
+import { Body, Controller, Param } from '@nestjs/common';
+import { FLAG_OPERATIONS, FlagDefinitionsUpdateDto } from '@platform/contract';
 import { type AuditActor, DefinitionRegistry, FLAG_SET, type ServiceDefinition } from '@platform/domain';
 import { AdminActor } from '../admin/admin-api.guard';
-import { AdminRoute } from '../platform/route-authority';
+import { Implements } from '../platform/implements';
 
 /** A tenant's feature flag definitions (docs/flags.md), for admins. */
-@Controller('api/v1/tenants/:tenant/flags')
-@AdminRoute({ tenantParam: 'tenant' })
+@Controller()
 export class AdminFlagsController {
   constructor(private readonly flags: DefinitionRegistry) {}
 
-  @Get()
+  @Implements(FLAG_OPERATIONS.get)
   async get(@Param('tenant') tenant: string) {
     return toFlagsResponse(await this.flags.get(tenant, FLAG_SET));
   }
 
-  @Put()
+  @Implements(FLAG_OPERATIONS.put)
   async put(
     @Param('tenant') tenant: string,
     @Body() body: FlagDefinitionsUpdateDto,
@@ -24,8 +23,7 @@ export class AdminFlagsController {
     return toFlagsResponse(await this.flags.put(actor, tenant, FLAG_SET, body));
   }
 
-  @Delete()
-  @HttpCode(204)
+  @Implements(FLAG_OPERATIONS.delete)
   async delete(@Param('tenant') tenant: string, @AdminActor() actor: AuditActor) {
     await this.flags.delete(actor, tenant, FLAG_SET);
   }

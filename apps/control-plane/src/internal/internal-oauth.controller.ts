@@ -1,5 +1,11 @@
-import { Controller, Header, Headers, HttpCode, Logger, Post, Req, Res } from '@nestjs/common';
+import { Controller, Header, Headers, Logger, Req, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
+import {
+  INTERNAL_OAUTH_OPERATIONS,
+  internalPathOf,
+  type TokenBatchAnswerDto,
+  type TokenBatchAnswersDto,
+} from '@platform/contract';
 import { OAuthError, parseOAuthForm, TokenEndpoint, TokenIntrospector, TokenRevoker } from '@platform/domain';
 import {
   endServerSpan,
@@ -19,15 +25,12 @@ import {
 import {
   INTROSPECTION_REACH_HEADER,
   TOKEN_BATCH_BODY_LIMIT,
-  TOKEN_BATCH_PATH,
   TokenBatchDto,
-  type TokenBatchAnswer,
-  type TokenBatchAnswers,
   type TokenBatchRequestDto,
 } from '@platform/internal';
 import type { FastifyReply } from 'fastify';
+import { Implements } from '../platform/implements';
 import { RevocationFeed } from '../platform/revocation-feed';
-import { InternalRoute } from '../platform/route-authority';
 
 /** The form body of an OAuth request, as the backend forwarded it verbatim. */
 function oauthForm(request: PlatformRequest): Record<string, string> {
@@ -37,12 +40,12 @@ function oauthForm(request: PlatformRequest): Record<string, string> {
   return parseOAuthForm(request.rawBody ?? '');
 }
 
+const TOKEN_BATCH_PATH = `/${internalPathOf(INTERNAL_OAUTH_OPERATIONS.tokenBatch)}`;
 const TOKEN_HEADERS = { 'content-type': 'application/json; charset=utf-8', ...OAUTH_NO_STORE };
 /** Every token passes here: its DTO compiled once, not the global pipe (compileBodyValidator). */
 const tokenBatchOf = compileBodyValidator(TokenBatchDto);
 
-@Controller('internal/v1/oauth')
-@InternalRoute()
+@Controller()
 export class InternalOAuthController {
   private readonly logger = new Logger();
 
@@ -58,15 +61,14 @@ export class InternalOAuthController {
    * it had come alone (its own correlation id, span, metrics, audit record and answer); their
    * token events share a group commit, and the HTTP and framework work is paid once.
    */
-  @Post('token-batch')
-  @HttpCode(200)
+  @Implements(INTERNAL_OAUTH_OPERATIONS.tokenBatch)
   @RouteConfig({ bodyLimit: TOKEN_BATCH_BODY_LIMIT })
-  async tokenBatch(@Req() request: PlatformRequest): Promise<TokenBatchAnswers> {
+  async tokenBatch(@Req() request: PlatformRequest): Promise<TokenBatchAnswersDto> {
     const batch = tokenBatchOf(request.body);
     return { answers: await Promise.all(batch.requests.map((request) => this.answer(request))) };
   }
 
-  private answer(request: TokenBatchRequestDto): Promise<TokenBatchAnswer> {
+  private answer(request: TokenBatchRequestDto): Promise<TokenBatchAnswerDto> {
     const { traceparent, tracestate } = request;
     const span = startServerSpan('POST', TOKEN_BATCH_PATH, { traceparent, tracestate });
     return withCorrelationId(request.request_id, () =>
@@ -78,7 +80,11 @@ export class InternalOAuthController {
     );
   }
 
-  private async issue({ form, authorization, request_id }: TokenBatchRequestDto): Promise<TokenBatchAnswer> {
+  private async issue({
+    form,
+    authorization,
+    request_id,
+  }: TokenBatchRequestDto): Promise<TokenBatchAnswerDto> {
     try {
       const params = parseOAuthForm(form);
       const issued = await this.tokenEndpoint.handle(params, authorization);
@@ -95,8 +101,7 @@ export class InternalOAuthController {
     }
   }
 
-  @Post('introspect')
-  @HttpCode(200)
+  @Implements(INTERNAL_OAUTH_OPERATIONS.introspect)
   @Header('Cache-Control', 'no-store')
   async introspect(
     @Req() request: PlatformRequest,
@@ -111,8 +116,7 @@ export class InternalOAuthController {
     return answer;
   }
 
-  @Post('revoke')
-  @HttpCode(200)
+  @Implements(INTERNAL_OAUTH_OPERATIONS.revoke)
   async revoke(@Req() request: PlatformRequest, @Headers('authorization') authorization?: string) {
     await this.revoker.revoke(oauthForm(request), authorization);
     metrics.tokensRevoked.labels('rfc7009').inc();

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Inject, Query, Req, Res } from '@nestjs/common';
+import { REVOCATION_FEED_OPERATIONS } from '@platform/contract';
 import {
   MAX_ACCESS_TOKEN_LENGTH,
   TokenRevoker,
@@ -14,7 +15,7 @@ import { streamFeed } from './feed-stream';
 import { CLOCK, STORES } from '../platform/tokens';
 import { RevocationFeed } from '../platform/revocation-feed';
 import { metrics } from '@platform/telemetry';
-import { InternalRoute } from '../platform/route-authority';
+import { Implements } from '../platform/implements';
 
 class TrustedRevocationDto {
   @IsString()
@@ -23,8 +24,7 @@ class TrustedRevocationDto {
 }
 
 /** The deny-list feed the sidecars follow (docs/internal-api.md). */
-@Controller('internal/v1/revocations')
-@InternalRoute()
+@Controller()
 export class RevocationsController {
   constructor(
     @Inject(STORES) private readonly stores: Stores,
@@ -33,8 +33,7 @@ export class RevocationsController {
     private readonly feed: RevocationFeed,
   ) {}
 
-  @Post()
-  @HttpCode(200)
+  @Implements(REVOCATION_FEED_OPERATIONS.revoke)
   async revoke(@Body() body: TrustedRevocationDto) {
     const revoked = await this.revoker.revokeTrusted(body.token);
     if (revoked) metrics.tokensRevoked.labels('trusted').inc();
@@ -42,15 +41,14 @@ export class RevocationsController {
     return { revoked };
   }
 
-  @Get()
+  @Implements(REVOCATION_FEED_OPERATIONS.after)
   async after(@Query() query: FeedQuery) {
     const after = query.after ?? 0;
     const page = await this.stores.revocations.listRevocationsAfter(after, query.limit ?? 1000);
     return { revocations: page.map(toRevocationEntry), last_seq: page.at(-1)?.seq ?? after };
   }
 
-  /** The whole live deny-list, and the seq to follow the stream from. */
-  @Get('active')
+  @Implements(REVOCATION_FEED_OPERATIONS.active)
   async active() {
     const entries = await this.stores.revocations.listActiveRevocations(this.clock.now());
     let lastSeq = entries.at(-1)?.seq ?? 0;
@@ -64,8 +62,7 @@ export class RevocationsController {
     return this.stores.revocations.listRevocationsAfter(after, 1000);
   }
 
-  /** Server-Sent Events: one event per entry, `id` = seq, so a reconnect resumes with `after`. */
-  @Get('stream')
+  @Implements(REVOCATION_FEED_OPERATIONS.stream)
   async stream(@Query() query: FeedQuery, @Req() request: PlatformRequest, @Res() reply: FastifyReply) {
     await streamFeed(this.feed, query.after ?? 0, request, reply);
   }

@@ -1,13 +1,18 @@
-import { Body, Controller, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { AppendJobLogsDto, ClaimJobDto, CompleteJobDto, JobHeartbeatDto } from '@platform/contract';
-import { JobQueue, type JobOutcome } from '@platform/domain';
-import { closeWithServer, OpaqueBodyMembers } from '@platform/http';
-import { PRINCIPAL_HEADER } from '@platform/internal';
+import { Body, Controller, Param, Res } from '@nestjs/common';
+import {
+  AppendJobLogsDto,
+  ClaimJobDto,
+  CompleteJobDto,
+  JOB_WORKER_OPERATIONS,
+  JobHeartbeatDto,
+} from '@platform/contract';
+import { type ActingPrincipal, JobQueue, type JobOutcome } from '@platform/domain';
+import { closeWithServer } from '@platform/http';
 import type { FastifyReply } from 'fastify';
-import { readPrincipal } from '../tenants/principal';
+import { Implements } from '../platform/implements';
+import { Caller } from '../tenants/principal';
 import { JobSignals } from './job-signals';
 import { toClaimedJobResponse, toJobResponse } from './jobs-wire';
-import { InternalRoute } from '../platform/route-authority';
 
 /** Below the backend relay's 10 s wait for an answer. */
 const MAX_WAIT_SECONDS = 5;
@@ -19,8 +24,7 @@ const MAX_WAIT_SECONDS = 5;
  * Every call after the claim carries the lease id, and only the lease's holder may make it: a
  * lease that is gone is 409, one held by another worker 403.
  */
-@Controller('internal/v1/jobs')
-@InternalRoute()
+@Controller()
 export class InternalJobWorkersController {
   constructor(
     private readonly queue: JobQueue,
@@ -28,14 +32,12 @@ export class InternalJobWorkersController {
   ) {}
 
   /** 200 a claimed job with its lease; 204 when none came within `wait_seconds`. */
-  @Post('claim')
-  @HttpCode(200)
+  @Implements(JOB_WORKER_OPERATIONS.claim)
   async claim(
     @Body() body: ClaimJobDto,
-    @Headers(PRINCIPAL_HEADER) header: string | undefined,
+    @Caller() worker: ActingPrincipal,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const worker = readPrincipal(header);
     const deadline = Date.now() + Math.min(body.wait_seconds ?? 0, MAX_WAIT_SECONDS) * 1000;
     // The caller left, or this server is closing: the wait ends at its next look.
     let gone = false;
@@ -63,41 +65,29 @@ export class InternalJobWorkersController {
     return undefined;
   }
 
-  @Post(':id/heartbeat')
-  @HttpCode(200)
-  async heartbeat(
-    @Param('id') id: string,
-    @Body() body: JobHeartbeatDto,
-    @Headers(PRINCIPAL_HEADER) header: string | undefined,
-  ) {
-    const beat = await this.queue.heartbeat(readPrincipal(header), id, body.lease_id, body.lease_seconds);
+  @Implements(JOB_WORKER_OPERATIONS.heartbeat)
+  async heartbeat(@Param('id') id: string, @Body() body: JobHeartbeatDto, @Caller() worker: ActingPrincipal) {
+    const beat = await this.queue.heartbeat(worker, id, body.lease_id, body.lease_seconds);
     return { cancel_requested: beat.cancelRequested, lease_expires_at: beat.leaseExpiresAt.toISOString() };
   }
 
-  @Post(':id/logs')
-  @HttpCode(204)
+  @Implements(JOB_WORKER_OPERATIONS.logs)
   async logs(
     @Param('id') id: string,
     @Body() body: AppendJobLogsDto,
-    @Headers(PRINCIPAL_HEADER) header: string | undefined,
+    @Caller() worker: ActingPrincipal,
   ): Promise<void> {
-    await this.queue.appendLogs(readPrincipal(header), id, body.lease_id, body.lines);
+    await this.queue.appendLogs(worker, id, body.lease_id, body.lines);
   }
 
-  @OpaqueBodyMembers('output')
-  @Post(':id/complete')
-  @HttpCode(200)
-  async complete(
-    @Param('id') id: string,
-    @Body() body: CompleteJobDto,
-    @Headers(PRINCIPAL_HEADER) header: string | undefined,
-  ) {
+  @Implements(JOB_WORKER_OPERATIONS.complete)
+  async complete(@Param('id') id: string, @Body() body: CompleteJobDto, @Caller() worker: ActingPrincipal) {
     const report: JobOutcome =
       body.outcome === 'succeeded'
         ? { outcome: 'succeeded', output: body.output }
         : body.outcome === 'failed'
           ? { outcome: 'failed', message: body.error?.message ?? '', retryable: body.error?.retryable }
           : { outcome: 'cancelled' };
-    return toJobResponse(await this.queue.complete(readPrincipal(header), id, body.lease_id, report));
+    return toJobResponse(await this.queue.complete(worker, id, body.lease_id, report));
   }
 }

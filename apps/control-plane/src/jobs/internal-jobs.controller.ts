@@ -1,5 +1,11 @@
-import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
-import { DEFAULT_PAGE_SIZE, JobEventsQueryDto, ListJobsQueryDto, SubmitJobDto } from '@platform/contract';
+import { Body, Controller, Param, Query, Res } from '@nestjs/common';
+import {
+  DEFAULT_PAGE_SIZE,
+  JOB_OPERATIONS,
+  JobEventsQueryDto,
+  ListJobsQueryDto,
+  SubmitJobDto,
+} from '@platform/contract';
 import {
   type ActingPrincipal,
   FINAL_JOB_STATES,
@@ -7,32 +13,29 @@ import {
   JobQueue,
   type JobState,
 } from '@platform/domain';
-import { followFeed, liveReplyOf, LiveRoute, OpaqueBodyMembers } from '@platform/http';
-import { PRINCIPAL_HEADER } from '@platform/internal';
+import { followFeed, liveReplyOf } from '@platform/http';
 import type { FastifyReply } from 'fastify';
-import { readPrincipal } from '../tenants/principal';
+import { Implements, ImplementsLive } from '../platform/implements';
+import { Caller } from '../tenants/principal';
 import { toJobResponse, toLogLine, toLogPage, toTransition, toTransitionPage } from './jobs-wire';
-import { InternalRoute } from '../platform/route-authority';
 
 /**
  * A tenant's jobs (docs/jobs.md) for a caller the backend or a sidecar already authorized
  * (`jobs.write` to submit and cancel, `jobs.read` to read), named in `x-platform-principal`.
  */
-@Controller('internal/v1/tenants/:tenant/jobs')
-@InternalRoute({ tenantParam: 'tenant' })
+@Controller()
 export class InternalJobsController {
   constructor(private readonly queue: JobQueue) {}
 
   /** 201 a new job; 200 the job an earlier submission with the same idempotency key made. */
-  @OpaqueBodyMembers('payload')
-  @Post()
+  @Implements(JOB_OPERATIONS.submit)
   async submit(
     @Param('tenant') tenant: string,
     @Body() body: SubmitJobDto,
-    @Headers(PRINCIPAL_HEADER) principal: string | undefined,
+    @Caller() caller: ActingPrincipal,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const { job, created } = await this.queue.submit(readPrincipal(principal), tenant, {
+    const { job, created } = await this.queue.submit(caller, tenant, {
       type: body.type,
       payload: body.payload,
       idempotencyKey: body.idempotency_key,
@@ -49,14 +52,14 @@ export class InternalJobsController {
     return toJobResponse(job);
   }
 
-  @Get()
+  @Implements(JOB_OPERATIONS.list)
   async list(
     @Param('tenant') tenant: string,
     @Query() query: ListJobsQueryDto,
-    @Headers(PRINCIPAL_HEADER) principal?: string,
+    @Caller() caller: ActingPrincipal,
   ) {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const jobs = await this.queue.list(readPrincipal(principal), {
+    const jobs = await this.queue.list(caller, {
       tenant,
       state: query.state as JobState | undefined,
       type: query.type,
@@ -69,45 +72,31 @@ export class InternalJobsController {
     };
   }
 
-  @Get(':id')
-  async get(
-    @Param('tenant') tenant: string,
-    @Param('id') id: string,
-    @Headers(PRINCIPAL_HEADER) principal?: string,
-  ) {
-    return toJobResponse(await this.queue.get(readPrincipal(principal), tenant, id));
+  @Implements(JOB_OPERATIONS.get)
+  async get(@Param('tenant') tenant: string, @Param('id') id: string, @Caller() caller: ActingPrincipal) {
+    return toJobResponse(await this.queue.get(caller, tenant, id));
   }
 
-  @Post(':id/cancel')
-  async cancel(
-    @Param('tenant') tenant: string,
-    @Param('id') id: string,
-    @Headers(PRINCIPAL_HEADER) principal?: string,
-  ) {
-    return toJobResponse(await this.queue.cancel(readPrincipal(principal), tenant, id));
+  @Implements(JOB_OPERATIONS.cancel)
+  async cancel(@Param('tenant') tenant: string, @Param('id') id: string, @Caller() caller: ActingPrincipal) {
+    return toJobResponse(await this.queue.cancel(caller, tenant, id));
   }
 
   /** A job that has ended: its output or error; 409 while it runs. */
-  @Get(':id/output')
-  async output(
-    @Param('tenant') tenant: string,
-    @Param('id') id: string,
-    @Headers(PRINCIPAL_HEADER) principal?: string,
-  ) {
-    return toJobResponse(await this.queue.result(readPrincipal(principal), tenant, id));
+  @Implements(JOB_OPERATIONS.output)
+  async output(@Param('tenant') tenant: string, @Param('id') id: string, @Caller() caller: ActingPrincipal) {
+    return toJobResponse(await this.queue.result(caller, tenant, id));
   }
 
   /** The states the job went through; live (SSE, `event: job_transition`) until it ends. */
-  @Get(':id/transitions')
-  @LiveRoute()
+  @ImplementsLive(JOB_OPERATIONS.transitions)
   async transitions(
     @Param('tenant') tenant: string,
     @Param('id') id: string,
     @Query() query: JobEventsQueryDto,
-    @Headers(PRINCIPAL_HEADER) header: string | undefined,
+    @Caller() principal: ActingPrincipal,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const principal = readPrincipal(header);
     const after = query.after ?? 0;
     const live = liveReplyOf(reply);
     if (live) {
@@ -118,16 +107,14 @@ export class InternalJobsController {
   }
 
   /** Log lines, paged; live (SSE, `event: job_log`) until the job ends. */
-  @Get(':id/logs')
-  @LiveRoute()
+  @ImplementsLive(JOB_OPERATIONS.logs)
   async logs(
     @Param('tenant') tenant: string,
     @Param('id') id: string,
     @Query() query: JobEventsQueryDto,
-    @Headers(PRINCIPAL_HEADER) header: string | undefined,
+    @Caller() principal: ActingPrincipal,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const principal = readPrincipal(header);
     const after = query.after ?? 0;
     const live = liveReplyOf(reply);
     if (live) {

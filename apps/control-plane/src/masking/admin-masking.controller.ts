@@ -1,5 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
-import { MaskingSettingsUpdateDto } from '@platform/contract';
+import { Body, Controller, Param } from '@nestjs/common';
+import { MASKING_OPERATIONS, MaskingSettingsUpdateDto } from '@platform/contract';
 import {
   type AuditActor,
   DefinitionRegistry,
@@ -7,20 +7,19 @@ import {
   type ServiceDefinition,
 } from '@platform/domain';
 import { AdminActor } from '../admin/admin-api.guard';
-import { AdminRoute } from '../platform/route-authority';
+import { Implements } from '../platform/implements';
 
 /** A tenant's masking settings (docs/masking.md), for admins. */
-@Controller('api/v1/tenants/:tenant/masking')
-@AdminRoute({ tenantParam: 'tenant' })
+@Controller()
 export class AdminMaskingController {
   constructor(private readonly settings: DefinitionRegistry) {}
 
-  @Get()
+  @Implements(MASKING_OPERATIONS.get)
   async get(@Param('tenant') tenant: string) {
     return toSettingsResponse(await this.settings.get(tenant, MASKING_SETTINGS_NAME));
   }
 
-  @Put()
+  @Implements(MASKING_OPERATIONS.put)
   async put(
     @Param('tenant') tenant: string,
     @Body() body: MaskingSettingsUpdateDto,
@@ -29,8 +28,7 @@ export class AdminMaskingController {
     return toSettingsResponse(await this.settings.put(actor, tenant, MASKING_SETTINGS_NAME, body));
   }
 
-  @Delete()
-  @HttpCode(204)
+  @Implements(MASKING_OPERATIONS.delete)
   async delete(@Param('tenant') tenant: string, @AdminActor() actor: AuditActor) {
     await this.settings.delete(actor, tenant, MASKING_SETTINGS_NAME);
   }

@@ -1,34 +1,37 @@
-import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { Controller, Inject, Res } from '@nestjs/common';
 import { PLATFORM_VERSION } from '@platform/config';
+import {
+  CONTROL_PLANE_PROBE_OPERATIONS,
+  type ControlPlaneHealthDto,
+  type ProbeDto,
+} from '@platform/contract';
 import { Drain } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import type { DataSource } from 'typeorm';
 import { DATA_SOURCE } from '../platform/tokens';
-import { PublicRoute } from '../platform/route-authority';
+import { Implements } from '../platform/implements';
 
 /** `/health` (with the database), and the orchestrator's `/livez` and `/readyz`. */
 @Controller()
-@PublicRoute()
 export class ControlPlaneHealthController {
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     private readonly drain: Drain,
   ) {}
 
-  @Get('health')
-  async health() {
+  @Implements(CONTROL_PLANE_PROBE_OPERATIONS.health)
+  async health(): Promise<ControlPlaneHealthDto> {
     await this.dataSource.query('SELECT 1');
     return { status: 'ok', database: 'connected', version: PLATFORM_VERSION };
   }
 
-  @Get('livez')
-  live() {
+  @Implements(CONTROL_PLANE_PROBE_OPERATIONS.live)
+  live(): ProbeDto {
     return { status: 'ok' };
   }
 
-  /** 503 `draining` from SIGTERM on, `unavailable` while the database does not answer. */
-  @Get('readyz')
-  async ready(@Res({ passthrough: true }) reply: FastifyReply) {
+  @Implements(CONTROL_PLANE_PROBE_OPERATIONS.ready)
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ProbeDto> {
     const status = this.drain.draining ? 'draining' : (await this.databaseAnswers()) ? 'ok' : 'unavailable';
     void reply.status(status === 'ok' ? 200 : 503).header('cache-control', 'no-store');
     return { status };

@@ -1,13 +1,13 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Header } from '@nestjs/common';
+import { KEY_SET_OPERATIONS } from '@platform/contract';
 import { SigningKeyRing } from '@platform/domain';
-import { PublicRoute } from '../platform/route-authority';
+import { Implements } from '../platform/implements';
 
-@Controller('api/v1/jwks')
-@PublicRoute()
+@Controller()
 export class JwksController {
   constructor(private readonly keys: SigningKeyRing) {}
 
-  @Get()
+  @Implements(KEY_SET_OPERATIONS.jwks)
   @Header('Cache-Control', 'public, max-age=60')
   jwks() {
     return this.keys.publicJwks();

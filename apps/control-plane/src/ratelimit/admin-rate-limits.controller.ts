@@ -1,26 +1,25 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
-import { RateLimitRulesUpdateDto } from '@platform/contract';
+import { Body, Controller, Param } from '@nestjs/common';
+import { RATE_LIMIT_OPERATIONS, RateLimitRulesUpdateDto } from '@platform/contract';
 import { type AuditActor, DefinitionRegistry, type ServiceDefinition } from '@platform/domain';
 import { AdminActor } from '../admin/admin-api.guard';
-import { AdminRoute } from '../platform/route-authority';
+import { Implements } from '../platform/implements';
 
 /** The rate limit rules of a tenant's domains (docs/rate-limits.md), for admins. */
-@Controller('api/v1/tenants/:tenant/rate-limits')
-@AdminRoute({ tenantParam: 'tenant' })
+@Controller()
 export class AdminRateLimitsController {
   constructor(private readonly rules: DefinitionRegistry) {}
 
-  @Get()
+  @Implements(RATE_LIMIT_OPERATIONS.list)
   async list(@Param('tenant') tenant: string) {
     return (await this.rules.list(tenant)).map(toRulesResponse);
   }
 
-  @Get(':domain')
+  @Implements(RATE_LIMIT_OPERATIONS.get)
   async get(@Param('tenant') tenant: string, @Param('domain') domain: string) {
     return toRulesResponse(await this.rules.get(tenant, domain));
   }
 
-  @Put(':domain')
+  @Implements(RATE_LIMIT_OPERATIONS.put)
   async put(
     @Param('tenant') tenant: string,
     @Param('domain') domain: string,
@@ -30,8 +29,7 @@ export class AdminRateLimitsController {
     return toRulesResponse(await this.rules.put(actor, tenant, domain, body));
   }
 
-  @Delete(':domain')
-  @HttpCode(204)
+  @Implements(RATE_LIMIT_OPERATIONS.delete)
   async delete(
     @Param('tenant') tenant: string,
     @Param('domain') domain: string,

@@ -1,24 +1,12 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  Headers,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Put,
-  Req,
-  Res,
-} from '@nestjs/common';
+import { Body, Controller, Headers, Param, Req, Res } from '@nestjs/common';
+import { SCIM_OPERATIONS } from '@platform/contract';
 import { type ScimAnswer, type ScimCaller, ScimProvisioning } from '@platform/domain';
 import { SCIM_CONTENT_TYPE } from '@platform/http';
 import { PRINCIPAL_HEADER, TENANT_HEADER } from '@platform/internal';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Implements } from '../platform/implements';
 import { RevocationFeed } from '../platform/revocation-feed';
 import { readPrincipal } from '../tenants/principal';
-import { InternalRoute } from '../platform/route-authority';
 
 type Json = Record<string, unknown>;
 
@@ -29,15 +17,14 @@ type Json = Record<string, unknown>;
  * (`ScimProvisioning.callerOf`). A write may deprovision a user: it wakes the revocation feed,
  * so every sidecar denies the user's tokens at once.
  */
-@Controller('internal/v1/scim/v2/:resource')
-@InternalRoute()
+@Controller()
 export class InternalScimController {
   constructor(
     private readonly scim: ScimProvisioning,
     private readonly feed: RevocationFeed,
   ) {}
 
-  @Get()
+  @Implements(SCIM_OPERATIONS.list)
   async list(
     @Param('resource') resource: string,
     @Headers() headers: Json,
@@ -49,7 +36,7 @@ export class InternalScimController {
     return list;
   }
 
-  @Post()
+  @Implements(SCIM_OPERATIONS.create)
   async create(
     @Param('resource') resource: string,
     @Headers() headers: Json,
@@ -58,11 +45,11 @@ export class InternalScimController {
   ) {
     const answer = await this.scim.operationsOf(resource).create(await this.callerOf(headers), body);
     // 201 with the new resource, its Location and its ETag (RFC 7644 section 3.3).
-    void reply.status(201).header('location', (answer.resource.meta as { location: string }).location);
+    void reply.header('location', (answer.resource.meta as { location: string }).location);
     return answered(reply, answer);
   }
 
-  @Get(':id')
+  @Implements(SCIM_OPERATIONS.get)
   async get(
     @Param('resource') resource: string,
     @Param('id') id: string,
@@ -76,7 +63,7 @@ export class InternalScimController {
     return answered(reply, answer);
   }
 
-  @Put(':id')
+  @Implements(SCIM_OPERATIONS.replace)
   async replace(
     @Param('resource') resource: string,
     @Param('id') id: string,
@@ -89,7 +76,7 @@ export class InternalScimController {
     );
   }
 
-  @Patch(':id')
+  @Implements(SCIM_OPERATIONS.patch)
   async patch(
     @Param('resource') resource: string,
     @Param('id') id: string,
@@ -102,8 +89,7 @@ export class InternalScimController {
     );
   }
 
-  @Delete(':id')
-  @HttpCode(204)
+  @Implements(SCIM_OPERATIONS.delete)
   async delete(@Param('resource') resource: string, @Param('id') id: string, @Headers() headers: Json) {
     await this.scim.operationsOf(resource).delete(await this.callerOf(headers), id, ifMatchOf(headers));
     this.feed.wake();

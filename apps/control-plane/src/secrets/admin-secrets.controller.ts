@@ -1,15 +1,14 @@
-import { Controller, HttpCode, Post } from '@nestjs/common';
-import type { SecretsRewrapDto } from '@platform/contract';
+import { Controller } from '@nestjs/common';
+import { SECRETS_ADMIN_OPERATIONS } from '@platform/contract';
 import { type AuditActor, SecretVault, SigningKeyRing, WebhookRegistry } from '@platform/domain';
 import { AdminActor } from '../admin/admin-api.guard';
-import { AdminRoute } from '../platform/route-authority';
+import { Implements } from '../platform/implements';
 
 /**
  * After a KEK rotation (docs/secrets.md): moves every data key, signing key and webhook secret
  * under the current KEK.
  */
-@Controller('api/v1/secrets')
-@AdminRoute()
+@Controller()
 export class AdminSecretsController {
   constructor(
     private readonly vault: SecretVault,
@@ -17,9 +16,8 @@ export class AdminSecretsController {
     private readonly webhooks: WebhookRegistry,
   ) {}
 
-  @Post('rewrap')
-  @HttpCode(200)
-  async rewrap(@AdminActor() actor: AuditActor): Promise<SecretsRewrapDto> {
+  @Implements(SECRETS_ADMIN_OPERATIONS.rewrap)
+  async rewrap(@AdminActor() actor: AuditActor) {
     const moved = {
       signing_keys: await this.keys.rewrap(),
       webhook_secrets: await this.webhooks.rewrapSecrets(),

@@ -1,133 +1,111 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  Headers,
-  HttpCode,
-  Param,
-  ParseIntPipe,
-  Post,
-  Put,
-  Query,
-} from '@nestjs/common';
+import { Body, Controller, Param, ParseIntPipe, Query } from '@nestjs/common';
 import {
   DEFAULT_PAGE_SIZE,
   ListSecretsQueryDto,
   ReadSecretQueryDto,
+  SECRET_OPERATIONS,
   SecretWriteDto,
 } from '@platform/contract';
-import { SecretVault, type VersionState } from '@platform/domain';
-import { OpaqueBodyMembers } from '@platform/http';
-import { PRINCIPAL_HEADER } from '@platform/internal';
-import { readPrincipal } from '../tenants/principal';
+import { type ActingPrincipal, SecretVault, type VersionState } from '@platform/domain';
+import { Implements } from '../platform/implements';
+import { Caller } from '../tenants/principal';
 import { toSecretMetadataResponse, toSecretValueResponse, toSecretVersionResponse } from './secrets-wire';
-import { InternalRoute } from '../platform/route-authority';
 
 /**
  * A tenant's secrets (docs/secrets.md), for a caller the backend or a sidecar already authorized
  * (`secrets.read` / `secrets.write`, named in `x-platform-principal`). The vault checks the
  * caller's tenant again and audits every write and every read.
  */
-@Controller('internal/v1/tenants/:tenant/secrets')
-@InternalRoute({ tenantParam: 'tenant' })
+@Controller()
 export class InternalSecretsController {
   constructor(private readonly vault: SecretVault) {}
 
-  @Get()
+  @Implements(SECRET_OPERATIONS.list)
   async list(
     @Param('tenant') tenant: string,
     @Query() query: ListSecretsQueryDto,
-    @Headers(PRINCIPAL_HEADER) principal?: string,
+    @Caller() caller: ActingPrincipal,
   ) {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const names = await this.vault.list(readPrincipal(principal), tenant, query.after ?? '', limit);
+    const names = await this.vault.list(caller, tenant, query.after ?? '', limit);
     return { names, next_after: names.length === limit ? names[names.length - 1] : null };
   }
 
-  @OpaqueBodyMembers('value')
-  @Put(':name')
+  @Implements(SECRET_OPERATIONS.put)
   async put(
     @Param('tenant') tenant: string,
     @Param('name') name: string,
     @Body() body: SecretWriteDto,
-    @Headers(PRINCIPAL_HEADER) principal?: string,
+    @Caller() caller: ActingPrincipal,
   ) {
-    const written = await this.vault.put(readPrincipal(principal), tenant, name, body.value, body.cas);
-    return toSecretVersionResponse(written);
+    return toSecretVersionResponse(await this.vault.put(caller, tenant, name, body.value, body.cas));
   }
 
-  @Get(':name')
+  @Implements(SECRET_OPERATIONS.read)
   async read(
     @Param('tenant') tenant: string,
     @Param('name') name: string,
     @Query() query: ReadSecretQueryDto,
-    @Headers(PRINCIPAL_HEADER) principal?: string,
+    @Caller() caller: ActingPrincipal,
   ) {
-    return toSecretValueResponse(
-      await this.vault.read(readPrincipal(principal), tenant, name, query.version),
-    );
+    return toSecretValueResponse(await this.vault.read(caller, tenant, name, query.version));
   }
 
-  @Get(':name/metadata')
+  @Implements(SECRET_OPERATIONS.metadata)
   async metadata(
     @Param('tenant') tenant: string,
     @Param('name') name: string,
-    @Headers(PRINCIPAL_HEADER) principal?: string,
+    @Caller() caller: ActingPrincipal,
   ) {
-    return toSecretMetadataResponse(await this.vault.metadata(readPrincipal(principal), tenant, name));
+    return toSecretMetadataResponse(await this.vault.metadata(caller, tenant, name));
   }
 
-  @Delete(':name')
-  @HttpCode(204)
+  @Implements(SECRET_OPERATIONS.delete)
   async delete(
     @Param('tenant') tenant: string,
     @Param('name') name: string,
-    @Headers(PRINCIPAL_HEADER) principal?: string,
+    @Caller() caller: ActingPrincipal,
   ) {
-    await this.vault.delete(readPrincipal(principal), tenant, name);
+    await this.vault.delete(caller, tenant, name);
   }
 
-  @Delete(':name/versions/:version')
-  @HttpCode(204)
+  @Implements(SECRET_OPERATIONS.softDelete)
   softDelete(
     @Param('tenant') tenant: string,
     @Param('name') name: string,
     @Param('version', ParseIntPipe) version: number,
-    @Headers(PRINCIPAL_HEADER) principal?: string,
+    @Caller() caller: ActingPrincipal,
   ) {
-    return this.change(tenant, name, version, 'deleted', principal);
+    return this.change(caller, tenant, name, version, 'deleted');
   }
 
-  @Post(':name/versions/:version/undelete')
-  @HttpCode(204)
+  @Implements(SECRET_OPERATIONS.undelete)
   undelete(
     @Param('tenant') tenant: string,
     @Param('name') name: string,
     @Param('version', ParseIntPipe) version: number,
-    @Headers(PRINCIPAL_HEADER) principal?: string,
+    @Caller() caller: ActingPrincipal,
   ) {
-    return this.change(tenant, name, version, 'undeleted', principal);
+    return this.change(caller, tenant, name, version, 'undeleted');
   }
 
-  @Post(':name/versions/:version/destroy')
-  @HttpCode(204)
+  @Implements(SECRET_OPERATIONS.destroy)
   destroy(
     @Param('tenant') tenant: string,
     @Param('name') name: string,
     @Param('version', ParseIntPipe) version: number,
-    @Headers(PRINCIPAL_HEADER) principal?: string,
+    @Caller() caller: ActingPrincipal,
   ) {
-    return this.change(tenant, name, version, 'destroyed', principal);
+    return this.change(caller, tenant, name, version, 'destroyed');
   }
 
   private async change(
+    caller: ActingPrincipal,
     tenant: string,
     name: string,
     version: number,
     state: VersionState,
-    principal: string | undefined,
   ): Promise<void> {
-    await this.vault.changeVersion(readPrincipal(principal), tenant, name, version, state);
+    await this.vault.changeVersion(caller, tenant, name, version, state);
   }
 }

@@ -1,42 +1,36 @@
-import { Body, Controller, Get, Headers, Param, Put } from '@nestjs/common';
-import { RolesUpdateDto } from '@platform/contract';
-import { UserAdministration } from '@platform/domain';
+import { Body, Controller, Param } from '@nestjs/common';
+import { RolesUpdateDto, TENANT_USER_OPERATIONS } from '@platform/contract';
+import { type ActingPrincipal, UserAdministration } from '@platform/domain';
 import { toUserResponse } from '../user-flow/dto';
-import { PRINCIPAL_HEADER } from '@platform/internal';
-import { readPrincipal } from './principal';
-import { InternalRoute } from '../platform/route-authority';
+import { Implements } from '../platform/implements';
+import { Caller } from './principal';
 
 /**
  * Tenant user administration (docs/internal-api.md, "The user-forwarding model"). The backend
  * already checked `users.read` / `users.write` on the tenant through the sidecar and says who
  * the caller is in `x-platform-principal`.
  */
-@Controller('internal/v1/tenants/:tenant/users')
-@InternalRoute({ tenantParam: 'tenant' })
+@Controller()
 export class InternalTenantUsersController {
   constructor(private readonly users: UserAdministration) {}
 
-  @Get()
-  async list(@Param('tenant') tenant: string, @Headers(PRINCIPAL_HEADER) principal?: string) {
-    return (await this.users.list(readPrincipal(principal), tenant)).map(toUserResponse);
+  @Implements(TENANT_USER_OPERATIONS.list)
+  async list(@Param('tenant') tenant: string, @Caller() caller: ActingPrincipal) {
+    return (await this.users.list(caller, tenant)).map(toUserResponse);
   }
 
-  @Get(':id')
-  async get(
-    @Param('tenant') tenant: string,
-    @Param('id') id: string,
-    @Headers(PRINCIPAL_HEADER) principal?: string,
-  ) {
-    return toUserResponse(await this.users.get(readPrincipal(principal), tenant, id));
+  @Implements(TENANT_USER_OPERATIONS.get)
+  async get(@Param('tenant') tenant: string, @Param('id') id: string, @Caller() caller: ActingPrincipal) {
+    return toUserResponse(await this.users.get(caller, tenant, id));
   }
 
-  @Put(':id/roles')
+  @Implements(TENANT_USER_OPERATIONS.setRoles)
   async setRoles(
     @Param('tenant') tenant: string,
     @Param('id') id: string,
     @Body() body: RolesUpdateDto,
-    @Headers(PRINCIPAL_HEADER) principal?: string,
+    @Caller() caller: ActingPrincipal,
   ) {
-    return toUserResponse(await this.users.setRoles(readPrincipal(principal), tenant, id, body.roles));
+    return toUserResponse(await this.users.setRoles(caller, tenant, id, body.roles));
   }
 }

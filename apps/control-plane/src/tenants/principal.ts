@@ -1,5 +1,7 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import { type ActingPrincipal, validationFailed } from '@platform/domain';
 import { PRINCIPAL_HEADER } from '@platform/internal';
+import type { FastifyRequest } from 'fastify';
 
 const isStringArray = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((v) => typeof v === 'string');
@@ -37,3 +39,8 @@ export function readPrincipal(header: string | string[] | undefined): ActingPrin
     scopes: typeof p.scope === 'string' ? p.scope.split(' ').filter((s) => s !== '') : [],
   };
 }
+
+/** The caller an internal route acts for: the principal the backend or a sidecar authorized. */
+export const Caller = createParamDecorator((_: unknown, context: ExecutionContext): ActingPrincipal =>
+  readPrincipal(context.switchToHttp().getRequest<FastifyRequest>().headers[PRINCIPAL_HEADER]),
+);

@@ -1,26 +1,22 @@
-import { Body, Controller, Header, HttpCode, Post, UseFilters } from '@nestjs/common';
+import { Body, Controller, Header, UseFilters } from '@nestjs/common';
+import { INTERNAL_AUTHORIZE_OPERATIONS } from '@platform/contract';
 import { ConsentService } from '@platform/domain';
 import { AuthorizationRequestErrorFilter } from './authorization-request-error.filter';
 import { AuthorizationDecisionDto, AuthorizationRequestDto, toConsentPromptResponse } from './dto';
-import { InternalRoute } from '../platform/route-authority';
+import { Implements } from '../platform/implements';
 
 /** The authorization endpoint's decisions; the backend renders the pages around them. */
-@Controller('internal/v1/authorize')
-@InternalRoute()
+@Controller()
 @UseFilters(AuthorizationRequestErrorFilter)
 export class InternalAuthorizeController {
   constructor(private readonly consent: ConsentService) {}
 
-  /** Before the user is asked to log in: is this a request the client may make? */
-  @Post('check')
-  @HttpCode(200)
+  @Implements(INTERNAL_AUTHORIZE_OPERATIONS.check)
   async check(@Body() body: AuthorizationRequestDto) {
     return toConsentPromptResponse(await this.consent.check(body));
   }
 
-  /** The user's answer on the consent screen: where to send the browser. */
-  @Post('decision')
-  @HttpCode(200)
+  @Implements(INTERNAL_AUTHORIZE_OPERATIONS.decision)
   @Header('Cache-Control', 'no-store')
   async decision(@Body() { session, approved, ...request }: AuthorizationDecisionDto) {
     return { redirect_to: await this.consent.decide({ request, session, approved }) };

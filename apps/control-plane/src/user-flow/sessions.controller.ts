@@ -1,14 +1,14 @@
-import { Body, Controller, Header, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, Header, Inject } from '@nestjs/common';
 import type { PlatformConfig } from '@platform/config';
+import { SESSION_OPERATIONS } from '@platform/contract';
 import { DomainError, SessionService, type ExternalIdentity } from '@platform/domain';
 import { CreateSessionDto, SessionDto, toSessionResponse, toUserResponse } from './dto';
 import { IdentityTokenVerifier } from './identity-token-verifier';
-import { InternalRoute } from '../platform/route-authority';
+import { Implements } from '../platform/implements';
 import { PLATFORM_CONFIG } from '../platform/tokens';
 
 /** Browser sessions, opened by the backend once the identity provider vouched for the user. */
-@Controller('internal/v1/sessions')
-@InternalRoute()
+@Controller()
 export class SessionsController {
   constructor(
     private readonly sessions: SessionService,
@@ -16,21 +16,18 @@ export class SessionsController {
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
-  @Post()
-  @HttpCode(201)
+  @Implements(SESSION_OPERATIONS.create)
   @Header('Cache-Control', 'no-store')
   async create(@Body() body: CreateSessionDto) {
     return toSessionResponse(await this.sessions.create(await this.identityOf(body)));
   }
 
-  @Post('resolve')
-  @HttpCode(200)
+  @Implements(SESSION_OPERATIONS.resolve)
   async resolve(@Body() body: SessionDto) {
     return { user: toUserResponse(await this.sessions.resolve(body.session)) };
   }
 
-  @Post('end')
-  @HttpCode(204)
+  @Implements(SESSION_OPERATIONS.end)
   async end(@Body() body: SessionDto): Promise<void> {
     await this.sessions.end(body.session);
   }

@@ -1,15 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  ParseIntPipe,
-  Patch,
-  Post,
-  Query,
-} from '@nestjs/common';
+import { Body, Controller, Param, ParseIntPipe, Query } from '@nestjs/common';
 import {
   DEFAULT_PAGE_SIZE,
   ListWebhookDeliveriesQueryDto,
@@ -17,23 +6,23 @@ import {
   ReplayWebhookRangeDto,
   RotateWebhookSecretDto,
   UpdateWebhookDto,
+  WEBHOOK_OPERATIONS,
 } from '@platform/contract';
 import { WebhookRegistry, type AuditActor } from '@platform/domain';
 import { AdminActor } from '../admin/admin-api.guard';
+import { Implements } from '../platform/implements';
 import {
   toRegisteredWebhookResponse,
   toWebhookDeliveryResponse,
   toWebhookEndpointResponse,
 } from './webhook-wire';
-import { AdminRoute } from '../platform/route-authority';
 
 /** Webhook endpoints, their delivery log and replays, for platform administrators. */
-@Controller('api/v1/webhooks')
-@AdminRoute()
+@Controller()
 export class AdminWebhooksController {
   constructor(private readonly webhooks: WebhookRegistry) {}
 
-  @Post()
+  @Implements(WEBHOOK_OPERATIONS.register)
   async register(@Body() body: RegisterWebhookDto, @AdminActor() actor: AuditActor) {
     const endpoint = await this.webhooks.register(
       {
@@ -48,17 +37,17 @@ export class AdminWebhooksController {
     return toRegisteredWebhookResponse(endpoint);
   }
 
-  @Get()
+  @Implements(WEBHOOK_OPERATIONS.list)
   async list() {
     return (await this.webhooks.list()).map(toWebhookEndpointResponse);
   }
 
-  @Get(':id')
+  @Implements(WEBHOOK_OPERATIONS.get)
   async get(@Param('id') id: string) {
     return toWebhookEndpointResponse(await this.webhooks.get(id));
   }
 
-  @Patch(':id')
+  @Implements(WEBHOOK_OPERATIONS.update)
   async update(@Param('id') id: string, @Body() body: UpdateWebhookDto, @AdminActor() actor: AuditActor) {
     const endpoint = await this.webhooks.update(
       id,
@@ -68,14 +57,12 @@ export class AdminWebhooksController {
     return toWebhookEndpointResponse(endpoint);
   }
 
-  @Delete(':id')
-  @HttpCode(204)
+  @Implements(WEBHOOK_OPERATIONS.delete)
   async delete(@Param('id') id: string, @AdminActor() actor: AuditActor): Promise<void> {
     await this.webhooks.delete(id, actor);
   }
 
-  @Post(':id/secret')
-  @HttpCode(200)
+  @Implements(WEBHOOK_OPERATIONS.rotateSecret)
   async rotateSecret(
     @Param('id') id: string,
     @Body() body: RotateWebhookSecretDto,
@@ -84,7 +71,7 @@ export class AdminWebhooksController {
     return toRegisteredWebhookResponse(await this.webhooks.rotateSecret(id, actor, body.overlap_seconds));
   }
 
-  @Get(':id/deliveries')
+  @Implements(WEBHOOK_OPERATIONS.deliveries)
   async deliveries(@Param('id') id: string, @Query() query: ListWebhookDeliveriesQueryDto) {
     const deliveries = await this.webhooks.deliveries({
       endpointId: id,
@@ -98,19 +85,17 @@ export class AdminWebhooksController {
     };
   }
 
-  @Post(':id/deliveries/:deliveryId/replay')
-  @HttpCode(202)
+  @Implements(WEBHOOK_OPERATIONS.replayDelivery)
   async replayDelivery(
     @Param('id') id: string,
-    @Param('deliveryId', ParseIntPipe) deliveryId: number,
+    @Param('delivery_id', ParseIntPipe) deliveryId: number,
     @AdminActor() actor: AuditActor,
   ) {
     const replay = await this.webhooks.replayDelivery(id, deliveryId, actor);
     return toWebhookDeliveryResponse({ ...replay, log: [] });
   }
 
-  @Post(':id/replay')
-  @HttpCode(202)
+  @Implements(WEBHOOK_OPERATIONS.replayRange)
   async replayRange(
     @Param('id') id: string,
     @Body() body: ReplayWebhookRangeDto,

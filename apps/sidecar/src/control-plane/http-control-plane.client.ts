@@ -1,4 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { internalPathOf, REVOCATION_FEED_OPERATIONS } from '@platform/contract';
 import { ControlPlaneConnection, PRINCIPAL_HEADER } from '@platform/internal';
 import type { Dispatcher } from 'undici';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
@@ -46,14 +47,14 @@ export class HttpControlPlaneClient extends ControlPlaneApi implements OnApplica
   }
 
   async fetchActiveRevocations(): Promise<RevocationPage> {
-    const body = await this.json('GET', '/internal/v1/revocations/active');
-    return parseRevocationPage(body) ?? this.unreadable('/internal/v1/revocations/active');
+    const path = `/${internalPathOf(REVOCATION_FEED_OPERATIONS.active)}`;
+    return parseRevocationPage(await this.json('GET', path)) ?? this.unreadable(path);
   }
 
   async fetchRevocationsAfter(afterSeq: number, limit: number): Promise<RevocationPage> {
-    const path = `/internal/v1/revocations?after=${afterSeq}&limit=${limit}`;
-    const body = await this.json('GET', path);
-    return parseRevocationPage(body) ?? this.unreadable('/internal/v1/revocations');
+    const path = `/${internalPathOf(REVOCATION_FEED_OPERATIONS.after)}`;
+    const body = await this.json('GET', `${path}?after=${afterSeq}&limit=${limit}`);
+    return parseRevocationPage(body) ?? this.unreadable(path);
   }
 
   async fetchDefinitionsAfter(afterSeq: number, limit: number): Promise<DefinitionPage> {
@@ -62,7 +63,7 @@ export class HttpControlPlaneClient extends ControlPlaneApi implements OnApplica
   }
 
   async revokeAccessToken(token: string): Promise<{ revoked: boolean }> {
-    const body = await this.json('POST', '/internal/v1/revocations', { token });
+    const body = await this.json('POST', `/${internalPathOf(REVOCATION_FEED_OPERATIONS.revoke)}`, { token });
     const revoked =
       typeof body === 'object' && body !== null && (body as { revoked?: unknown }).revoked === true;
     return { revoked };
@@ -96,7 +97,7 @@ export class HttpControlPlaneClient extends ControlPlaneApi implements OnApplica
     onOpen?: () => void,
   ): AsyncGenerator<RevocationEntry> {
     return this.streamEvents(
-      '/internal/v1/revocations/stream',
+      `/${internalPathOf(REVOCATION_FEED_OPERATIONS.stream)}`,
       afterSeq,
       parseRevocationEntry,
       signal,
