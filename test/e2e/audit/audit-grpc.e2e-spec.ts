@@ -9,7 +9,11 @@ import {
 import { identityOf, signIn } from '../../support/internal-consent';
 import { adminToken, clientCredentialsToken, discover, registerApp } from '../../support/oauth';
 import { unaryCall as call } from '../../support/grpc';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
+
+/** Its own tenants and apps on the shared platform: it pages ACME's audit log. */
+const ACME = 'audit-grpc-acme';
+const GLOBEX = 'audit-grpc-globex';
 
 describe('sidecar gRPC: AuditService', () => {
   let platform: TestPlatform;
@@ -19,29 +23,27 @@ describe('sidecar gRPC: AuditService', () => {
   let acmeAdmin: string;
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     const as = await discover(platform);
     const admin = await adminToken(as, platform);
     const token = async (clientId: string, scopes: string[]) => {
       const app = await registerApp(platform, admin, { client_id: clientId, declared_scopes: scopes });
       return (await clientCredentialsToken(as, { clientId, clientSecret: app.client_secret! })).access_token;
     };
-    writer = await token('ledger', ['audit.write', 'audit.read']);
-    bystander = await token('thumbnailer', ['files.read']);
+    writer = await token('audit-grpc-ledger', ['audit.write', 'audit.read']);
+    bystander = await token('audit-grpc-thumbnailer', ['files.read']);
     const console_ = await registerApp(platform, admin, {
-      client_id: 'audit-console',
+      client_id: 'audit-grpc-console',
       app_type: 'web',
       declared_scopes: ['audit.write', 'audit.read'],
-      redirect_uris: ['http://127.0.0.1:9/auth/callback'],
+      redirect_uris: ['http://127.0.0.1:9/audit-grpc/callback'],
     });
-    acmeAdmin = (await signIn(platform, console_, { identity: identityOf('ada', 'acme', ['tenant_admin']) }))
-      .tokens.access_token;
+    acmeAdmin = (
+      await signIn(platform, console_, { identity: identityOf('audit-grpc-ada', ACME, ['tenant_admin']) })
+    ).tokens.access_token;
     audit = createAuditServiceClient(platform.sidecarAddress);
   });
-  afterAll(async () => {
-    audit?.close();
-    await platform?.stop();
-  });
+  afterAll(() => audit?.close());
 
   const emit = (request: Record<string, unknown>) =>
     call<AuditRecordMessage>((metadata, options, done) =>
@@ -53,7 +55,7 @@ describe('sidecar gRPC: AuditService', () => {
   it('EmitAuditEvent appends a record with the token’s application as actor', async () => {
     const { error, response } = await emit({
       token: writer,
-      tenant: 'acme',
+      tenant: ACME,
       action: 'ledger.closed',
       target: 'period-2026-11',
       attributes_json: JSON.stringify({ entries: 1200, balanced: true }),
@@ -61,8 +63,8 @@ describe('sidecar gRPC: AuditService', () => {
 
     expect(error).toBeNull();
     expect(response).toMatchObject({
-      tenant: 'acme',
-      actor: { kind: 'app', id: 'ledger' },
+      tenant: ACME,
+      actor: { kind: 'app', id: 'audit-grpc-ledger' },
       action: 'ledger.closed',
       target: 'period-2026-11',
       outcome: 'success',
@@ -73,20 +75,20 @@ describe('sidecar gRPC: AuditService', () => {
   });
 
   it('EmitAuditEvent for a user writes into the user’s tenant, and is refused in another', async () => {
-    const own = await emit({ token: acmeAdmin, tenant: 'acme', action: 'report.exported' });
+    const own = await emit({ token: acmeAdmin, tenant: ACME, action: 'report.exported' });
     expect(own.error).toBeNull();
     expect(own.response.actor).toMatchObject({ kind: 'user' });
 
-    const other = await emit({ token: acmeAdmin, tenant: 'globex', action: 'report.exported' });
+    const other = await emit({ token: acmeAdmin, tenant: GLOBEX, action: 'report.exported' });
     expect(other.error).toMatchObject({ code: grpc.status.PERMISSION_DENIED });
     expect(other.error?.metadata.get(DECISION_ID_METADATA)).toHaveLength(1);
   });
 
   it('refuses a token without audit.write, an invalid token and a malformed record', async () => {
-    const refused = await emit({ token: bystander, tenant: 'acme', action: 'invoice.paid' });
+    const refused = await emit({ token: bystander, tenant: ACME, action: 'invoice.paid' });
     expect(refused.error).toMatchObject({ code: grpc.status.PERMISSION_DENIED });
 
-    const invalid = await emit({ token: 'not-a-token', tenant: 'acme', action: 'invoice.paid' });
+    const invalid = await emit({ token: 'not-a-token', tenant: ACME, action: 'invoice.paid' });
     expect(invalid.error).toMatchObject({ code: grpc.status.UNAUTHENTICATED });
 
     for (const request of [
@@ -95,25 +97,25 @@ describe('sidecar gRPC: AuditService', () => {
       { action: 'invoice.paid', attributes_json: '{not json' },
       { action: 'invoice.paid', attributes_json: JSON.stringify({ nested: { no: true } }) },
     ]) {
-      const { error } = await emit({ token: writer, tenant: 'acme', ...request });
+      const { error } = await emit({ token: writer, tenant: ACME, ...request });
       expect(error).toMatchObject({ code: grpc.status.INVALID_ARGUMENT });
     }
   });
 
   it('QueryAudit pages a tenant’s records for a caller with audit.read', async () => {
-    const first = await query({ token: writer, tenant: 'acme', limit: 1 });
+    const first = await query({ token: writer, tenant: ACME, limit: 1 });
     expect(first.error).toBeNull();
     expect(first.response.records).toHaveLength(1);
-    expect(first.response.records[0].tenant).toBe('acme');
+    expect(first.response.records[0].tenant).toBe(ACME);
 
-    const rest = await query({ token: writer, tenant: 'acme', after: first.response.next_after });
+    const rest = await query({ token: writer, tenant: ACME, after: first.response.next_after });
     expect(rest.response.records.map((r) => r.action)).toContain('report.exported');
     expect(rest.response.records.every((r) => r.sequence_id > first.response.next_after)).toBe(true);
 
-    const filtered = await query({ token: writer, tenant: 'acme', action: 'ledger.closed' });
+    const filtered = await query({ token: writer, tenant: ACME, action: 'ledger.closed' });
     expect(filtered.response.records.map((r) => r.target)).toEqual(['period-2026-11']);
 
-    expect((await query({ token: bystander, tenant: 'acme' })).error).toMatchObject({
+    expect((await query({ token: bystander, tenant: ACME })).error).toMatchObject({
       code: grpc.status.PERMISSION_DENIED,
     });
     expect((await query({ token: writer, tenant: '' })).error).toMatchObject({

@@ -7,7 +7,10 @@ import {
   registerApp,
   type RegisteredApp,
 } from '../../support/oauth';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
+
+/** Its own apps and tenant on the shared platform: it streams their events and ACME's records. */
+const ACME = 'live-streams-acme';
 
 /** Waits until `check` passes, polling; the live feeds poll their store every 250 ms. */
 async function eventually(check: () => void, timeoutMs = 5_000): Promise<void> {
@@ -35,13 +38,12 @@ describe('live streams (Server-Sent Events through the backend)', () => {
   const open: EventSource[] = [];
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     as = await discover(platform);
     admin = await adminToken(as, platform);
   });
-  afterAll(async () => {
+  afterAll(() => {
     for (const source of open) source.close();
-    await platform?.stop();
   });
 
   /** A real EventSource client with the admin token, resuming after `lastEventId` when given. */
@@ -111,13 +113,16 @@ describe('live streams (Server-Sent Events through the backend)', () => {
     });
     const token = (await issue(writer)).access_token;
     const emit = (target: string) =>
-      fetch(`${platform.baseUrl}/api/v1/tenants/acme/audit/records`, {
+      fetch(`${platform.baseUrl}/api/v1/tenants/${ACME}/audit/records`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ action: 'ledger.closed', target }),
       });
 
-    const live = listen<AuditRecordDto>('/api/v1/audit/records?action=ledger.closed', 'audit_record');
+    const live = listen<AuditRecordDto>(
+      `/api/v1/audit/records?tenant=${ACME}&action=ledger.closed`,
+      'audit_record',
+    );
     await emit('period-1');
     await emit('period-2');
 

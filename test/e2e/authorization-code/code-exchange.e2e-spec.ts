@@ -1,7 +1,7 @@
 import * as client from 'openid-client';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { adminToken, basic, discover, postForm, registerApp, type RegisteredApp } from '../../support/oauth';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
 import {
   authorize,
   clientFor,
@@ -12,28 +12,28 @@ import {
   untilRejected,
 } from '../../support/internal-consent';
 
+/** Its own apps on the shared platform; its user is TEST_IDENTITY, claims unchanged. */
 describe('POST /v1/oauth/token (authorization_code)', () => {
   let platform: TestPlatform;
   let dashboard: RegisteredApp;
   let portal: RegisteredApp;
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     const admin = await adminToken(await discover(platform), platform);
     dashboard = await registerApp(platform, admin, {
-      client_id: 'dashboard',
+      client_id: 'code-exchange-dashboard',
       app_type: 'spa',
       declared_scopes: ['jobs.*', 'files.read'],
-      redirect_uris: ['https://dashboard.example.test/callback'],
+      redirect_uris: ['https://dashboard.example.test/code-exchange/callback'],
     });
     portal = await registerApp(platform, admin, {
-      client_id: 'web-portal',
+      client_id: 'code-exchange-portal',
       app_type: 'web',
       declared_scopes: ['jobs.read'],
-      redirect_uris: ['https://portal.example.test/callback'],
+      redirect_uris: ['https://portal.example.test/code-exchange/callback'],
     });
   });
-  afterAll(() => platform?.stop());
 
   const tokenUrl = () => `${platform.baseUrl}/v1/oauth/token`;
 
@@ -72,7 +72,7 @@ describe('POST /v1/oauth/token (authorization_code)', () => {
     });
     expect(payload).toMatchObject({
       sub: user.id,
-      client_id: 'dashboard',
+      client_id: 'code-exchange-dashboard',
       scope: 'jobs.read files.read',
       tenant: 'acme',
       roles: ['tenant_admin', 'viewer'],

@@ -10,14 +10,14 @@ import {
   registerApp,
   type RegisteredApp,
 } from '../../support/oauth';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
 
 type ServiceApp = RegisteredApp & { client_secret: string };
 
 /**
  * The backend sends the token requests of one turn to the control plane in one call
  * (docs/internal-api.md, "Token batches"): many clients at once must each get exactly their own
- * answer, status and headers, and their own audit record.
+ * answer, status and headers, and their own audit record. Its own apps on the shared platform.
  */
 describe('token requests batched between the backend and the control plane', () => {
   let platform: TestPlatform;
@@ -26,7 +26,7 @@ describe('token requests batched between the backend and the control plane', () 
   let apps: ServiceApp[];
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     as = await discover(platform);
     admin = await adminToken(as, platform);
     apps = [];
@@ -43,7 +43,6 @@ describe('token requests batched between the backend and the control plane', () 
       );
     }
   });
-  afterAll(() => platform?.stop());
 
   const batch = (body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${platform.controlPlaneUrl}/internal/v1/oauth/token-batch`, {
@@ -113,12 +112,21 @@ describe('token requests batched between the backend and the control plane', () 
     }
 
     // Each issued token's audit record carries the id of the request that asked for it.
-    const page = (await (
-      await fetch(`${platform.baseUrl}/api/v1/audit/records?action=token.issued&limit=1000`, {
-        headers: { authorization: `Bearer ${admin}` },
-      })
-    ).json()) as AuditRecordPageDto;
-    const issued = page.records.filter((record) => record.correlation_id?.startsWith('batch-e2e-'));
+    // Its own apps' records (the actor of a client_credentials token is its app): the log is shared.
+    const pages = await Promise.all(
+      apps.map(
+        async (app) =>
+          (await (
+            await fetch(
+              `${platform.baseUrl}/api/v1/audit/records?action=token.issued&actor=${app.client_id}&limit=1000`,
+              { headers: { authorization: `Bearer ${admin}` } },
+            )
+          ).json()) as AuditRecordPageDto,
+      ),
+    );
+    const issued = pages
+      .flatMap((page) => page.records)
+      .filter((record) => record.correlation_id?.startsWith('batch-e2e-'));
     const expected = attempts.flatMap(({ app, kind }, n) =>
       kind <= 1 ? [[`batch-e2e-${n}`, app.client_id]] : [],
     );

@@ -13,7 +13,14 @@ import { identityOf, signIn } from '../../support/internal-consent';
 import { serviceClient, untilJob } from '../../support/jobs';
 import { adminToken, discover, registerApp } from '../../support/oauth';
 import { unaryCall } from '../../support/grpc';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
+
+/**
+ * Its own tenants, apps and job types on the shared platform: its workers claim by type, and it
+ * lists and audits ACME's jobs.
+ */
+const ACME = 'jobs-lifecycle-acme';
+const GLOBEX = 'jobs-lifecycle-globex';
 
 /** Every message of a server stream, until it ends (or `timeoutMs`). */
 function collect<T>(
@@ -55,10 +62,10 @@ describe('jobs: submit, run, watch, cancel, over REST and gRPC', () => {
   };
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     const as = await discover(platform);
     const admin = await adminToken(as, platform);
-    const made = await serviceClient(platform.baseUrl, admin, platform, 'scheduler', [
+    const made = await serviceClient(platform.baseUrl, admin, platform, 'lifecycle-scheduler', [
       'jobs.read',
       'jobs.write',
     ]);
@@ -67,30 +74,31 @@ describe('jobs: submit, run, watch, cancel, over REST and gRPC', () => {
       token: await (made.client as unknown as { tokens: { getToken(): Promise<string> } }).tokens.getToken(),
     };
     jobs = new JobsClient(made.client);
-    workerClient = (await serviceClient(platform.baseUrl, admin, platform, 'renderer', ['jobs.work'])).client;
+    workerClient = (
+      await serviceClient(platform.baseUrl, admin, platform, 'lifecycle-renderer', ['jobs.work'])
+    ).client;
     const token = async (clientId: string, scopes: string[]) =>
       (await serviceClient(platform.baseUrl, admin, platform, clientId, scopes)).token();
-    reader = await token('dashboard', ['jobs.read']);
-    outsider = await token('thumbnailer', ['files.read']);
+    reader = await token('lifecycle-dashboard', ['jobs.read']);
+    outsider = await token('lifecycle-thumbnailer', ['files.read']);
     const portal = await registerApp(platform, admin, {
-      client_id: 'portal',
+      client_id: 'lifecycle-portal',
       app_type: 'web',
       declared_scopes: ['jobs.read', 'jobs.write'],
-      redirect_uris: ['http://127.0.0.1:9/auth/callback'],
+      redirect_uris: ['http://127.0.0.1:9/jobs-lifecycle/callback'],
     });
-    acmeViewer = (await signIn(platform, portal, { identity: identityOf('vic', 'acme', ['viewer']) })).tokens
-      .access_token;
+    acmeViewer = (await signIn(platform, portal, { identity: identityOf('lifecycle-vic', ACME, ['viewer']) }))
+      .tokens.access_token;
     grpcJobs = createJobServiceClient(platform.sidecarAddress);
   });
   afterAll(async () => {
     for (const worker of workers) await worker.stop();
     grpcJobs?.close();
-    await platform?.stop();
   });
 
   const submitOverGrpc = (request: Record<string, unknown>) =>
     unaryCall<SubmitJobResult>((metadata, options, done) =>
-      grpcJobs.SubmitJob({ token: submitter.token, tenant: 'acme', ...request }, metadata, options, done),
+      grpcJobs.SubmitJob({ token: submitter.token, tenant: ACME, ...request }, metadata, options, done),
     );
   const rest = (token: string, method: string, path: string, body?: unknown) =>
     fetch(`${platform.baseUrl}/api/v1${path}`, {
@@ -105,30 +113,30 @@ describe('jobs: submit, run, watch, cancel, over REST and gRPC', () => {
   it('runs a job submitted over gRPC: WatchJob streams every state to the end, logs and output follow', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    startWorker('report.render', async (payload, context) => {
+    startWorker('lifecycle.report.render', async (payload, context) => {
       await context.log(`rendering ${(payload as { month: string }).month}`);
       await gate;
       await context.log('rendered 3 pages');
       return { pages: 3 };
     });
     const { error, response } = await submitOverGrpc({
-      type: 'report.render',
+      type: 'lifecycle.report.render',
       payload_json: JSON.stringify({ month: '2026-11' }),
     });
     expect(error).toBeNull();
     expect(response).toMatchObject({
       created: true,
-      job: { state: 'QUEUED', type: 'report.render', tenant: 'acme', done: false },
+      job: { state: 'QUEUED', type: 'lifecycle.report.render', tenant: ACME, done: false },
     });
     const id = response.job!.id;
 
-    const watch = collect<JobTransitionResult>(grpcJobs.WatchJob({ token: reader, tenant: 'acme', id }));
+    const watch = collect<JobTransitionResult>(grpcJobs.WatchJob({ token: reader, tenant: ACME, id }));
     const logs = collect<JobLogPageResult>(
-      grpcJobs.GetJobLogs({ token: reader, tenant: 'acme', id, follow: true }),
+      grpcJobs.GetJobLogs({ token: reader, tenant: ACME, id, follow: true }),
     );
-    await untilJob(jobs, 'acme', id, (job) => job.state === 'RUNNING');
+    await untilJob(jobs, ACME, id, (job) => job.state === 'RUNNING');
     const early = await unaryCall<JobResult>((m, o, done) =>
-      grpcJobs.GetJobOutput({ token: reader, tenant: 'acme', id }, m, o, done),
+      grpcJobs.GetJobOutput({ token: reader, tenant: ACME, id }, m, o, done),
     );
     expect(early.error?.code).toBe(grpc.status.FAILED_PRECONDITION);
     release();
@@ -147,96 +155,100 @@ describe('jobs: submit, run, watch, cancel, over REST and gRPC', () => {
     expect(followed.messages.at(-1)?.done).toBe(true);
 
     const output = await unaryCall<JobResult>((m, o, done) =>
-      grpcJobs.GetJobOutput({ token: reader, tenant: 'acme', id }, m, o, done),
+      grpcJobs.GetJobOutput({ token: reader, tenant: ACME, id }, m, o, done),
     );
     expect(output.response).toMatchObject({ state: 'SUCCEEDED', done: true, attempt: 1, worker: '' });
     expect(JSON.parse(output.response.output_json)).toEqual({ pages: 3 });
   });
 
   it('submits idempotently over REST, lists, and answers the first job for the same key', async () => {
-    const body = { type: 'invoice.run', payload: { period: '2026-11' }, idempotency_key: 'invoice-2026-11' };
-    const first = await rest(submitter.token, 'POST', '/tenants/acme/jobs', body);
-    const again = await rest(submitter.token, 'POST', '/tenants/acme/jobs', body);
+    const body = {
+      type: 'lifecycle.invoice.run',
+      payload: { period: '2026-11' },
+      idempotency_key: 'invoice-2026-11',
+    };
+    const first = await rest(submitter.token, 'POST', `/tenants/${ACME}/jobs`, body);
+    const again = await rest(submitter.token, 'POST', `/tenants/${ACME}/jobs`, body);
     expect([first.status, again.status]).toEqual([201, 200]);
     const [a, b] = [(await first.json()) as { id: string }, (await again.json()) as { id: string }];
     expect(b.id).toBe(a.id);
-    const other = await rest(submitter.token, 'POST', '/tenants/acme/jobs', {
+    const other = await rest(submitter.token, 'POST', `/tenants/${ACME}/jobs`, {
       ...body,
       payload: { period: '2026-12' },
     });
     expect(other.status).toBe(409);
 
-    const page = await jobs.list('acme', { type: 'invoice.run' });
+    const page = await jobs.list(ACME, { type: 'lifecycle.invoice.run' });
     expect(page.jobs.map((j) => j.id)).toEqual([a.id]);
     const grpcAgain = await submitOverGrpc({
-      type: 'invoice.run',
+      type: 'lifecycle.invoice.run',
       payload_json: JSON.stringify(body.payload),
       idempotency_key: body.idempotency_key,
     });
     expect(grpcAgain.response).toMatchObject({ created: false, job: { id: a.id } });
     const listed = await unaryCall<{ jobs: JobResult[] }>((m, o, done) =>
-      grpcJobs.ListJobs({ token: reader, tenant: 'acme', type: 'invoice.run' }, m, o, done),
+      grpcJobs.ListJobs({ token: reader, tenant: ACME, type: 'lifecycle.invoice.run' }, m, o, done),
     );
     expect(listed.response.jobs.map((j) => j.id)).toEqual([a.id]);
   });
 
   it('cancels a queued job at once and a running one through its worker', async () => {
-    const queued = await jobs.submit('acme', { type: 'nobody.runs.this', payload: null });
-    await expect(jobs.cancel('acme', queued.id)).resolves.toMatchObject({ state: 'CANCELLED', done: true });
+    const queued = await jobs.submit(ACME, { type: 'lifecycle.nobody.runs.this', payload: null });
+    await expect(jobs.cancel(ACME, queued.id)).resolves.toMatchObject({ state: 'CANCELLED', done: true });
 
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
-    startWorker('video.encode', async (_payload, context) => {
+    startWorker('lifecycle.video.encode', async (_payload, context) => {
       started();
       await new Promise((resolve) => context.signal.addEventListener('abort', resolve));
       throw context.signal.reason;
     });
-    const job = await jobs.submit('acme', { type: 'video.encode', payload: { file: 'a.mp4' } });
+    const job = await jobs.submit(ACME, { type: 'lifecycle.video.encode', payload: { file: 'a.mp4' } });
     await running;
     const cancelling = await unaryCall<JobResult>((m, o, done) =>
-      grpcJobs.CancelJob({ token: submitter.token, tenant: 'acme', id: job.id }, m, o, done),
+      grpcJobs.CancelJob({ token: submitter.token, tenant: ACME, id: job.id }, m, o, done),
     );
     expect(cancelling.response.state).toBe('CANCELLING');
-    const ended = await untilJob(jobs, 'acme', job.id, (j) => j.done);
+    const ended = await untilJob(jobs, ACME, job.id, (j) => j.done);
     expect(ended).toMatchObject({ state: 'CANCELLED', error: { code: 'cancelled' } });
     const late = await unaryCall<JobResult>((m, o, done) =>
-      grpcJobs.CancelJob({ token: submitter.token, tenant: 'acme', id: job.id }, m, o, done),
+      grpcJobs.CancelJob({ token: submitter.token, tenant: ACME, id: job.id }, m, o, done),
     );
     expect(late.error?.code).toBe(grpc.status.FAILED_PRECONDITION);
   });
 
   it('retries a failing job with backoff and fails it for good on a permanent error', async () => {
     let calls = 0;
-    startWorker('flaky.task', async () => {
+    startWorker('lifecycle.flaky.task', async () => {
       calls += 1;
       if (calls === 1) throw new Error('connection reset');
       throw new PermanentJobError('the input is invalid');
     });
-    const job = await jobs.submit('acme', {
-      type: 'flaky.task',
+    const job = await jobs.submit(ACME, {
+      type: 'lifecycle.flaky.task',
       payload: null,
       max_attempts: 5,
       initial_backoff_seconds: 0,
     });
-    const ended = await untilJob(jobs, 'acme', job.id, (j) => j.done);
+    const ended = await untilJob(jobs, ACME, job.id, (j) => j.done);
     expect(ended).toMatchObject({
       state: 'FAILED',
       attempt: 2,
       error: { code: 'worker_error', message: 'the input is invalid' },
     });
-    const { transitions } = await jobs.transitions('acme', job.id);
+    const { transitions } = await jobs.transitions(ACME, job.id);
     expect(transitions.map((t) => t.state)).toEqual(['QUEUED', 'RUNNING', 'QUEUED', 'RUNNING', 'FAILED']);
   });
 
   it('follows a job’s logs over REST Server-Sent Events until it ends', async () => {
-    startWorker('log.spam', async (_payload, context) => {
+    startWorker('lifecycle.log.spam', async (_payload, context) => {
       for (let i = 1; i <= 3; i += 1) await context.log(`line ${i}`);
       return null;
     });
-    const job = await jobs.submit('acme', { type: 'log.spam', payload: null });
+    const job = await jobs.submit(ACME, { type: 'lifecycle.log.spam', payload: null });
     const lines: string[] = [];
     await new Promise<void>((resolve, reject) => {
-      const source = new EventSource(`${platform.baseUrl}/api/v1/tenants/acme/jobs/${job.id}/logs`, {
+      const source = new EventSource(`${platform.baseUrl}/api/v1/tenants/${ACME}/jobs/${job.id}/logs`, {
         fetch: (input, init) =>
           fetch(input, { ...init, headers: { ...init?.headers, authorization: `Bearer ${reader}` } }),
       });
@@ -255,32 +267,32 @@ describe('jobs: submit, run, watch, cancel, over REST and gRPC', () => {
   });
 
   it('enforces jobs.read, jobs.write, jobs.work and the tenant; bad input is 400', async () => {
-    expect((await rest(outsider, 'GET', '/tenants/acme/jobs')).status).toBe(403);
-    expect((await rest(reader, 'POST', '/tenants/acme/jobs', { type: 'x.y', payload: null })).status).toBe(
+    expect((await rest(outsider, 'GET', `/tenants/${ACME}/jobs`)).status).toBe(403);
+    expect((await rest(reader, 'POST', `/tenants/${ACME}/jobs`, { type: 'x.y', payload: null })).status).toBe(
       403,
     );
     expect((await rest(submitter.token, 'POST', '/jobs/claim', { types: ['x.y'] })).status).toBe(403);
-    expect((await rest(acmeViewer, 'GET', '/tenants/acme/jobs')).status).toBe(200);
-    expect((await rest(acmeViewer, 'GET', '/tenants/globex/jobs')).status).toBe(403);
-    expect((await rest(reader, 'GET', '/tenants/acme/jobs/0000nope')).status).toBe(404);
+    expect((await rest(acmeViewer, 'GET', `/tenants/${ACME}/jobs`)).status).toBe(200);
+    expect((await rest(acmeViewer, 'GET', `/tenants/${GLOBEX}/jobs`)).status).toBe(403);
+    expect((await rest(reader, 'GET', `/tenants/${ACME}/jobs/0000nope`)).status).toBe(404);
     for (const body of [
       { type: 'Bad Type', payload: null },
       { type: 'x.y', timeout_seconds: 0 },
       { type: 'x.y', max_attempts: 99 },
       {},
     ]) {
-      const response = await rest(submitter.token, 'POST', '/tenants/acme/jobs', body);
+      const response = await rest(submitter.token, 'POST', `/tenants/${ACME}/jobs`, body);
       expect({ body, status: response.status }).toEqual({ body, status: 400 });
     }
     const cases: Array<[Record<string, unknown>, grpc.status]> = [
-      [{ token: outsider, tenant: 'acme', type: 'x.y' }, grpc.status.PERMISSION_DENIED],
-      [{ token: 'not-a-token', tenant: 'acme', type: 'x.y' }, grpc.status.UNAUTHENTICATED],
+      [{ token: outsider, tenant: ACME, type: 'x.y' }, grpc.status.PERMISSION_DENIED],
+      [{ token: 'not-a-token', tenant: ACME, type: 'x.y' }, grpc.status.UNAUTHENTICATED],
       [{ token: submitter.token, type: 'x.y' }, grpc.status.INVALID_ARGUMENT],
       [
-        { token: submitter.token, tenant: 'acme', type: 'x.y', payload_json: '{nope' },
+        { token: submitter.token, tenant: ACME, type: 'x.y', payload_json: '{nope' },
         grpc.status.INVALID_ARGUMENT,
       ],
-      [{ token: acmeViewer, tenant: 'globex', type: 'x.y' }, grpc.status.PERMISSION_DENIED],
+      [{ token: acmeViewer, tenant: GLOBEX, type: 'x.y' }, grpc.status.PERMISSION_DENIED],
     ];
     for (const [request, code] of cases) {
       const { error } = await unaryCall<SubmitJobResult>((m, o, done) =>
@@ -292,7 +304,7 @@ describe('jobs: submit, run, watch, cancel, over REST and gRPC', () => {
       });
     }
     const missing = await unaryCall<JobResult>((m, o, done) =>
-      grpcJobs.GetJob({ token: reader, tenant: 'acme', id: '0000nope' }, m, o, done),
+      grpcJobs.GetJob({ token: reader, tenant: ACME, id: '0000nope' }, m, o, done),
     );
     expect(missing.error?.code).toBe(grpc.status.NOT_FOUND);
   });
@@ -301,13 +313,13 @@ describe('jobs: submit, run, watch, cancel, over REST and gRPC', () => {
     const as = await discover(platform);
     const admin = await adminToken(as, platform);
     const token = await (
-      await serviceClient(platform.baseUrl, admin, platform, 'leaver', ['jobs.work'])
+      await serviceClient(platform.baseUrl, admin, platform, 'lifecycle-leaver', ['jobs.work'])
     ).token();
     const claim = (signal?: AbortSignal) =>
       fetch(`${platform.baseUrl}/api/v1/jobs/claim`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ types: ['leaver.task'], wait_seconds: 5, lease_seconds: 60 }),
+        body: JSON.stringify({ types: ['lifecycle.leaver.task'], wait_seconds: 5, lease_seconds: 60 }),
         signal,
       });
     const leaving = new AbortController();
@@ -318,7 +330,7 @@ describe('jobs: submit, run, watch, cancel, over REST and gRPC', () => {
     // The control plane lets the abandoned wait go within its 250 ms poll.
     await new Promise((resolve) => setTimeout(resolve, 500));
 
-    const job = await jobs.submit('acme', { type: 'leaver.task', payload: {} });
+    const job = await jobs.submit(ACME, { type: 'lifecycle.leaver.task', payload: {} });
     const started = Date.now();
     const response = await claim();
     expect(response.status).toBe(200);
@@ -328,20 +340,20 @@ describe('jobs: submit, run, watch, cancel, over REST and gRPC', () => {
   });
 
   it('audits submissions, cancellations and completions in the tenant’s log', async () => {
-    const response = await rest(reader, 'GET', '/audit/records?tenant=acme&limit=1000');
+    const response = await rest(reader, 'GET', `/audit/records?tenant=${ACME}&limit=1000`);
     expect(response.status).toBe(403);
     const admin = await adminToken(await discover(platform), platform);
     const { records } = (await (
-      await rest(admin, 'GET', '/audit/records?tenant=acme&limit=1000')
+      await rest(admin, 'GET', `/audit/records?tenant=${ACME}&limit=1000`)
     ).json()) as {
       records: Array<{ action: string; actor: { id: string } }>;
     };
     const actions = new Set(records.map((r) => `${r.action} by ${r.actor.id}`));
     for (const expected of [
-      'job.submitted by scheduler',
-      'job.cancel_requested by scheduler',
-      'job.attempt_succeeded by renderer',
-      'job.attempt_failed by renderer',
+      'job.submitted by lifecycle-scheduler',
+      'job.cancel_requested by lifecycle-scheduler',
+      'job.attempt_succeeded by lifecycle-renderer',
+      'job.attempt_failed by lifecycle-renderer',
     ]) {
       expect(actions).toContain(expected);
     }

@@ -10,7 +10,7 @@ import {
   registerApp,
   type RegisteredApp,
 } from '../../support/oauth';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
 import { patchOp, provisioningToken, SCIM, scimClient, type ScimCall } from '../../support/scim';
 import { closedWithin, openSse, type SseStream } from '../../support/sse';
 import { signWithPlatformKey } from '../../support/tokens';
@@ -21,7 +21,8 @@ import { signWithPlatformKey } from '../../support/tokens';
  * runs on its token: it ends at the token's `exp`, and within a second of a revocation naming
  * its token, app or user, with `event: end` saying why (SSE) or UNAUTHENTICATED (gRPC).
  */
-const TENANT = 'acme';
+/** Its own tenant, apps and users on the shared platform. */
+const TENANT = 'stream-authority';
 /** "At once": the bound the issue sets, measured from the answer of the revoking request. */
 const AT_ONCE_MS = 1_000;
 
@@ -36,7 +37,7 @@ describe('live streams end with the authority of their token', () => {
   const open: Array<{ close(): void }> = [];
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     as = await discover(platform);
     admin = await adminToken(as, platform);
     submitter = (await serviceApp('stream-scheduler', ['jobs.write'])).token;
@@ -46,13 +47,12 @@ describe('live streams end with the authority of their token', () => {
       client_id: 'stream-portal',
       app_type: 'web',
       declared_scopes: ['jobs.read'],
-      redirect_uris: ['http://127.0.0.1:9/auth/callback'],
+      redirect_uris: ['http://127.0.0.1:9/stream-authority/callback'],
     });
   });
   afterAll(async () => {
     for (const stream of open) stream.close();
     grpcJobs?.close();
-    await platform?.stop();
   });
 
   /** A new service app with `scopes` and a token of it. */

@@ -21,7 +21,12 @@ import {
   type RegisteredApp,
 } from '../../support/oauth';
 import { unaryCall as call } from '../../support/grpc';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
+
+/** Its own tenants, apps and users on the shared platform. */
+const ACME = 'policy-acme';
+const GLOBEX = 'policy-globex';
+const PORTAL = 'policy-people-portal';
 
 describe('sidecar gRPC: Authorize, PolicyService, TenantService (user-forwarding model)', () => {
   let platform: TestPlatform;
@@ -43,28 +48,28 @@ describe('sidecar gRPC: Authorize, PolicyService, TenantService (user-forwarding
   }
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     const as = await discover(platform);
     admin = await adminToken(as, platform);
     portal = await registerApp(platform, admin, {
-      client_id: 'people-portal',
+      client_id: PORTAL,
       app_type: 'web',
       declared_scopes: ['users.read', 'users.write', 'jobs.read'],
-      redirect_uris: ['https://people.example.test/callback'],
+      redirect_uris: ['https://people.example.test/policy/callback'],
     });
     const sync = await registerApp(platform, admin, {
-      client_id: 'user-sync',
+      client_id: 'policy-user-sync',
       app_type: 'service',
       declared_scopes: ['users.read'],
     });
     syncService = (
       await clientCredentialsToken(as, { clientId: sync.client_id, clientSecret: sync.client_secret! })
     ).access_token;
-    users.acmeAdmin = await signInAs(identity('ada', 'acme', ['tenant_admin']));
-    users.acmeViewer = await signInAs(identity('vic', 'acme', ['viewer']));
-    users.globexAdmin = await signInAs(identity('gus', 'globex', ['tenant_admin']));
-    users.globalAdmin = await signInAs(identity('root', 'acme', ['global_admin']));
-    users.narrowAcmeAdmin = await signInAs(identity('nat', 'acme', ['tenant_admin']), 'users.read');
+    users.acmeAdmin = await signInAs(identity('policy-ada', ACME, ['tenant_admin']));
+    users.acmeViewer = await signInAs(identity('policy-vic', ACME, ['viewer']));
+    users.globexAdmin = await signInAs(identity('policy-gus', GLOBEX, ['tenant_admin']));
+    users.globalAdmin = await signInAs(identity('policy-root', ACME, ['global_admin']));
+    users.narrowAcmeAdmin = await signInAs(identity('policy-nat', ACME, ['tenant_admin']), 'users.read');
     auth = createAuthServiceClient(platform.sidecarAddress);
     policy = createPolicyServiceClient(platform.sidecarAddress);
     tenant = createTenantServiceClient(platform.sidecarAddress);
@@ -72,7 +77,6 @@ describe('sidecar gRPC: Authorize, PolicyService, TenantService (user-forwarding
 
   afterAll(async () => {
     for (const c of [auth, policy, tenant]) c?.close();
-    await platform?.stop();
   });
 
   const authorize = (token: string, action: string, resourceTenant: string) =>
@@ -82,12 +86,12 @@ describe('sidecar gRPC: Authorize, PolicyService, TenantService (user-forwarding
 
   describe('AuthService.Authorize', () => {
     it('lets a tenant_admin manage the users of its own tenant, answering its claims and the decision', async () => {
-      const { error, response } = await authorize(users.acmeAdmin, 'users.write', 'acme');
+      const { error, response } = await authorize(users.acmeAdmin, 'users.write', ACME);
 
       expect(error).toBeNull();
       expect(response.claims).toMatchObject({
-        client_id: 'people-portal',
-        tenant: 'acme',
+        client_id: PORTAL,
+        tenant: ACME,
         roles: ['tenant_admin'],
         sub: decodeJwt(users.acmeAdmin).sub,
       });
@@ -96,7 +100,7 @@ describe('sidecar gRPC: Authorize, PolicyService, TenantService (user-forwarding
     });
 
     it('refuses a tenant_admin of acme in globex: PERMISSION_DENIED naming the decision and tenant-isolation', async () => {
-      const { error } = await authorize(users.acmeAdmin, 'users.read', 'globex');
+      const { error } = await authorize(users.acmeAdmin, 'users.read', GLOBEX);
 
       expect(error?.code).toBe(grpc.status.PERMISSION_DENIED);
       const [decisionId] = error!.metadata.get('x-decision-id');
@@ -106,8 +110,8 @@ describe('sidecar gRPC: Authorize, PolicyService, TenantService (user-forwarding
     });
 
     it('lets a viewer read users of its tenant and refuses it writing them (default deny)', async () => {
-      const read = await authorize(users.acmeViewer, 'users.read', 'acme');
-      const write = await authorize(users.acmeViewer, 'users.write', 'acme');
+      const read = await authorize(users.acmeViewer, 'users.read', ACME);
+      const write = await authorize(users.acmeViewer, 'users.write', ACME);
 
       expect(read.error).toBeNull();
       expect(write.error?.code).toBe(grpc.status.PERMISSION_DENIED);
@@ -116,44 +120,44 @@ describe('sidecar gRPC: Authorize, PolicyService, TenantService (user-forwarding
     });
 
     it('refuses a tenant_admin whose token was granted users.read only: the scope decides', async () => {
-      const { error } = await authorize(users.narrowAcmeAdmin, 'users.write', 'acme');
+      const { error } = await authorize(users.narrowAcmeAdmin, 'users.write', ACME);
 
       expect(error?.code).toBe(grpc.status.PERMISSION_DENIED);
       expect(error!.metadata.get('x-decided-by')).toEqual(['token-scope']);
     });
 
     it('keeps each tenant_admin in its own tenant', async () => {
-      expect((await authorize(users.globexAdmin, 'users.write', 'globex')).error).toBeNull();
-      expect((await authorize(users.globexAdmin, 'users.write', 'acme')).error?.code).toBe(
+      expect((await authorize(users.globexAdmin, 'users.write', GLOBEX)).error).toBeNull();
+      expect((await authorize(users.globexAdmin, 'users.write', ACME)).error?.code).toBe(
         grpc.status.PERMISSION_DENIED,
       );
     });
 
     it('lets global_admin cross tenants', async () => {
-      const { error, response } = await authorize(users.globalAdmin, 'users.write', 'globex');
+      const { error, response } = await authorize(users.globalAdmin, 'users.write', GLOBEX);
 
       expect(error).toBeNull();
       expect(response.decided_by).toEqual(['token-scope', 'global-admin-all']);
     });
 
     it('judges a service token by its scopes only, in any tenant; the admin token may do anything', async () => {
-      expect((await authorize(syncService, 'users.read', 'globex')).error).toBeNull();
-      expect((await authorize(syncService, 'users.write', 'acme')).error?.code).toBe(
+      expect((await authorize(syncService, 'users.read', GLOBEX)).error).toBeNull();
+      expect((await authorize(syncService, 'users.write', ACME)).error?.code).toBe(
         grpc.status.PERMISSION_DENIED,
       );
-      expect((await authorize(admin, 'users.write', 'globex')).error).toBeNull();
+      expect((await authorize(admin, 'users.write', GLOBEX)).error).toBeNull();
     });
 
     it('refuses a tampered token with UNAUTHENTICATED', async () => {
       const tampered = `${users.globalAdmin.slice(0, -4)}AAAA`;
 
-      const { error } = await authorize(tampered, 'users.read', 'acme');
+      const { error } = await authorize(tampered, 'users.read', ACME);
 
       expect(error?.code).toBe(grpc.status.UNAUTHENTICATED);
     });
 
     it('refuses a missing action with INVALID_ARGUMENT', async () => {
-      const { error } = await authorize(users.acmeAdmin, '', 'acme');
+      const { error } = await authorize(users.acmeAdmin, '', ACME);
 
       expect(error?.code).toBe(grpc.status.INVALID_ARGUMENT);
     });
@@ -171,7 +175,7 @@ describe('sidecar gRPC: Authorize, PolicyService, TenantService (user-forwarding
 
     it('ResolveTenant answers the tenant and roles of a user token', async () => {
       expect((await resolve(users.globexAdmin)).response).toEqual({
-        tenant: 'globex',
+        tenant: GLOBEX,
         platform_wide: false,
         roles: ['tenant_admin'],
       });
@@ -182,8 +186,8 @@ describe('sidecar gRPC: Authorize, PolicyService, TenantService (user-forwarding
     });
 
     it('ValidateIsolation allows the own tenant and refuses another with PERMISSION_DENIED', async () => {
-      const own = await isolation(users.acmeAdmin, 'acme');
-      const other = await isolation(users.acmeAdmin, 'globex');
+      const own = await isolation(users.acmeAdmin, ACME);
+      const other = await isolation(users.acmeAdmin, GLOBEX);
 
       expect(own.response.allowed).toBe(true);
       expect(other.error?.code).toBe(grpc.status.PERMISSION_DENIED);
@@ -191,7 +195,7 @@ describe('sidecar gRPC: Authorize, PolicyService, TenantService (user-forwarding
     });
 
     it('ValidateIsolation lets global_admin cross tenants', async () => {
-      const { error, response } = await isolation(users.globalAdmin, 'globex');
+      const { error, response } = await isolation(users.globalAdmin, GLOBEX);
 
       expect(error).toBeNull();
       expect(response.allowed).toBe(true);
@@ -203,13 +207,13 @@ describe('sidecar gRPC: Authorize, PolicyService, TenantService (user-forwarding
       principal: {
         kind: 'user',
         id: 'u-1',
-        client_id: 'people-portal',
-        tenant: 'acme',
+        client_id: PORTAL,
+        tenant: ACME,
         roles: ['tenant_admin'],
         scopes: ['users.*'],
       },
       action: 'users.write',
-      resource_tenant: 'acme',
+      resource_tenant: ACME,
     };
 
     it('Evaluate decides a described request, enforced, with a fresh decision id each time', async () => {

@@ -10,7 +10,11 @@ import {
 import { unaryCall as call } from '../../support/grpc';
 import { identityOf, signIn } from '../../support/internal-consent';
 import { adminToken, clientCredentialsToken, discover, registerApp } from '../../support/oauth';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
+
+/** Its own tenants and apps on the shared platform: it sets their rate limits and flags. */
+const ACME = 'reach-acme';
+const GLOBEX = 'reach-globex';
 
 const SCOPES = ['ratelimit.check', 'flags.read'];
 
@@ -36,7 +40,7 @@ describe('sidecar gRPC: rate limits and flags within the caller’s scope and te
   let address = 0;
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     const as = await discover(platform);
     admin = await adminToken(as, platform);
     const serviceToken = async (clientId: string, declared: string[], tenant?: string) => {
@@ -47,18 +51,18 @@ describe('sidecar gRPC: rate limits and flags within the caller’s scope and te
       });
       return (await clientCredentialsToken(as, { clientId, clientSecret: app.client_secret! })).access_token;
     };
-    scraper = await serviceToken('scraper', ['users.read']);
-    acmeGateway = await serviceToken('acme-gateway', SCOPES, 'acme');
-    gateway = await serviceToken('gateway', SCOPES);
+    scraper = await serviceToken('reach-scraper', ['users.read']);
+    acmeGateway = await serviceToken('reach-acme-gateway', SCOPES, ACME);
+    gateway = await serviceToken('reach-gateway', SCOPES);
     const portal = await registerApp(platform, admin, {
-      client_id: 'storefront',
+      client_id: 'reach-storefront',
       app_type: 'web',
       declared_scopes: SCOPES,
-      redirect_uris: ['https://storefront.example.test/callback'],
+      redirect_uris: ['https://storefront.example.test/reach/callback'],
     });
-    acmeUser = (await signIn(platform, portal, { identity: identityOf('ada', 'acme', ['user']) })).tokens
+    acmeUser = (await signIn(platform, portal, { identity: identityOf('reach-ada', ACME, ['user']) })).tokens
       .access_token;
-    for (const tenant of ['acme', 'globex']) {
+    for (const tenant of [ACME, GLOBEX]) {
       const headers = { authorization: `Bearer ${admin}`, 'content-type': 'application/json' };
       const rules = await fetch(`${platform.baseUrl}/api/v1/tenants/${tenant}/rate-limits/checkout`, {
         method: 'PUT',
@@ -82,7 +86,7 @@ describe('sidecar gRPC: rate limits and flags within the caller’s scope and te
     flags = createFlagServiceClient(platform.sidecarAddress);
     // The definitions reach the sidecar within a second.
     const deadline = Date.now() + 5000;
-    while (!(await check(gateway, 'globex', 'warm-up')).response?.statuses[0].current_limit) {
+    while (!(await check(gateway, GLOBEX, 'warm-up')).response?.statuses[0].current_limit) {
       if (Date.now() > deadline) throw new Error('the rate limit rules never reached the sidecar');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -90,7 +94,6 @@ describe('sidecar gRPC: rate limits and flags within the caller’s scope and te
   afterAll(async () => {
     rateLimits?.close();
     flags?.close();
-    await platform?.stop();
   });
 
   /** A remote address nobody has counted yet. */
@@ -123,44 +126,46 @@ describe('sidecar gRPC: rate limits and flags within the caller’s scope and te
   it("refuses a service account without ratelimit.check burning globex's counters, which stay whole", async () => {
     const victim = fresh();
 
-    const burn = await check(scraper, 'globex', victim, 1_000_000);
+    const burn = await check(scraper, GLOBEX, victim, 1_000_000);
 
     expect(burn.error?.code).toBe(grpc.status.PERMISSION_DENIED);
-    const after = await check(gateway, 'globex', victim);
+    const after = await check(gateway, GLOBEX, victim);
     expect(after.error).toBeNull();
     expect(after.response.statuses[0]).toMatchObject({ code: 'OK', limit_remaining: 2 });
   });
 
   it("refuses a service account without flags.read reading globex's flags", async () => {
-    const { error, response } = await evaluate(scraper, 'globex');
+    const { error, response } = await evaluate(scraper, GLOBEX);
 
     expect(error?.code).toBe(grpc.status.PERMISSION_DENIED);
     expect(response).toBeUndefined();
   });
 
   it('refuses an app bound to acme naming globex, and serves it in acme', async () => {
-    expect((await check(acmeGateway, 'globex', fresh(), 3)).error?.code).toBe(grpc.status.PERMISSION_DENIED);
-    expect((await evaluate(acmeGateway, 'globex')).error?.code).toBe(grpc.status.PERMISSION_DENIED);
+    expect((await check(acmeGateway, GLOBEX, fresh(), 3)).error?.code).toBe(grpc.status.PERMISSION_DENIED);
+    expect((await evaluate(acmeGateway, GLOBEX)).error?.code).toBe(grpc.status.PERMISSION_DENIED);
 
     expect((await check(acmeGateway, '', fresh())).response.statuses[0]).toMatchObject({
       limit_remaining: 2,
     });
-    expect((await evaluate(acmeGateway, '')).response.value).toMatchObject({ string_value: 'acme-plan' });
+    expect((await evaluate(acmeGateway, '')).response.value).toMatchObject({ string_value: `${ACME}-plan` });
   });
 
   it('refuses a user of acme naming globex, and serves it in acme', async () => {
-    expect((await check(acmeUser, 'globex', fresh(), 3)).error?.code).toBe(grpc.status.PERMISSION_DENIED);
-    expect((await evaluate(acmeUser, 'globex')).error?.code).toBe(grpc.status.PERMISSION_DENIED);
+    expect((await check(acmeUser, GLOBEX, fresh(), 3)).error?.code).toBe(grpc.status.PERMISSION_DENIED);
+    expect((await evaluate(acmeUser, GLOBEX)).error?.code).toBe(grpc.status.PERMISSION_DENIED);
 
     expect((await check(acmeUser, '', fresh())).response.statuses[0]).toMatchObject({ limit_remaining: 2 });
-    expect((await evaluate(acmeUser, 'acme')).response.value).toMatchObject({ string_value: 'acme-plan' });
+    expect((await evaluate(acmeUser, ACME)).response.value).toMatchObject({ string_value: `${ACME}-plan` });
   });
 
   it('lets an app bound to no tenant that holds the scopes name the tenant it serves', async () => {
-    expect((await check(gateway, 'globex', fresh())).response.statuses[0]).toMatchObject({
+    expect((await check(gateway, GLOBEX, fresh())).response.statuses[0]).toMatchObject({
       limit_remaining: 2,
     });
-    expect((await evaluate(gateway, 'globex')).response.value).toMatchObject({ string_value: 'globex-plan' });
+    expect((await evaluate(gateway, GLOBEX)).response.value).toMatchObject({
+      string_value: `${GLOBEX}-plan`,
+    });
     expect((await evaluate(gateway, '')).error?.code).toBe(grpc.status.INVALID_ARGUMENT);
   });
 });

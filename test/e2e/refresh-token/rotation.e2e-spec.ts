@@ -1,9 +1,10 @@
 import * as client from 'openid-client';
 import { decodeJwt } from 'jose';
 import { adminToken, discover, postForm, registerApp, type RegisteredApp } from '../../support/oauth';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
 import { introspectAsAdmin, meStatus, signIn, untilRejected } from '../../support/internal-consent';
 
+/** Its own apps on the shared platform; its user is TEST_IDENTITY, claims unchanged. */
 describe('POST /v1/oauth/token (refresh_token)', () => {
   let platform: TestPlatform;
   let admin: string;
@@ -11,27 +12,26 @@ describe('POST /v1/oauth/token (refresh_token)', () => {
   let portal: RegisteredApp;
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     admin = await adminToken(await discover(platform), platform);
     dashboard = await registerApp(platform, admin, {
-      client_id: 'dashboard',
+      client_id: 'rotation-dashboard',
       app_type: 'spa',
       declared_scopes: ['jobs.*'],
-      redirect_uris: ['https://dashboard.example.test/callback'],
+      redirect_uris: ['https://dashboard.example.test/rotation/callback'],
     });
     portal = await registerApp(platform, admin, {
-      client_id: 'web-portal',
+      client_id: 'rotation-portal',
       app_type: 'web',
       declared_scopes: ['jobs.read'],
-      redirect_uris: ['https://portal.example.test/callback'],
+      redirect_uris: ['https://portal.example.test/rotation/callback'],
     });
   });
-  afterAll(() => platform?.stop());
 
   const refreshForm = (refreshToken: string) =>
     postForm(`${platform.baseUrl}/v1/oauth/token`, {
       grant_type: 'refresh_token',
-      client_id: 'dashboard',
+      client_id: 'rotation-dashboard',
       refresh_token: refreshToken,
     });
 
@@ -117,15 +117,15 @@ describe('POST /v1/oauth/token (refresh_token)', () => {
 
   it("kills an app's refresh tokens when the app is deleted", async () => {
     const doomed = await registerApp(platform, admin, {
-      client_id: 'doomed-spa',
+      client_id: 'rotation-doomed-spa',
       app_type: 'spa',
       declared_scopes: ['jobs.read'],
-      redirect_uris: ['https://doomed.example.test/callback'],
+      redirect_uris: ['https://doomed.example.test/rotation/callback'],
     });
     const { tokens } = await signIn(platform, doomed);
     expect(await introspectAsAdmin(platform, tokens.refresh_token!)).toMatchObject({ active: true });
 
-    const deleted = await fetch(`${platform.baseUrl}/v1/oauth/apps/doomed-spa`, {
+    const deleted = await fetch(`${platform.baseUrl}/v1/oauth/apps/rotation-doomed-spa`, {
       method: 'DELETE',
       headers: { authorization: `Bearer ${admin}` },
     });
@@ -135,7 +135,7 @@ describe('POST /v1/oauth/token (refresh_token)', () => {
     expect(await meStatus(platform, tokens.access_token)).toBe(401);
     const refreshed = await postForm(`${platform.baseUrl}/v1/oauth/token`, {
       grant_type: 'refresh_token',
-      client_id: 'doomed-spa',
+      client_id: 'rotation-doomed-spa',
       refresh_token: tokens.refresh_token!,
     });
     expect(refreshed.status).toBe(401);

@@ -2,7 +2,7 @@ import type * as oauth from 'oauth4webapi';
 import { decodeJwt } from 'jose';
 import { identityOf, signIn } from '../../support/internal-consent';
 import { adminToken, discover, registerApp, type RegisteredApp } from '../../support/oauth';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
 import { patchOp, provisioningToken, SCIM, scimClient, type ScimCall } from '../../support/scim';
 
 /**
@@ -10,17 +10,20 @@ import { patchOp, provisioningToken, SCIM, scimClient, type ScimCall } from '../
  * end over HTTP: Okta ("SCIM 2.0 provisioning", developer.okta.com) and Microsoft Entra ID
  * ("Tutorial: Develop and plan provisioning for a SCIM endpoint"); then who may provision what.
  */
+/**
+ * Its own tenants, apps and users on the shared platform (in the default tenant only a user of a
+ * name of its own, which it never lists).
+ */
 describe('SCIM provisioning as identity providers drive it', () => {
   let platform: TestPlatform;
   let as: oauth.AuthorizationServer;
   let admin: string;
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     as = await discover(platform);
     admin = await adminToken(as, platform);
   });
-  afterAll(() => platform?.stop());
 
   describe('Okta', () => {
     let okta: ScimCall;
@@ -307,10 +310,10 @@ describe('SCIM provisioning as identity providers drive it', () => {
 
     beforeAll(async () => {
       app = await registerApp(platform, admin, {
-        client_id: 'portal',
+        client_id: 'idp-portal',
         app_type: 'web',
         declared_scopes: ['scim.read', 'scim.write', 'users.read'],
-        redirect_uris: ['http://127.0.0.1:9/callback'],
+        redirect_uris: ['http://127.0.0.1:9/scim-idp/callback'],
       });
     });
 
@@ -322,7 +325,7 @@ describe('SCIM provisioning as identity providers drive it', () => {
 
       const readOnly = scimClient(
         platform.baseUrl,
-        await provisioningToken(platform, as, admin, 'read-only', 'okta-tenant', 'scim.read'),
+        await provisioningToken(platform, as, admin, 'idp-read-only', 'okta-tenant', 'scim.read'),
       );
       expect((await readOnly('GET', '/Users')).status).toBe(200);
       const write = await readOnly('POST', '/Users', { schemas: [SCIM.user], userName: 'nope@example.com' });
@@ -367,7 +370,7 @@ describe('SCIM provisioning as identity providers drive it', () => {
       const platformAdmin = scimClient(platform.baseUrl, admin);
       const created = await platformAdmin('POST', '/Users', {
         schemas: [SCIM.user],
-        userName: 'default@example.com',
+        userName: 'idp-default@example.com',
       });
       expect(created.status).toBe(201);
 
@@ -386,10 +389,11 @@ describe('SCIM provisioning as identity providers drive it', () => {
 
     it('lets a tenant_admin provision its own tenant with a user token, and nobody less', async () => {
       const tenantAdmin = (
-        await signIn(platform, app, { identity: identityOf('root', 'staff', ['tenant_admin']) })
+        await signIn(platform, app, { identity: identityOf('idp-root', 'scim-staff', ['tenant_admin']) })
       ).tokens.access_token;
-      const member = (await signIn(platform, app, { identity: identityOf('member', 'staff', ['user']) }))
-        .tokens.access_token;
+      const member = (
+        await signIn(platform, app, { identity: identityOf('idp-member', 'scim-staff', ['user']) })
+      ).tokens.access_token;
 
       const byAdmin = scimClient(platform.baseUrl, tenantAdmin);
       const created = await byAdmin('POST', '/Users', {
@@ -399,7 +403,13 @@ describe('SCIM provisioning as identity providers drive it', () => {
       expect(created.status).toBe(201);
       expect(
         (await byAdmin('GET', '/Users')).body.Resources.map((u: { userName: string }) => u.userName).sort(),
-      ).toEqual(['hire@staff.example', 'member@staff.example.test', 'root@staff.example.test'].sort());
+      ).toEqual(
+        [
+          'hire@staff.example',
+          'idp-member@scim-staff.example.test',
+          'idp-root@scim-staff.example.test',
+        ].sort(),
+      );
       expect((await byAdmin('GET', '/Users', undefined, { 'x-platform-tenant': 'iso-acme' })).status).toBe(
         403,
       );
@@ -409,10 +419,10 @@ describe('SCIM provisioning as identity providers drive it', () => {
 
     it('grants a group’s roles to its members from their next token on; only a platform admin grants global_admin', async () => {
       const tenantAdmin = (
-        await signIn(platform, app, { identity: identityOf('lead', 'roles-tenant', ['tenant_admin']) })
+        await signIn(platform, app, { identity: identityOf('idp-lead', 'roles-tenant', ['tenant_admin']) })
       ).tokens.access_token;
       const { user, tokens } = await signIn(platform, app, {
-        identity: identityOf('dev', 'roles-tenant', ['viewer']),
+        identity: identityOf('idp-dev', 'roles-tenant', ['viewer']),
       });
       expect(decodeJwt(tokens.access_token).roles).toEqual(['viewer']);
       const scim = scimClient(platform.baseUrl, tenantAdmin);
@@ -426,8 +436,9 @@ describe('SCIM provisioning as identity providers drive it', () => {
       expect(group.status).toBe(201);
       expect(group.body[SCIM.groupRoles]).toEqual({ roles: ['tenant_admin'] });
 
-      const next = (await signIn(platform, app, { identity: identityOf('dev', 'roles-tenant', ['viewer']) }))
-        .tokens.access_token;
+      const next = (
+        await signIn(platform, app, { identity: identityOf('idp-dev', 'roles-tenant', ['viewer']) })
+      ).tokens.access_token;
       expect(decodeJwt(next).roles).toEqual(['viewer', 'tenant_admin']);
 
       const escalation = await scim(

@@ -1,6 +1,6 @@
 import type * as oauth from 'oauth4webapi';
 import { adminToken, discover } from '../../support/oauth';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, startPlatform, type TestPlatform } from '../../support/platform';
 import { createScratchDatabase, postgresSuiteEnabled, type ScratchDatabase } from '../../support/postgres';
 import {
   barbara,
@@ -32,10 +32,14 @@ describe.each(databases)('SCIM 2.0 protocol (RFC 7644) on $name', ({ scratch }) 
   beforeAll(async () => {
     const database = scratch ? await scratch() : undefined;
     drop = database?.drop;
-    platform = await startPlatform(database ? { databaseUrl: database.url } : {});
+    // On SQLite the shared platform (its tenants and apps are its own), on Postgres its own.
+    platform = database ? await startPlatform({ databaseUrl: database.url }) : sharedPlatform();
     as = await discover(platform);
     const admin = await adminToken(as, platform);
-    scim = scimClient(platform.baseUrl, await provisioningToken(platform, as, admin, 'okta-acme', 'acme'));
+    scim = scimClient(
+      platform.baseUrl,
+      await provisioningToken(platform, as, admin, 'scim-protocol-okta', 'scim-protocol'),
+    );
   });
   afterAll(async () => {
     await platform?.stop();
@@ -208,7 +212,13 @@ describe.each(databases)('SCIM 2.0 protocol (RFC 7644) on $name', ({ scratch }) 
       ];
       const scoped = scimClient(
         platform.baseUrl,
-        await provisioningToken(platform, as, await adminToken(as, platform), 'filters-app', 'filters'),
+        await provisioningToken(
+          platform,
+          as,
+          await adminToken(as, platform),
+          'scim-protocol-filters',
+          'scim-protocol-filters',
+        ),
       );
       tenantScim = scoped;
       ids = {};

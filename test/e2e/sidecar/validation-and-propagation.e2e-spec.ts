@@ -32,8 +32,14 @@ async function until(condition: () => Promise<boolean>, timeoutMs: number): Prom
   throw new Error(`condition not met within ${timeoutMs} ms`);
 }
 
+/** One platform for both blocks: the second stops its sidecar, so it runs last. */
+let platform: TestPlatform;
+beforeAll(async () => {
+  platform = await startPlatform();
+});
+afterAll(() => platform?.stop());
+
 describe('sidecar ValidateToken', () => {
-  let platform: TestPlatform;
   let as: oauth.AuthorizationServer;
   let app: RegisteredApp;
   let local: AuthServiceClient;
@@ -41,7 +47,6 @@ describe('sidecar ValidateToken', () => {
   let second: { address: string; stop(): Promise<void> };
 
   beforeAll(async () => {
-    platform = await startPlatform();
     second = await startExtraSidecar(platform);
     as = await discover(platform);
     app = await registerApp(platform, await adminToken(as, platform), { client_id: 'validated-app' });
@@ -52,7 +57,6 @@ describe('sidecar ValidateToken', () => {
     local?.close();
     remote?.close();
     await second?.stop();
-    await platform?.stop();
   });
 
   const issue = async () =>
@@ -123,13 +127,6 @@ describe('sidecar ValidateToken', () => {
 });
 
 describe('GET /health and fail-closed protection', () => {
-  let platform: TestPlatform;
-
-  beforeAll(async () => {
-    platform = await startPlatform();
-  });
-  afterAll(() => platform?.stop());
-
   it('reports status, sidecar and version', async () => {
     const response = await fetch(`${platform.baseUrl}/health`);
     expect(response.status).toBe(200);

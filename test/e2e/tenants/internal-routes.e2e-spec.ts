@@ -1,25 +1,29 @@
 import * as client from 'openid-client';
 import { createSession, internalPost, type TestIdentity } from '../../support/internal-consent';
 import { adminToken, discover, registerApp, type RegisteredApp } from '../../support/oauth';
-import { startPlatform, type TestPlatform } from '../../support/platform';
+import { sharedPlatform, type TestPlatform } from '../../support/platform';
 
-const CALLBACK = 'http://127.0.0.1:9/auth/callback';
+/** Its own app, callback and tenants on the shared platform: it lists the users of ACME. */
+const CLIENT_ID = 'tenant-routes-console';
+const CALLBACK = 'http://127.0.0.1:9/tenant-routes/callback';
+const ACME = 'tenant-routes-acme';
+const GLOBEX = 'tenant-routes-globex';
 
 const principal = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 const ACME_ADMIN = principal({
   kind: 'user',
   id: 'x',
-  client_id: 'console',
-  tenant: 'acme',
+  client_id: CLIENT_ID,
+  tenant: ACME,
   roles: ['tenant_admin'],
   scope: 'users.read users.write',
 });
 
 const member: TestIdentity = {
   issuer: 'https://idp.example.test',
-  subject: 'member',
-  claims: { email: 'member@acme.example', name: 'Member', tenant: 'acme', roles: ['user'] },
+  subject: 'tenant-routes-member',
+  claims: { email: 'member@acme.example', name: 'Member', tenant: ACME, roles: ['user'] },
 };
 
 describe('control plane: /internal/v1/tenants and /internal/v1/app-login', () => {
@@ -27,19 +31,18 @@ describe('control plane: /internal/v1/tenants and /internal/v1/app-login', () =>
   let consoleApp: RegisteredApp;
 
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = sharedPlatform();
     const admin = await adminToken(await discover(platform), platform);
     consoleApp = await registerApp(platform, admin, {
-      client_id: 'console',
+      client_id: CLIENT_ID,
       app_type: 'web',
       declared_scopes: ['users.read'],
       redirect_uris: [CALLBACK],
     });
   });
-  afterAll(() => platform?.stop());
 
   const getUsers = (headers: Record<string, string>) =>
-    fetch(`${platform.controlPlaneUrl}/internal/v1/tenants/acme/users`, { headers });
+    fetch(`${platform.controlPlaneUrl}/internal/v1/tenants/${ACME}/users`, { headers });
 
   describe('GET /internal/v1/tenants/{tenant}/users', () => {
     it('lists the users of the tenant for the principal the backend names', async () => {
@@ -50,7 +53,7 @@ describe('control plane: /internal/v1/tenants and /internal/v1/app-login', () =>
       });
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual([
-        { id: user.id, email: 'member@acme.example', name: 'Member', tenant: 'acme', roles: ['user'] },
+        { id: user.id, email: 'member@acme.example', name: 'Member', tenant: ACME, roles: ['user'] },
       ]);
     });
 
@@ -70,8 +73,8 @@ describe('control plane: /internal/v1/tenants and /internal/v1/app-login', () =>
       const globex = principal({
         kind: 'user',
         id: 'y',
-        client_id: 'console',
-        tenant: 'globex',
+        client_id: CLIENT_ID,
+        tenant: GLOBEX,
         roles: ['tenant_admin'],
       });
       const response = await getUsers({
@@ -86,7 +89,7 @@ describe('control plane: /internal/v1/tenants and /internal/v1/app-login', () =>
     it('names the app of a registered callback, and refuses any other return_to', async () => {
       const ok = await internalPost(platform, '/internal/v1/app-login/check', { return_to: CALLBACK });
       expect(ok.status).toBe(200);
-      expect(await ok.json()).toEqual({ client_id: 'console', client_name: 'console', return_to: CALLBACK });
+      expect(await ok.json()).toEqual({ client_id: CLIENT_ID, client_name: CLIENT_ID, return_to: CALLBACK });
       const refused = await internalPost(platform, '/internal/v1/app-login/check', {
         return_to: 'https://evil.example/auth/callback',
       });
@@ -98,7 +101,7 @@ describe('control plane: /internal/v1/tenants and /internal/v1/app-login', () =>
       const verifier = client.randomPKCECodeVerifier();
       const issued = await internalPost(platform, '/internal/v1/app-login/codes', {
         session,
-        client_id: 'console',
+        client_id: CLIENT_ID,
         return_to: CALLBACK,
         code_challenge: await client.calculatePKCECodeChallenge(verifier),
         state: 'from-the-app',
@@ -110,7 +113,7 @@ describe('control plane: /internal/v1/tenants and /internal/v1/app-login', () =>
       const exchange = {
         code,
         code_verifier: verifier,
-        client_id: 'console',
+        client_id: CLIENT_ID,
         client_secret: consoleApp.client_secret,
       };
       const first = await internalPost(platform, '/internal/v1/app-login/exchange', exchange);
@@ -124,7 +127,7 @@ describe('control plane: /internal/v1/tenants and /internal/v1/app-login', () =>
     it('refuses a code for an unknown session', async () => {
       const response = await internalPost(platform, '/internal/v1/app-login/codes', {
         session: 'unknown',
-        client_id: 'console',
+        client_id: CLIENT_ID,
         return_to: CALLBACK,
         code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
       });

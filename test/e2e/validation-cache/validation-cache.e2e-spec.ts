@@ -37,20 +37,24 @@ async function cacheLive(platform: TestPlatform): Promise<void> {
   }
 }
 
+/** One platform for both blocks: the second stops its sidecar, so it runs last. */
+let platform: TestPlatform;
+beforeAll(async () => {
+  platform = await startPlatform();
+  await cacheLive(platform);
+});
+afterAll(() => platform?.stop());
+
 describe('GET /v1/me with the validation cache', () => {
-  let platform: TestPlatform;
   let as: oauth.AuthorizationServer;
   let admin: string;
   let app: RegisteredApp;
 
   beforeAll(async () => {
-    platform = await startPlatform();
     as = await discover(platform);
     admin = await adminToken(as, platform);
     app = await registerApp(platform, admin, { client_id: 'cached-app' });
-    await cacheLive(platform);
   });
-  afterAll(() => platform?.stop());
 
   const issue = async (registered: RegisteredApp = app) =>
     (
@@ -235,14 +239,6 @@ describe('GET /v1/me with the validation cache', () => {
 });
 
 describe('GET /v1/me with the validation cache, once the sidecar is gone', () => {
-  let platform: TestPlatform;
-
-  beforeAll(async () => {
-    platform = await startPlatform();
-    await cacheLive(platform);
-  });
-  afterAll(() => platform?.stop());
-
   it('answers 503, never 200 from the cache', async () => {
     const as = await discover(platform);
     const token = await adminToken(as, platform);
