@@ -1181,7 +1181,7 @@ async function expectSameKindOfToken(ours, ourClient, peers, peerClient) {
  * Issuance p99 while a flood of wrong client secrets makes the control plane run argon2
  * (64 MiB, t=3, p=4) against the same issuance without it, on a platform of its own whose
  * failure limits are off, as for a flood from many addresses. The bar: at most 2x
- * (docs/security.md; ARGON2_CONCURRENCY keeps libuv's pool for the signatures).
+ * (docs/security.md; argon2 runs in child processes below the event loops' priority, ARGON2_NICE).
  */
 scenarios['argon2-flood'] = async function argon2Flood(ctx) {
   ctx.progress('starting a platform without failure limits');

@@ -85,6 +85,8 @@ export interface PlatformConfig {
   refreshTokenAbsoluteLifetimeDays: number;
   /** argon2 runs in flight at once in the control plane; the others wait (docs/security.md). */
   argon2Concurrency: number;
+  /** The nice value of the control plane's argon2 processes (ARGON2_NICE). */
+  argon2Nice: number;
   /** What the control plane's retention sweep keeps (libs/domain `RetentionPolicy`, docs/operations.md). */
   retention: {
     /** RETENTION_GRACE_MINUTES: how long expired codes, sessions and refresh-token families stay. */
@@ -210,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role?: ProcessR
     refreshTokenAbsoluteLifetimeDays:
       count(vars.REFRESH_TOKEN_ABSOLUTE_LIFETIME_DAYS) ?? DEFAULTS.refreshTokenAbsoluteLifetimeDays,
     argon2Concurrency: count(vars.ARGON2_CONCURRENCY) ?? DEFAULTS.argon2Concurrency,
+    argon2Nice: count(vars.ARGON2_NICE) ?? DEFAULTS.argon2Nice,
     retention: {
       graceSeconds: (count(vars.RETENTION_GRACE_MINUTES) ?? DEFAULTS.retentionGraceMinutes) * 60,
       tokenEventDays: count(vars.TOKEN_EVENT_RETENTION_DAYS) ?? DEFAULTS.tokenEventRetentionDays,

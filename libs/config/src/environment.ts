@@ -200,6 +200,10 @@ export class EnvironmentVariables {
   ARGON2_CONCURRENCY?: string;
 
   @IsOptional()
+  @Matches(/^(\d|1\d)$/, { message: 'must be a nice value from 0 (normal) to 19 (lowest)' })
+  ARGON2_NICE?: string;
+
+  @IsOptional()
   @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })
   RATE_LIMIT_REDIS_URL?: string;
 

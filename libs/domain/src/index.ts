@@ -15,6 +15,7 @@ export * from './storable-text';
 export * from './clients/client-credentials';
 export * from './clients/client-authenticator';
 export * from './clients/secret-hasher';
+export * from './clients/argon2-processes';
 export * from './clients/secret-digests';
 export * from './keys/signing-key-ring';
 export * from './keys/sealed-private-key';

@@ -44,6 +44,7 @@ export const testConfig = (overrides: Partial<PlatformConfig> = {}): PlatformCon
   retention: { graceSeconds: 3600, tokenEventDays: 30 },
   refreshTokenAbsoluteLifetimeDays: 90,
   argon2Concurrency: 1,
+  argon2Nice: 15,
   trustProxy: [],
   rateLimits: {
     redisUrl: undefined,

@@ -12,7 +12,7 @@ import {
   AuditTrail,
   CrossTenantRefusalAuditor,
   ApplicationRegistry,
-  argon2idHasher,
+  Argon2Processes,
   AuthorizationCodeGrant,
   boundedArgon2,
   AuthorizationRequestValidator,
@@ -112,10 +112,18 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
       inject: [AuditLog, AuditTrail, CLOCK],
     },
     {
-      provide: SECRET_HASHER,
+      provide: Argon2Processes,
       useFactory: (config: PlatformConfig) =>
-        new VerifiedSecretCache(boundedArgon2(argon2idHasher, config.argon2Concurrency)),
+        new Argon2Processes(config.argon2Concurrency, config.argon2Nice, (warning) =>
+          new Logger('Argon2Processes').warn(warning),
+        ),
       inject: [PLATFORM_CONFIG],
+    },
+    {
+      provide: SECRET_HASHER,
+      useFactory: (config: PlatformConfig, processes: Argon2Processes) =>
+        new VerifiedSecretCache(boundedArgon2(processes, config.argon2Concurrency)),
+      inject: [PLATFORM_CONFIG, Argon2Processes],
     },
     {
       provide: Envelope,
@@ -379,9 +387,13 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
   ],
 })
 export class PlatformModule implements OnApplicationShutdown {
-  constructor(@Inject(DATA_SOURCE) private readonly dataSource: DataSource) {}
+  constructor(
+    @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly argon2: Argon2Processes,
+  ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    this.argon2.close();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
 }

@@ -30,11 +30,11 @@ export const QUEUED_PER_RUN = 4;
 
 /**
  * At most `concurrency` argon2 runs (verifications and hashes) at once; the others wait their
- * turn. Each run holds a thread of libuv's pool (four by default), which also signs the tokens,
- * and 64 MiB: a flood of wrong secrets from many addresses would otherwise take every thread
- * issuance needs, and the memory. A verification that would wait behind `queuedPerRun` per run
- * is refused at once as unavailable (503 temporarily_unavailable). Secrets that passed once are
- * answered by VerifiedSecretCache above this, without waiting.
+ * turn. Each run takes a core's worth of CPU and 64 MiB (in the control plane, in one of its
+ * `Argon2Processes`): a flood of wrong secrets from many addresses would otherwise queue without
+ * end. A verification that would wait behind `queuedPerRun` per run is refused at once as
+ * unavailable (503 temporarily_unavailable). Secrets that passed once are answered by
+ * VerifiedSecretCache above this, without waiting.
  */
 export function boundedArgon2(
   inner: SecretHasher,
