@@ -1,4 +1,4 @@
-import { DenyList } from './deny-list';
+import { DenyList } from './revocation/deny-list';
 import { type LiveStreamEnd, LiveStreamAuthority, type StreamClaims } from './live-stream-authority';
 
 const NOW_MS = Date.parse('2026-05-21T10:00:00.000Z');

@@ -1,7 +1,7 @@
 import { type Clock, systemClock } from './clock';
-import type { DenyList } from './deny-list';
-import { type RevocableClaims, revocationDenies } from './revocation-entry';
-import type { RevocationKind } from './storage';
+import type { DenyList } from './revocation/deny-list';
+import { type RevocableClaims, revocationDenies } from './revocation/revocation-entry';
+import type { RevocationKind } from './revocation/revocation';
 
 /**
  * Why a live stream ended before its feed did: the `reason` of its SSE `end` event, the detail

@@ -1,10 +1,10 @@
-import type { Application } from '../application';
+import type { Application, ApplicationStore } from '../registry/application';
 import { isS256CodeChallenge } from '../authorization/pkce';
 import type { Clock } from '../clock';
 import { DomainError } from '../errors';
 import { redirectUriProblem, redirectUriWithParameters } from '../registry/redirect-uri';
 import type { SessionService } from '../sessions/session.service';
-import type { ApplicationStore, AuthorizationCodeStore } from '../storage';
+import type { AuthorizationCodeStore } from '../grants/authorization-code';
 import { loginCodes } from '../tokens/opaque-token';
 import { randomUUID } from 'node:crypto';
 

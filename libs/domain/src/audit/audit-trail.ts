@@ -1,5 +1,6 @@
 import type { Clock } from '../clock';
-import type { Stores, TokenEventInput, Transactor } from '../storage';
+import type { TokenEventInput } from '../events/token-event';
+import type { Stores, Transactor } from '../storage';
 import type { ActingPrincipal } from '../users/user-administration';
 import type { AuditActorKind, AuditAttributes, AuditEventInput, AuditOutcome } from './audit-record';
 

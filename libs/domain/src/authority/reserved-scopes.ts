@@ -1,5 +1,5 @@
 import { ADMIN_SCOPE, scopesCover } from '../scopes';
-import type { AppType } from '../application';
+import type { AppType } from '../registry/application';
 
 /**
  * Scopes only a service app may hold (docs/authorization.md): platform administration, working

@@ -1,7 +1,6 @@
-import { appMayUseGrant, type Application } from '../application';
+import { appMayUseGrant, type Application, type ApplicationStore } from '../registry/application';
 import { OAuthError, type OAuthErrorCode } from '../errors';
 import { parseScope, uncoveredScopes } from '../scopes';
-import type { ApplicationStore } from '../storage';
 import { isS256CodeChallenge } from './pkce';
 import { redirectUriProblem, registeredRedirectUri } from '../registry/redirect-uri';
 import { isServiceOnlyScope, userScopes } from '../authority/reserved-scopes';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Application } from '../application';
+import type { Application } from '../registry/application';
 import type { Clock } from '../clock';
 import { authorizationResponseUri } from '../registry/redirect-uri';
 import type { ScopeDescription, ScopeRegistry } from '../registry/scope-registry';

@@ -1,6 +1,5 @@
-import type { Application } from '../application';
+import type { Application, ApplicationStore } from '../registry/application';
 import { OAuthError } from '../errors';
-import type { ApplicationStore } from '../storage';
 import type { PresentedClientCredentials } from './client-credentials';
 import { generateClientSecret, type SecretHasher } from './secret-hasher';
 

@@ -1,4 +1,4 @@
-import type { Application } from '../application';
+import type { Application } from '../registry/application';
 import { holdsAdminScope } from '../admin';
 import { scopesCover } from '../scopes';
 

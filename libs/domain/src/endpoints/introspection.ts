@@ -1,9 +1,10 @@
-import type { Application } from '../application';
+import type { Application } from '../registry/application';
 import type { ClientAuthenticator } from '../clients/client-authenticator';
 import { readClientCredentials } from '../clients/client-credentials';
 import type { Clock } from '../clock';
 import { OAuthError } from '../errors';
-import type { RefreshTokenStore, RevocationStore } from '../storage';
+import type { RefreshTokenStore } from '../grants/refresh-token';
+import type { RevocationStore } from '../revocation/revocation';
 import type { AccessTokenValidator } from '../tokens/token-validator';
 import { isCompactJws, refreshTokens } from '../tokens/opaque-token';
 import { mayIntrospectAnyToken } from './caller-privileges';

@@ -1,4 +1,4 @@
-import type { Application } from '../application';
+import type { Application } from '../registry/application';
 import type { ClientAuthenticator } from '../clients/client-authenticator';
 import { readClientCredentials } from '../clients/client-credentials';
 import type { Clock } from '../clock';

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { AuditTrail } from '../audit/audit-trail';
 import { ManualClock } from '../clock';
-import type { TokenEventInput } from '../storage';
+import type { TokenEventInput } from './token-event';
 import { GroupedTokenEvents } from './grouped-token-events';
 
 const event = (jti: string): TokenEventInput => ({

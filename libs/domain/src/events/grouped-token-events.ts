@@ -1,5 +1,5 @@
 import { GroupCommit } from '../group-commit';
-import type { TokenEventInput, TokenEventStore } from '../storage';
+import type { TokenEventInput, TokenEventStore } from './token-event';
 
 type Append = Pick<TokenEventStore, 'appendTokenEvents'>;
 

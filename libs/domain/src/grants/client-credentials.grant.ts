@@ -1,7 +1,7 @@
 import type { Clock } from '../clock';
 import { OAuthError } from '../errors';
 import { parseScope, uncoveredScopes } from '../scopes';
-import type { TokenEventStore } from '../storage';
+import type { TokenEventStore } from '../events/token-event';
 import type { JwtAccessTokenStrategy } from '../tokens/access-token';
 import type { GrantHandler, TokenRequest, TokenResponse } from './grant-handler';
 

@@ -1,4 +1,4 @@
-import type { GrantType } from '../application';
+import type { GrantType } from '../registry/application';
 import type { AuthenticatedClient } from '../clients/client-authenticator';
 
 export interface TokenResponse {

@@ -4,7 +4,7 @@ import {
   expectOAuthError,
   postCredentials,
 } from '../testing/in-memory-stores';
-import type { GrantType } from '../application';
+import type { GrantType } from '../registry/application';
 import type { GrantHandler, TokenRequest, TokenResponse } from './grant-handler';
 import { TokenEndpoint } from './token-endpoint';
 

@@ -1,4 +1,4 @@
-import { appMayUseGrant } from '../application';
+import { appMayUseGrant } from '../registry/application';
 import { presentedOwnCredentials, type ClientAuthenticator } from '../clients/client-authenticator';
 import { readClientCredentials } from '../clients/client-credentials';
 import { OAuthError } from '../errors';

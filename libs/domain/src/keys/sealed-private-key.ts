@@ -1,6 +1,6 @@
 import type { JsonWebKey } from 'node:crypto';
-import type { Envelope } from '../vault/envelope';
-import { openText, sealText } from '../vault/sealed-text';
+import type { Envelope } from '../secrets/envelope';
+import { openText, sealText } from '../secrets/sealed-text';
 
 const associatedData = (kid: string) => ['signing-key', kid].join('\0');
 

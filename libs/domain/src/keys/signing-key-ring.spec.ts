@@ -9,7 +9,7 @@ import {
   TEST_ENVELOPE,
   TEST_ISSUER,
 } from '../testing/in-memory-stores';
-import { Envelope } from '../vault/envelope';
+import { Envelope } from '../secrets/envelope';
 import { openPrivateJwk } from './sealed-private-key';
 import { SigningKeyRing } from './signing-key-ring';
 

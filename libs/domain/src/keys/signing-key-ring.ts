@@ -2,10 +2,11 @@ import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK
 import type { KeyObject, webcrypto } from 'node:crypto';
 import type { Clock } from '../clock';
 import { PLATFORM_ACTOR, type AuditActor, type AuditTrail } from '../audit/audit-trail';
-import type { SigningKeyRecord, SigningKeyStore, Transactor } from '../storage';
+import type { Transactor } from '../storage';
+import type { SigningKeyRecord, SigningKeyStore } from './signing-key';
 import { rs256PrivateKey } from '../tokens/jws';
-import type { Envelope } from '../vault/envelope';
-import { rewrapText } from '../vault/sealed-text';
+import type { Envelope } from '../secrets/envelope';
+import { rewrapText } from '../secrets/sealed-text';
 import { openPrivateJwk, sealPrivateJwk } from './sealed-private-key';
 
 type CryptoKey = webcrypto.CryptoKey;

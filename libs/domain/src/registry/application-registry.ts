@@ -6,13 +6,15 @@ import {
   CLIENT_ID_PATTERN,
   TENANT_PATTERN,
   type Application,
+  type ApplicationPage,
+  type ApplicationStore,
   type AppType,
-} from '../application';
+} from './application';
 import { generateClientSecret, type SecretHasher } from '../clients/secret-hasher';
 import type { Clock } from '../clock';
 import { conflict, notFound, validationFailed } from '../errors';
 import { isDefinedScope, SCOPE_PATTERN } from '../scopes';
-import type { ApplicationPage, ApplicationStore, Transactor } from '../storage';
+import type { Transactor } from '../storage';
 import { redirectUriProblems } from './redirect-uri';
 import type { ScopeRegistry } from './scope-registry';
 import { holdsAdminScope } from '../admin';

@@ -1,4 +1,4 @@
-import type { Application, AppType } from '../application';
+import type { Application, AppType } from './application';
 
 /** The loopback addresses a redirect URI may name with plain http (RFC 8252 sections 7.3 and 8.3). */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]']);

@@ -3,7 +3,8 @@ import { conflict, validationFailed } from '../errors';
 import { isServiceOnlyScope } from '../authority/reserved-scopes';
 import { SCOPE_PATTERN, scopeCovers, STANDARD_SCOPES } from '../scopes';
 import { PLATFORM_ACTOR, type AuditActor, type AuditTrail } from '../audit/audit-trail';
-import type { ScopeStore, Transactor } from '../storage';
+import type { Transactor } from '../storage';
+import type { ScopeStore } from './scope-definition';
 
 export interface ScopeDescription {
   name: string;

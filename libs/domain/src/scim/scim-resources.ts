@@ -1,4 +1,5 @@
-import type { Group, GroupInput, ProvisionedUserInput, User } from '../storage';
+import type { ProvisionedUserInput, User } from '../users/user';
+import type { Group, GroupInput } from './group';
 import { readAttributes, valueAt } from './scim-attributes';
 import { scimErrors } from './scim-error';
 import {

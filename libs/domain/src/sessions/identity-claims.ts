@@ -1,4 +1,4 @@
-import type { ExternalUserInput } from '../storage';
+import type { ExternalUserInput } from '../users/user';
 
 /** The platform's role bundle (0.6.0); roles from the identity provider outside it are dropped. */
 export const ROLE_BUNDLE = ['global_admin', 'tenant_admin', 'user', 'viewer'] as const;

@@ -1,7 +1,9 @@
 import type { Clock } from '../clock';
 import { DomainError } from '../errors';
 import type { AuditTrail } from '../audit/audit-trail';
-import type { SessionStore, Stores, Transactor, User, UserStore } from '../storage';
+import type { Stores, Transactor } from '../storage';
+import type { User, UserStore } from '../users/user';
+import type { SessionStore } from './session';
 import { sessionTokens } from '../tokens/opaque-token';
 import {
   userFromIdentity,

@@ -1,5 +1,5 @@
-import type { SealedValue } from '../vault/envelope';
-import type { SecretStore, SecretVersion } from '../vault/secret';
+import type { SealedValue } from '../secrets/envelope';
+import type { SecretStore, SecretVersion } from '../secrets/secret';
 
 const copy = <T>(value: T): T => structuredClone(value);
 /** As the databases order names (ASCII: code units are code points). */

@@ -4,9 +4,10 @@ import * as argon2 from 'argon2';
  * interfaces, a fixed clock that tests move by hand, factories, and a fully wired engine.
  * Not exported from the package index; imported by `*.spec.ts` files only.
  *
- * The stores follow the contract written in storage.ts (the TypeORM adapter is checked
- * against the same contract). They hand out copies, so code under test cannot change stored
- * state except through the interface, and a transaction that throws is rolled back.
+ * The stores follow the contract written in each store's interface, beside its feature (the
+ * TypeORM adapter is checked against the same contract). They hand out copies, so code under
+ * test cannot change stored state except through the interface, and a transaction that throws
+ * is rolled back.
  */
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
 import { AUDIT_GENESIS_HASH, chainAuditRecords } from '../audit/audit-chain';
@@ -20,7 +21,7 @@ import type {
   AuditRecord,
   AuditStore,
 } from '../audit/audit-record';
-import type { Application, AppType } from '../application';
+import type { Application, ApplicationPage, ApplicationStore, AppType } from '../registry/application';
 import {
   AuthorizationRequestValidator,
   type AuthorizationRequestParams,
@@ -42,45 +43,23 @@ import {
   UserTokenIssuer,
 } from '../grants/user-tokens';
 import { SigningKeyRing } from '../keys/signing-key-ring';
-import { Envelope } from '../vault/envelope';
+import { Envelope } from '../secrets/envelope';
 import { InMemoryJobStore } from './in-memory-job-store';
 import { InMemorySecretStore } from './in-memory-secret-store';
 import type { DefinitionKind, DefinitionStore, ServiceDefinition } from '../definitions/service-definition';
 import { ApplicationRegistry } from '../registry/application-registry';
 import { ScopeRegistry } from '../registry/scope-registry';
 import { SESSION_LIFETIME_SECONDS, SessionService } from '../sessions/session.service';
-import type {
-  ApplicationPage,
-  ApplicationStore,
-  AuthorizationCodeRecord,
-  AuthorizationCodeStore,
-  ConditionalUpdateResult,
-  Group,
-  GroupInput,
-  GroupStore,
-  InsertResult,
-  ProvisionedUserInput,
-  RefreshTokenRecord,
-  RefreshTokenStore,
-  ExternalUserInput,
-  Revocation,
-  RevocationInput,
-  SessionRecord,
-  SessionStore,
-  RevocationKind,
-  RevocationStore,
-  ScopeDefinition,
-  ScopeStore,
-  SigningKeyRecord,
-  SigningKeyStore,
-  Stores,
-  TokenEvent,
-  TokenEventInput,
-  TokenEventStore,
-  Transactor,
-  User,
-  UserStore,
-} from '../storage';
+import type { TokenEvent, TokenEventInput, TokenEventStore } from '../events/token-event';
+import type { AuthorizationCodeRecord, AuthorizationCodeStore } from '../grants/authorization-code';
+import type { RefreshTokenRecord, RefreshTokenStore } from '../grants/refresh-token';
+import type { SigningKeyRecord, SigningKeyStore } from '../keys/signing-key';
+import type { ScopeDefinition, ScopeStore } from '../registry/scope-definition';
+import type { Revocation, RevocationInput, RevocationKind, RevocationStore } from '../revocation/revocation';
+import type { Group, GroupInput, GroupStore } from '../scim/group';
+import type { SessionRecord, SessionStore } from '../sessions/session';
+import type { ConditionalUpdateResult, InsertResult, Stores, Transactor } from '../storage';
+import type { ProvisionedUserInput, ExternalUserInput, User, UserStore } from '../users/user';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, JwtAccessTokenStrategy } from '../tokens/access-token';
 import { refreshTokens } from '../tokens/opaque-token';
 import { AccessTokenValidator } from '../tokens/token-validator';

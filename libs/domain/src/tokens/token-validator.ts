@@ -1,5 +1,5 @@
 import type { Clock } from '../clock';
-import type { RevocationStore } from '../storage';
+import type { RevocationStore } from '../revocation/revocation';
 import type { AccessTokenClaims, JwtAccessTokenStrategy } from './access-token';
 
 /**

@@ -2,7 +2,7 @@ import { DomainError } from '../errors';
 import { ManualClock } from '../clock';
 import { AuditTrail } from '../audit/audit-trail';
 import { InMemoryStores, InMemoryTransactor, expectDomainError } from '../testing/in-memory-stores';
-import type { User } from '../storage';
+import type { User } from './user';
 import { type ActingPrincipal, isPlatformAdmin, UserAdministration } from './user-administration';
 
 const user = (tenant: string, roles: string[]): ActingPrincipal => ({

@@ -6,7 +6,8 @@ import { type ActingPrincipal, policyPrincipalOf } from '../authority/principal'
 import { checkTenantIsolation } from '../policy/tenant-isolation';
 import { ROLE_BUNDLE } from '../sessions/identity-claims';
 import { auditActorOf, type AuditTrail } from '../audit/audit-trail';
-import type { Transactor, User, UserStore } from '../storage';
+import type { Transactor } from '../storage';
+import type { User, UserStore } from './user';
 
 export type { ActingPrincipal } from '../authority/principal';
 

@@ -1,5 +1,5 @@
-import type { Envelope } from '../vault/envelope';
-import { isSealedText, openText, sealText } from '../vault/sealed-text';
+import type { Envelope } from '../secrets/envelope';
+import { isSealedText, openText, sealText } from '../secrets/sealed-text';
 
 /** Bound to its endpoint: a sealed secret copied onto another endpoint's row does not open. */
 const associatedData = (endpointId: string) => ['webhook-secret', endpointId].join('\0');

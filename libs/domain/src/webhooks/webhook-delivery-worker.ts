@@ -7,7 +7,7 @@ import type {
   WebhookEndpoint,
   WebhookStore,
 } from './webhook-endpoint';
-import type { Envelope } from '../vault/envelope';
+import type { Envelope } from '../secrets/envelope';
 import { openWebhookSecret } from './sealed-webhook-secret';
 import { webhookRetryDelay } from './webhook-retry';
 import { webhookHeaders } from './webhook-signature';

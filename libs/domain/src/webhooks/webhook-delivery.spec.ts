@@ -9,7 +9,7 @@ import {
   InMemoryTransactor,
   TEST_ENVELOPE,
 } from '../testing/in-memory-stores';
-import { Envelope } from '../vault/envelope';
+import { Envelope } from '../secrets/envelope';
 import { WebhookDeliveryWorker, type WebhookResponse, type WebhookSender } from './webhook-delivery-worker';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookRegistry } from './webhook-registry';

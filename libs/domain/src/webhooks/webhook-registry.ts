@@ -3,8 +3,8 @@ import type { Clock } from '../clock';
 import { DomainError, notFound, validationFailed } from '../errors';
 import type { AuditActor, AuditTrail } from '../audit/audit-trail';
 import type { Stores, Transactor } from '../storage';
-import type { Envelope } from '../vault/envelope';
-import { rewrapText } from '../vault/sealed-text';
+import type { Envelope } from '../secrets/envelope';
+import { rewrapText } from '../secrets/sealed-text';
 import {
   endpointReceives,
   EVENT_TYPE_PATTERN,

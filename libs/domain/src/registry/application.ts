@@ -1,3 +1,5 @@
+import type { InsertResult } from '../storage';
+
 /** A registered OAuth client (spec: "Application"). */
 export const APP_TYPES = ['service', 'web', 'spa', 'cli'] as const;
 export type AppType = (typeof APP_TYPES)[number];
@@ -47,3 +49,22 @@ export function appNeedsRedirectUris(appType: AppType): boolean {
 export const TENANT_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
 export const CLIENT_ID_PATTERN = /^[A-Za-z0-9._-]{3,64}$/;
+
+export interface ApplicationPage {
+  items: Application[];
+  /** client_id to pass as `after` for the next page, when there is one. */
+  nextAfter: string | null;
+}
+
+export interface ApplicationStore {
+  findApplication(clientId: string): Promise<Application | null>;
+  insertApplication(app: Application): Promise<InsertResult>;
+  /** Ordered by client_id; `after` is exclusive. */
+  listApplications(page: { after?: string; limit: number }): Promise<ApplicationPage>;
+  /** Up to `limit` apps that registered exactly `redirectUri`, by client_id, found by an index. */
+  findApplicationsByRedirectUri(redirectUri: string, limit: number): Promise<Application[]>;
+  /** false when there was no such application. */
+  deleteApplication(clientId: string): Promise<boolean>;
+  /** false when there was no such application. */
+  updateApplicationSecret(clientId: string, secretHash: string, rotatedAt: Date): Promise<boolean>;
+}

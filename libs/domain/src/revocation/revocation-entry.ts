@@ -1,4 +1,4 @@
-import type { Revocation, RevocationKind } from './storage';
+import type { Revocation, RevocationKind } from './revocation';
 
 /** An entry of the internal revocation feed (docs/internal-api.md); times in Unix seconds. */
 export interface RevocationEntry {

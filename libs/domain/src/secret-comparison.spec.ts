@@ -1,4 +1,4 @@
-import { secretsEqual } from './secrets';
+import { secretsEqual } from './secret-comparison';
 
 describe(secretsEqual.name, () => {
   it('is true for the same secret only', () => {

@@ -1,5 +1,5 @@
 import { type RevocableClaims, type RevocationEntry, revocationDenies } from './revocation-entry';
-import type { RevocationKind } from './storage';
+import type { RevocationKind } from './revocation';
 
 /**
  * What a watcher of the deny-list is told: an entry that changed it (a token that passed before
