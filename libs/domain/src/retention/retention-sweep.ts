@@ -60,7 +60,7 @@ export class RetentionSweep {
     const { revocations, authorizationCodes, sessions, refreshTokens, tokenEvents } = this.stores;
     return {
       // An entry expires when no token it covers can still be valid: no grace needed.
-      revocations: await revocations.pruneRevocations(now),
+      revocations: await this.inBatches((limit) => revocations.pruneRevocations(now, limit)),
       authorization_codes: await this.inBatches((limit) =>
         authorizationCodes.pruneAuthorizationCodes(ended, limit),
       ),

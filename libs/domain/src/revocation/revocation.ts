@@ -35,5 +35,6 @@ export interface RevocationStore {
     keys: Array<{ kind: RevocationKind; value: string }>,
     now: Date,
   ): Promise<Revocation[]>;
-  pruneRevocations(now: Date): Promise<number>;
+  /** Deletes up to `limit` entries expired at `now` (a batch of a retention sweep); answers how many. */
+  pruneRevocations(now: Date, limit: number): Promise<number>;
 }

@@ -231,10 +231,10 @@ export class InMemoryRevocationStore implements RevocationStore, Snapshotting {
       .map(copy);
   }
 
-  async pruneRevocations(now: Date): Promise<number> {
-    const before = this.rows.length;
-    this.rows = this.rows.filter((r) => r.expiresAt > now);
-    return before - this.rows.length;
+  async pruneRevocations(now: Date, limit: number): Promise<number> {
+    const pruned = new Set(this.rows.filter((r) => r.expiresAt <= now).slice(0, limit));
+    this.rows = this.rows.filter((r) => !pruned.has(r));
+    return pruned.size;
   }
 
   /** Every entry ever added, ascending by seq. */

@@ -2,6 +2,7 @@ import type { Revocation, RevocationInput, RevocationKind, RevocationStore } fro
 import type { EntityManager } from 'typeorm';
 import { RevocationEntity } from '../entities/revocation.entity';
 import { inFeedOrder } from './feed-order';
+import { pruneBatch } from './prune-batch';
 
 export class TypeOrmRevocationStore implements RevocationStore {
   constructor(private readonly manager: EntityManager) {}
@@ -72,14 +73,14 @@ export class TypeOrmRevocationStore implements RevocationStore {
     return rows.map(toRevocation);
   }
 
-  async pruneRevocations(now: Date): Promise<number> {
-    const result = await this.manager
-      .createQueryBuilder()
-      .delete()
-      .from(RevocationEntity)
-      .where('expires_at <= :now', { now: now.getTime() })
-      .execute();
-    return result.affected ?? 0;
+  pruneRevocations(now: Date, limit: number): Promise<number> {
+    return pruneBatch(
+      this.manager,
+      RevocationEntity,
+      'seq',
+      'SELECT seq FROM revocations WHERE expires_at <= :now LIMIT :limit',
+      { now: now.getTime(), limit },
+    );
   }
 }
 

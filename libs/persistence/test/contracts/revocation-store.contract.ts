@@ -100,8 +100,23 @@ export const revocationStoreContract: Contract = (context) => {
       at(-10),
     );
 
-    await expect(store().pruneRevocations(T0)).resolves.toBe(2);
+    await expect(store().pruneRevocations(T0, 100)).resolves.toBe(2);
     await expect(store().listRevocationsAfter(0, 10)).resolves.toEqual([kept]);
+  });
+
+  it('prunes at most the batch it is given, the rest at the next call', async () => {
+    await store().addRevocations(
+      [
+        aRevocation({ expiresAt: at(-3) }),
+        aRevocation({ expiresAt: at(-2) }),
+        aRevocation({ expiresAt: at(-1) }),
+      ],
+      at(-10),
+    );
+
+    await expect(store().pruneRevocations(T0, 2)).resolves.toBe(2);
+    await expect(store().pruneRevocations(T0, 2)).resolves.toBe(1);
+    await expect(store().listRevocationsAfter(0, 10)).resolves.toEqual([]);
   });
 
   it('lets a reader following the cursor see every entry, however late each writer commits', async () => {
@@ -116,7 +131,7 @@ export const revocationStoreContract: Contract = (context) => {
 
   it('never reuses the sequence number of a pruned newest entry', async () => {
     const [pruned] = await store().addRevocations([aRevocation({ expiresAt: at(-1) })], T0);
-    await store().pruneRevocations(T0);
+    await store().pruneRevocations(T0, 100);
 
     const [next] = await store().addRevocations([aRevocation()], T0);
 
