@@ -1,21 +1,25 @@
 import { Module } from '@nestjs/common';
 import { RouteAuthorityModule } from '@platform/http';
 import { TracingShutdown } from '@platform/telemetry';
-import { AdminModule } from './admin/admin.module';
 import { AppLoginModule } from './app-login/app-login.module';
+import { AppsModule } from './apps/apps.module';
 import { AuditModule } from './audit/audit.module';
-import { InternalModule } from './internal/internal.module';
+import { HealthModule } from './health/health.module';
+import { KeysModule } from './keys/keys.module';
+import { OAuthModule } from './oauth/oauth.module';
 import { BootstrapService } from './platform/bootstrap.service';
 import { PlatformModule } from './platform/platform.module';
 import { RetentionSweepLoop } from './platform/retention-sweep';
-import { PublicModule } from './public/public.module';
 import { FlagsModule } from './flags/flags.module';
 import { MaskingModule } from './masking/masking.module';
-import { RateLimitsModule } from './ratelimit/rate-limits.module';
+import { RateLimitsModule } from './rate-limits/rate-limits.module';
 import { ScimModule } from './scim/scim.module';
+import { ScopesModule } from './scopes/scopes.module';
 import { SecretsModule } from './secrets/secrets.module';
+import { ServiceAccountsModule } from './service-accounts/service-accounts.module';
 import { JobsModule } from './jobs/jobs.module';
 import { TenantsModule } from './tenants/tenants.module';
+import { TokenEventsModule } from './token-events/token-events.module';
 import { UserFlowModule } from './user-flow/user-flow.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -23,9 +27,13 @@ import { WebhooksModule } from './webhooks/webhooks.module';
   imports: [
     PlatformModule,
     RouteAuthorityModule,
-    PublicModule,
-    AdminModule,
-    InternalModule,
+    HealthModule,
+    KeysModule,
+    AppsModule,
+    ScopesModule,
+    ServiceAccountsModule,
+    TokenEventsModule,
+    OAuthModule,
     UserFlowModule,
     AppLoginModule,
     TenantsModule,

@@ -95,6 +95,12 @@ export const operation = <M extends AnswerModel = undefined>(entry: Operation<M>
 /** The path the control plane serves an operation on. */
 export const internalPathOf = (entry: Operation): string => entry.internal ?? entry.path;
 
+/**
+ * The route a path is, whatever its parameters are called: two entries whose control-plane paths
+ * differ only there (`apps/:id/rotate-secret`, `apps/:app_id/rotate-secret`) reach one handler.
+ */
+export const routeShapeOf = (path: string): string => path.replace(/:[A-Za-z0-9_]+/g, ':');
+
 /** The query parameters of an operation: the properties its query DTO documents. */
 export function queryNamesOf(entry: Operation): string[] {
   if (entry.query === undefined) return [];

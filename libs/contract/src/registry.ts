@@ -387,6 +387,8 @@ export const SERVICE_ACCOUNT_OPERATIONS = {
       'The response body is "not shown" in the specification; decided: the same as `rotate-secret`, **200** `{client_id, client_secret, rotated_at}`; the old secret stops working at once. No body. Admin Bearer token required.',
     method: 'POST',
     path: 'api/v1/apps/:app_id/credentials/rotate',
+    // The control plane rotates any app's secret on one route.
+    internal: 'api/v1/apps/:app_id/rotate-secret',
     caller: ADMIN,
     params: { app_id: { description: 'The `client_id`.' } },
     answer: { status: 200, model: RotatedSecretDto, description: 'The new secret.' },

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { InternalGuard } from '../internal/internal.guard';
+import { InternalGuard } from '../platform/internal.guard';
 import { InternalAppLoginController } from './internal-app-login.controller';
 
 /** Internal routes of the app login (`/internal/v1/app-login/*`), behind the internal token. */

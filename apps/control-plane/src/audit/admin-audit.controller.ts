@@ -3,7 +3,7 @@ import { ADMIN_AUDIT_OPERATIONS, ListAllAuditRecordsQueryDto, VerifyAuditQueryDt
 import { type AccessTokenClaims, AuditLog, type AuditRecord } from '@platform/domain';
 import { followFeed, liveReplyOf } from '@platform/http';
 import type { FastifyReply } from 'fastify';
-import { AdminClaims } from '../admin/admin-api.guard';
+import { AdminClaims } from '../platform/admin-api.guard';
 import { Implements, ImplementsLive } from '../platform/implements';
 import { toAuditPage, toAuditQuery, toAuditRecordResponse } from './audit-wire';
 

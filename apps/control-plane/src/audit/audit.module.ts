@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AdminApiGuard } from '../admin/admin-api.guard';
-import { InternalGuard } from '../internal/internal.guard';
+import { AdminApiGuard } from '../platform/admin-api.guard';
+import { InternalGuard } from '../platform/internal.guard';
 import { AdminAuditController } from './admin-audit.controller';
 import { AuditCheckpointsController } from './audit-checkpoints.controller';
 import { InternalAuditController } from './internal-audit.controller';

@@ -1,7 +1,7 @@
 import { Body, Controller, Param } from '@nestjs/common';
 import { FLAG_OPERATIONS, FlagDefinitionsUpdateDto } from '@platform/contract';
 import { type AuditActor, DefinitionRegistry, FLAG_SET, type ServiceDefinition } from '@platform/domain';
-import { AdminActor } from '../admin/admin-api.guard';
+import { AdminActor } from '../platform/admin-api.guard';
 import { Implements } from '../platform/implements';
 
 /** A tenant's feature flag definitions (docs/flags.md), for admins. */

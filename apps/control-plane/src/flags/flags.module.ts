@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { FLAG_DEFINITIONS } from '@platform/domain';
-import { AdminApiGuard } from '../admin/admin-api.guard';
+import { AdminApiGuard } from '../platform/admin-api.guard';
 import { definitionRegistryProvider } from '../platform/definition-registry.provider';
 import { AdminFlagsController } from './admin-flags.controller';
 

@@ -7,7 +7,7 @@ import {
   type Stores,
   type Transactor,
 } from '@platform/domain';
-import { InternalGuard } from '../internal/internal.guard';
+import { InternalGuard } from '../platform/internal.guard';
 import { CLOCK, STORES, TRANSACTOR } from '../platform/tokens';
 import { InternalJobWorkersController } from './internal-job-workers.controller';
 import { InternalJobsController } from './internal-jobs.controller';

@@ -6,7 +6,7 @@ import {
   MASKING_SETTINGS_NAME,
   type ServiceDefinition,
 } from '@platform/domain';
-import { AdminActor } from '../admin/admin-api.guard';
+import { AdminActor } from '../platform/admin-api.guard';
 import { Implements } from '../platform/implements';
 
 /** A tenant's masking settings (docs/masking.md), for admins. */

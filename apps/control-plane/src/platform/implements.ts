@@ -1,5 +1,11 @@
 import { applyDecorators, HttpCode, RequestMapping, RequestMethod, SetMetadata } from '@nestjs/common';
-import { type AnswerModel, type AnswerOf, internalPathOf, type Operation } from '@platform/contract';
+import {
+  type AnswerModel,
+  type AnswerOf,
+  internalPathOf,
+  type Operation,
+  routeShapeOf,
+} from '@platform/contract';
 import { LiveRoute, OpaqueBodyMembers } from '@platform/http';
 import { AdminRoute, InternalRoute, PublicRoute } from './route-authority';
 
@@ -44,7 +50,10 @@ export function ImplementsLive<M extends AnswerModel>(entry: Operation<M>) {
 
 function routeOf(entry: Operation, more: Operation[]): MethodDecorator {
   for (const other of more) {
-    if (other.method !== entry.method || internalPathOf(other) !== internalPathOf(entry)) {
+    if (
+      other.method !== entry.method ||
+      routeShapeOf(internalPathOf(other)) !== routeShapeOf(internalPathOf(entry))
+    ) {
       throw new Error(`${entry.id} and ${other.id} do not reach the same control-plane route`);
     }
   }

@@ -2,9 +2,9 @@ import { GUARDS_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { routeHandlersOf } from '@platform/contract';
 import { PLATFORM_ADMIN } from '@platform/domain';
 import { controllersOf, declaredAuthority, undeclaredRoutes } from '@platform/http';
-import { AdminApiGuard } from '../admin/admin-api.guard';
+import { AdminApiGuard } from './admin-api.guard';
 import { ControlPlaneModule } from '../app.module';
-import { InternalGuard } from '../internal/internal.guard';
+import { InternalGuard } from './internal.guard';
 
 /** Every route of the control plane, with what it declares and the guards it runs. */
 const routes = controllersOf(ControlPlaneModule).flatMap((controller) =>

@@ -1,8 +1,8 @@
 import { applyDecorators, UseGuards } from '@nestjs/common';
 import { DeclaresAuthority, INTERNAL_CALLER, NO_CREDENTIAL, tenantFromPath } from '@platform/contract';
 import { PLATFORM_ADMIN } from '@platform/domain';
-import { AdminApiGuard } from '../admin/admin-api.guard';
-import { InternalGuard } from '../internal/internal.guard';
+import { AdminApiGuard } from './admin-api.guard';
+import { InternalGuard } from './internal.guard';
 
 /**
  * The three kinds of control-plane route, each one decorator that applies its guard and declares

@@ -8,7 +8,7 @@ import {
   type Stores,
   type Transactor,
 } from '@platform/domain';
-import { InternalGuard } from '../internal/internal.guard';
+import { InternalGuard } from '../platform/internal.guard';
 import { CLOCK, PLATFORM_CONFIG, STORES, TRANSACTOR } from '../platform/tokens';
 import { InternalScimController } from './internal-scim.controller';
 

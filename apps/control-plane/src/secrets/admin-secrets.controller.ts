@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { SECRETS_ADMIN_OPERATIONS } from '@platform/contract';
 import { type AuditActor, SecretVault, SigningKeyRing, WebhookRegistry } from '@platform/domain';
-import { AdminActor } from '../admin/admin-api.guard';
+import { AdminActor } from '../platform/admin-api.guard';
 import { Implements } from '../platform/implements';
 
 /**

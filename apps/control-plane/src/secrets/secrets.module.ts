@@ -8,8 +8,8 @@ import {
   type Stores,
   type Transactor,
 } from '@platform/domain';
-import { AdminApiGuard } from '../admin/admin-api.guard';
-import { InternalGuard } from '../internal/internal.guard';
+import { AdminApiGuard } from '../platform/admin-api.guard';
+import { InternalGuard } from '../platform/internal.guard';
 import { CLOCK, STORES, TRANSACTOR } from '../platform/tokens';
 import { AdminSecretsController } from './admin-secrets.controller';
 import { InternalSecretsController } from './internal-secrets.controller';

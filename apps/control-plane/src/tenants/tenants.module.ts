@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { InternalGuard } from '../internal/internal.guard';
+import { InternalGuard } from '../platform/internal.guard';
 import { InternalTenantUsersController } from './internal-tenant-users.controller';
 
 /** Internal routes of tenant user administration (`/internal/v1/tenants/*`). */

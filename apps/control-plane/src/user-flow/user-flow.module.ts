@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import type { PlatformConfig } from '@platform/config';
-import { InternalGuard } from '../internal/internal.guard';
+import { InternalGuard } from '../platform/internal.guard';
 import { PLATFORM_CONFIG } from '../platform/tokens';
 import { IdentityTokenVerifier } from './identity-token-verifier';
 import { InternalAuthorizeController } from './internal-authorize.controller';

@@ -9,7 +9,7 @@ import {
   WEBHOOK_OPERATIONS,
 } from '@platform/contract';
 import { WebhookRegistry, type AuditActor } from '@platform/domain';
-import { AdminActor } from '../admin/admin-api.guard';
+import { AdminActor } from '../platform/admin-api.guard';
 import { Implements } from '../platform/implements';
 import {
   toRegisteredWebhookResponse,

@@ -10,7 +10,7 @@ import {
   type Stores,
   type Transactor,
 } from '@platform/domain';
-import { AdminApiGuard } from '../admin/admin-api.guard';
+import { AdminApiGuard } from '../platform/admin-api.guard';
 import { CLOCK, PLATFORM_CONFIG, STORES, TRANSACTOR } from '../platform/tokens';
 import { AdminWebhooksController } from './admin-webhooks.controller';
 import { HttpWebhookSender } from './http-webhook-sender';

@@ -76,7 +76,9 @@ const signsUsersIn = (app: Application): boolean => app.appType !== 'service';
  * registered before them (say `http://localhost/...`) is refused here as at /oauth/authorize.
  */
 const returnsTo = (app: Application, returnTo: string): boolean =>
-  signsUsersIn(app) && app.redirectUris.includes(returnTo) && redirectUriProblem(returnTo, app.appType) === null;
+  signsUsersIn(app) &&
+  app.redirectUris.includes(returnTo) &&
+  redirectUriProblem(returnTo, app.appType) === null;
 
 /**
  * The app login of the user-forwarding model (docs/internal-api.md): `return_to` is accepted

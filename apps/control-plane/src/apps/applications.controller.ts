@@ -5,6 +5,7 @@ import {
   ListApplicationsQueryDto,
   RegisterApplicationDto,
   type RotatedSecretDto,
+  SERVICE_ACCOUNT_OPERATIONS,
 } from '@platform/contract';
 import { ApplicationRegistry } from '@platform/domain';
 import type { FastifyReply } from 'fastify';
@@ -58,24 +59,16 @@ export class ApplicationsController {
     this.feed.wake();
   }
 
-  @Implements(APP_OPERATIONS.rotateSecret)
-  rotateSecret(@Param('id') clientId: string) {
-    return rotateSecret(this.registry, this.feed, clientId);
+  /** A new secret for the app, shown once (also a service account's `credentials/rotate`). */
+  @Implements(APP_OPERATIONS.rotateSecret, SERVICE_ACCOUNT_OPERATIONS.rotate)
+  async rotateSecret(@Param('id') clientId: string): Promise<RotatedSecretDto> {
+    const rotated = await this.registry.rotateSecret(clientId);
+    // Its `secret` entry tells every backend to forget what it remembered of the old secret.
+    this.feed.wake();
+    return {
+      client_id: rotated.clientId,
+      client_secret: rotated.clientSecret,
+      rotated_at: rotated.rotatedAt.toISOString(),
+    };
   }
-}
-
-/** A new secret for the app, shown once (also a service account's `credentials/rotate`). */
-export async function rotateSecret(
-  registry: ApplicationRegistry,
-  feed: RevocationFeed,
-  clientId: string,
-): Promise<RotatedSecretDto> {
-  const rotated = await registry.rotateSecret(clientId);
-  // Its `secret` entry tells every backend to forget what it remembered of the old secret.
-  feed.wake();
-  return {
-    client_id: rotated.clientId,
-    client_secret: rotated.clientSecret,
-    rotated_at: rotated.rotatedAt.toISOString(),
-  };
 }

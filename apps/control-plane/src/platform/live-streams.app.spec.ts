@@ -14,7 +14,7 @@ import {
 } from '@platform/http';
 import { scrape } from '@platform/telemetry';
 import type { FastifyReply } from 'fastify';
-import { SeqFeed } from '../platform/seq-feed';
+import { SeqFeed } from './seq-feed';
 import { streamFeed } from './feed-stream';
 
 /** A large event (16 KiB), so a reader that never reads fills the kernel's buffers quickly. */

@@ -1,17 +1,12 @@
-import { Body, Controller, Param } from '@nestjs/common';
+import { Body, Controller } from '@nestjs/common';
 import { RegisterServiceAccountDto, SERVICE_ACCOUNT_OPERATIONS } from '@platform/contract';
 import { ApplicationRegistry } from '@platform/domain';
-import { RevocationFeed } from '../platform/revocation-feed';
-import { rotateSecret } from './applications.controller';
 import { Implements } from '../platform/implements';
 
-/** Service accounts: a `service` app under a generated client_id, its secret rotated as any app's. */
+/** Service accounts: a `service` app under a generated client_id (its secret rotates as any app's). */
 @Controller()
 export class AdminServiceAccountsController {
-  constructor(
-    private readonly registry: ApplicationRegistry,
-    private readonly feed: RevocationFeed,
-  ) {}
+  constructor(private readonly registry: ApplicationRegistry) {}
 
   @Implements(SERVICE_ACCOUNT_OPERATIONS.register)
   async register(@Body() body: RegisterServiceAccountDto) {
@@ -30,10 +25,5 @@ export class AdminServiceAccountsController {
       created_at: app.createdAt.toISOString(),
       ...(app.tenant !== null && { tenant: app.tenant }),
     };
-  }
-
-  @Implements(SERVICE_ACCOUNT_OPERATIONS.rotate)
-  rotate(@Param('app_id') clientId: string) {
-    return rotateSecret(this.registry, this.feed, clientId);
   }
 }

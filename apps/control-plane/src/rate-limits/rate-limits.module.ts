@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RATE_LIMIT_RULES } from '@platform/domain';
-import { AdminApiGuard } from '../admin/admin-api.guard';
-import { InternalGuard } from '../internal/internal.guard';
+import { AdminApiGuard } from '../platform/admin-api.guard';
+import { InternalGuard } from '../platform/internal.guard';
 import { definitionRegistryProvider } from '../platform/definition-registry.provider';
 import { AdminRateLimitsController } from './admin-rate-limits.controller';
 import { DefinitionsController } from './definitions.controller';

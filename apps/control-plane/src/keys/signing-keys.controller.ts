@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { KEY_OPERATIONS } from '@platform/contract';
 import { SigningKeyRing, type AuditActor } from '@platform/domain';
-import { AdminActor } from './admin-api.guard';
+import { AdminActor } from '../platform/admin-api.guard';
 import { Implements } from '../platform/implements';
 
 @Controller()

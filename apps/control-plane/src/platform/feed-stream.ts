@@ -1,6 +1,6 @@
 import { closeWithServer, liveStreamsOf, readerTook, type PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
-import type { SeqFeed } from '../platform/seq-feed';
+import type { SeqFeed } from './seq-feed';
 
 const HEARTBEAT_MS = 15_000;
 

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
+import { InternalGuard } from '../platform/internal.guard';
 import { InternalOAuthController } from './internal-oauth.controller';
-import { InternalGuard } from './internal.guard';
 import { RevocationsController } from './revocations.controller';
 
-/** Routes only our own processes call (`/internal/v1/*`), behind the internal token. */
+/** The OAuth endpoints the backend relays to, and the revocation feed sidecars follow: internal routes. */
 @Module({ controllers: [InternalOAuthController, RevocationsController], providers: [InternalGuard] })
-export class InternalModule {}
+export class OAuthModule {}

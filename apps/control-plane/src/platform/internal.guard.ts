@@ -1,7 +1,7 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { PlatformConfig } from '@platform/config';
 import { InternalTokenGuard } from '@platform/http';
-import { PLATFORM_CONFIG } from '../platform/tokens';
+import { PLATFORM_CONFIG } from './tokens';
 
 /** Nest-injectable form of the shared internal-token check. */
 @Injectable()

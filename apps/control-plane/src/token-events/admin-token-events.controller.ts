@@ -9,7 +9,7 @@ import { type AccessTokenClaims, type Stores, type TokenEvent } from '@platform/
 import { followFeed, liveReplyOf } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { STORES } from '../platform/tokens';
-import { AdminClaims } from './admin-api.guard';
+import { AdminClaims } from '../platform/admin-api.guard';
 import { ImplementsLive } from '../platform/implements';
 
 @Controller()

@@ -1,7 +1,7 @@
 import { Body, Controller } from '@nestjs/common';
 import { DefineScopeDto, SCOPE_OPERATIONS } from '@platform/contract';
 import { ScopeRegistry, type AuditActor } from '@platform/domain';
-import { AdminActor } from './admin-api.guard';
+import { AdminActor } from '../platform/admin-api.guard';
 import { Implements } from '../platform/implements';
 
 @Controller()

@@ -10,8 +10,8 @@ import {
 import { type PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { IsString, MaxLength } from 'class-validator';
-import { FeedQuery } from './feed-query';
-import { streamFeed } from './feed-stream';
+import { FeedQuery } from '../platform/feed-query';
+import { streamFeed } from '../platform/feed-stream';
 import { CLOCK, STORES } from '../platform/tokens';
 import { RevocationFeed } from '../platform/revocation-feed';
 import { metrics } from '@platform/telemetry';

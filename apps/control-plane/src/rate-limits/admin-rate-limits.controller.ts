@@ -1,7 +1,7 @@
 import { Body, Controller, Param } from '@nestjs/common';
 import { RATE_LIMIT_OPERATIONS, RateLimitRulesUpdateDto } from '@platform/contract';
 import { type AuditActor, DefinitionRegistry, type ServiceDefinition } from '@platform/domain';
-import { AdminActor } from '../admin/admin-api.guard';
+import { AdminActor } from '../platform/admin-api.guard';
 import { Implements } from '../platform/implements';
 
 /** The rate limit rules of a tenant's domains (docs/rate-limits.md), for admins. */
