@@ -1,4 +1,9 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import {
+  AUTHORIZATION_PARAMETER_MAX_LENGTH as LIMIT,
+  type AuthorizationRequestParams,
+} from '@platform/domain';
+import { IsBoolean, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { RolesProperty, ScopesProperty, UnixSecondsProperty } from './fields';
 import { TokenResponseDto } from './oauth';
 import { operation } from './operation-table';
@@ -101,6 +106,64 @@ const REFUSED_REQUEST =
   'The authorization request is refused: `error`, `error_description`, and whether it may be redirected.';
 const NO_SESSION = 'The browser session is unknown or expired.';
 
+/** The `return_to` of an app login. */
+export class ReturnToDto {
+  @IsString()
+  @MaxLength(2048)
+  return_to: string;
+}
+
+export class LoginCodeRequestDto extends ReturnToDto {
+  @IsString()
+  @MaxLength(512)
+  session: string;
+
+  @IsString()
+  @MaxLength(64)
+  client_id: string;
+
+  @IsString()
+  @MaxLength(128)
+  code_challenge: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  state?: string;
+}
+
+/** The app's credentials, as at the token endpoint (or Basic, passed through). */
+export class AppClientDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  client_id?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  client_secret?: string;
+}
+
+export class LoginCodeExchangeDto extends AppClientDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  code?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  code_verifier?: string;
+}
+
+export class AppLoginRefreshDto extends AppClientDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  refresh_token?: string;
+}
+
 /** The app a login's `return_to` belongs to. */
 export class AppLoginTargetDto {
   client_id: string;
@@ -127,6 +190,7 @@ export const INTERNAL_APP_LOGIN_OPERATIONS = {
     method: 'POST',
     path: 'internal/v1/app-login/check',
     caller: INTERNAL,
+    body: { type: 'json', model: ReturnToDto },
     answer: { status: 200, model: AppLoginTargetDto, description: 'The app the `return_to` belongs to.' },
     refuses: { 400: NOT_A_CALLBACK },
   }),
@@ -137,6 +201,7 @@ export const INTERNAL_APP_LOGIN_OPERATIONS = {
     method: 'POST',
     path: 'internal/v1/app-login/codes',
     caller: INTERNAL,
+    body: { type: 'json', model: LoginCodeRequestDto },
     answer: { status: 201, model: LoginRedirectDto, description: 'The app’s callback with the code.' },
     refuses: { 400: NOT_A_CALLBACK },
   }),
@@ -147,6 +212,7 @@ export const INTERNAL_APP_LOGIN_OPERATIONS = {
     method: 'POST',
     path: 'internal/v1/app-login/exchange',
     caller: INTERNAL,
+    body: { type: 'json', model: LoginCodeExchangeDto },
     answer: { status: 200, model: TokenResponseDto, description: 'The RFC 6749 token answer.' },
   }),
   refresh: operation({
@@ -156,9 +222,61 @@ export const INTERNAL_APP_LOGIN_OPERATIONS = {
     method: 'POST',
     path: 'internal/v1/app-login/refresh',
     caller: INTERNAL,
+    body: { type: 'json', model: AppLoginRefreshDto },
     answer: { status: 200, model: TokenResponseDto, description: 'The RFC 6749 token answer.' },
   }),
 };
+
+/**
+ * Shapes only, with the bounds the backend already enforced (a request over one never gets
+ * here from it): what the parameters mean is the domain's
+ * to judge, so that its refusals keep the `{error, error_description, redirectable}` form.
+ */
+export class AuthorizationRequestDto implements AuthorizationRequestParams {
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMIT.client_id)
+  client_id?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMIT.redirect_uri)
+  redirect_uri?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMIT.response_type)
+  response_type?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMIT.scope)
+  scope?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMIT.code_challenge)
+  code_challenge?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMIT.code_challenge_method)
+  code_challenge_method?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMIT.state)
+  state?: string;
+}
+
+export class AuthorizationDecisionDto extends AuthorizationRequestDto {
+  @IsString()
+  @MaxLength(512)
+  session: string;
+
+  @IsBoolean()
+  approved: boolean;
+}
 
 /** An authorization request the client may make, with what the consent screen shows. */
 export class ConsentPromptDto {
@@ -177,6 +295,7 @@ export const INTERNAL_AUTHORIZE_OPERATIONS = {
     method: 'POST',
     path: 'internal/v1/authorize/check',
     caller: INTERNAL,
+    body: { type: 'json', model: AuthorizationRequestDto },
     answer: { status: 200, model: ConsentPromptDto, description: 'The request is acceptable.' },
     refuses: { 400: REFUSED_REQUEST },
   }),
@@ -187,6 +306,7 @@ export const INTERNAL_AUTHORIZE_OPERATIONS = {
     method: 'POST',
     path: 'internal/v1/authorize/decision',
     caller: INTERNAL,
+    body: { type: 'json', model: AuthorizationDecisionDto },
     answer: {
       status: 200,
       model: LoginRedirectDto,
@@ -195,6 +315,43 @@ export const INTERNAL_AUTHORIZE_OPERATIONS = {
     refuses: { 400: REFUSED_REQUEST, 401: NO_SESSION },
   }),
 };
+
+/**
+ * Who signed in: the identity provider's ID token as the backend received it (the control plane
+ * verifies it), with the UserInfo answer. `issuer`, `subject` and `claims` are the test seam's
+ * (TEST_SESSIONS_FROM_CLAIMS), refused otherwise.
+ */
+export class CreateSessionDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(16_384)
+  id_token?: string;
+
+  @IsOptional()
+  @IsObject()
+  userinfo?: Record<string, unknown>;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  issuer?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  subject?: string;
+
+  @IsOptional()
+  @IsObject()
+  claims?: Record<string, unknown>;
+}
+
+/** A browser session, by its opaque cookie value. */
+export class SessionDto {
+  @IsString()
+  @MaxLength(512)
+  session: string;
+}
 
 /** The signed-in person, as the control plane keeps them. */
 export class SessionUserDto {
@@ -225,6 +382,7 @@ export const SESSION_OPERATIONS = {
     method: 'POST',
     path: 'internal/v1/sessions',
     caller: INTERNAL,
+    body: { type: 'json', model: CreateSessionDto },
     answer: { status: 201, model: OpenedSessionDto, description: 'The session and its user.' },
   }),
   resolve: operation({
@@ -234,6 +392,7 @@ export const SESSION_OPERATIONS = {
     method: 'POST',
     path: 'internal/v1/sessions/resolve',
     caller: INTERNAL,
+    body: { type: 'json', model: SessionDto },
     answer: { status: 200, model: ResolvedSessionDto, description: 'The session’s user.' },
     refuses: { 401: NO_SESSION },
   }),
@@ -244,6 +403,7 @@ export const SESSION_OPERATIONS = {
     method: 'POST',
     path: 'internal/v1/sessions/end',
     caller: INTERNAL,
+    body: { type: 'json', model: SessionDto },
     answer: { status: 204, description: 'Ended.' },
   }),
 };

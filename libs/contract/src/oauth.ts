@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { ROLE_BUNDLE, type RevocationEntry } from '@platform/domain';
+import { MAX_ACCESS_TOKEN_LENGTH, ROLE_BUNDLE, type RevocationEntry } from '@platform/domain';
+import { IsString, MaxLength } from 'class-validator';
 import { ScopesProperty, UnixSecondsProperty } from './fields';
 import { operation } from './operation-table';
 
@@ -228,6 +229,13 @@ export const INTERNAL_OAUTH_OPERATIONS = {
   }),
 };
 
+/** An access token a sidecar was given, to revoke. */
+export class TrustedRevocationDto {
+  @IsString()
+  @MaxLength(MAX_ACCESS_TOKEN_LENGTH)
+  token: string;
+}
+
 export class TrustedRevocationResultDto {
   /** Whether the token was live and is now on the deny-list. */
   revoked: boolean;
@@ -250,6 +258,7 @@ export const REVOCATION_FEED_OPERATIONS = {
     method: 'POST',
     path: REVOCATIONS_PATH,
     caller: INTERNAL,
+    body: { type: 'json', model: TrustedRevocationDto },
     answer: { status: 200, model: TrustedRevocationResultDto, description: 'Whether it was revoked.' },
   }),
   after: operation({

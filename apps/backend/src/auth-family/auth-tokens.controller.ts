@@ -37,6 +37,7 @@ import {
   ServerFailures,
   TokenResponseDto,
   ValidateRequestDto,
+  type AppClientDto,
 } from '@platform/contract';
 import {
   basicCredentials,
@@ -48,7 +49,7 @@ import {
 import { mediaType, OAUTH_NO_STORE, type PlatformRequest, readBearerToken } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { LocalRevocation } from '../auth/local-revocation';
-import { type AppClient, AppLoginClient } from '../clients/app-login.client';
+import { AppLoginClient } from '../clients/app-login.client';
 import type { UpstreamResponse } from '../clients/control-plane.client';
 import { SidecarClient } from '../clients/sidecar.client';
 import { ControlPlaneRelay } from '../forwarding/control-plane-relay';
@@ -234,7 +235,7 @@ export class AuthTokensController {
     request: PlatformRequest,
     reply: FastifyReply,
     body: Record<string, unknown>,
-    call: (client: AppClient, authorization: string | undefined) => Promise<UpstreamResponse>,
+    call: (client: AppClientDto, authorization: string | undefined) => Promise<UpstreamResponse>,
   ): Promise<void> {
     const client = {
       client_id: optionalString(body.clientId),

@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { INTERNAL_APP_LOGIN_OPERATIONS, internalPathOf } from '@platform/contract';
+import {
+  type AppLoginRefreshDto,
+  INTERNAL_APP_LOGIN_OPERATIONS,
+  internalPathOf,
+  type LoginCodeExchangeDto,
+  type LoginCodeRequestDto,
+  type ReturnToDto,
+} from '@platform/contract';
 import { DomainError } from '@platform/domain';
 import { ControlPlaneClient, type UpstreamResponse } from './control-plane.client';
 import { isRecord, isString, postInternalJson, unexpectedAnswer } from './internal-json';
@@ -18,14 +25,6 @@ export interface AppLoginTransaction {
   state?: string;
 }
 
-/** The app's credentials at the exchange and the refresh (Basic goes as the header). */
-export interface AppClient {
-  client_id?: string;
-  client_secret?: string;
-}
-export type AppExchange = AppClient & { code?: string; code_verifier?: string };
-export type AppRefresh = AppClient & { refresh_token?: string };
-
 const NOT_A_CALLBACK =
   'return_to must be exactly the registered redirect URI of one application. This sign-in link is not valid.';
 
@@ -40,7 +39,9 @@ export class AppLoginClient {
   /** The app whose registered callback `returnTo` is; DomainError validation_failed (400 page) if none. */
   async target(returnTo: string): Promise<AppLoginTarget> {
     const path = `/${internalPathOf(INTERNAL_APP_LOGIN_OPERATIONS.check)}`;
-    const { status, body } = await postInternalJson(this.controlPlane, path, { return_to: returnTo });
+    const { status, body } = await postInternalJson(this.controlPlane, path, {
+      return_to: returnTo,
+    } satisfies ReturnToDto);
     if (status === 400) throw new DomainError('validation_failed', NOT_A_CALLBACK);
     const answer = status === 200 && isRecord(body) ? body : undefined;
     if (!answer || !isString(answer.client_id) || !isString(answer.client_name)) {
@@ -58,18 +59,18 @@ export class AppLoginClient {
       return_to: target.returnTo,
       code_challenge: target.codeChallenge,
       state: target.state,
-    });
+    } satisfies LoginCodeRequestDto);
     if (status === 400) throw new DomainError('validation_failed', NOT_A_CALLBACK);
     const redirectTo = status === 201 && isRecord(body) ? body.redirect_to : undefined;
     return isString(redirectTo) ? redirectTo : unexpectedAnswer(path, status);
   }
 
   /** The login code for the user's tokens: the control plane's RFC 6749 answer, as it is. */
-  exchange(body: AppExchange, authorization: string | undefined): Promise<UpstreamResponse> {
+  exchange(body: LoginCodeExchangeDto, authorization: string | undefined): Promise<UpstreamResponse> {
     return this.post(`/${internalPathOf(INTERNAL_APP_LOGIN_OPERATIONS.exchange)}`, body, authorization);
   }
 
-  refresh(body: AppRefresh, authorization: string | undefined): Promise<UpstreamResponse> {
+  refresh(body: AppLoginRefreshDto, authorization: string | undefined): Promise<UpstreamResponse> {
     return this.post(`/${internalPathOf(INTERNAL_APP_LOGIN_OPERATIONS.refresh)}`, body, authorization);
   }
 

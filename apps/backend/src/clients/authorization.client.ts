@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { INTERNAL_AUTHORIZE_OPERATIONS, internalPathOf } from '@platform/contract';
+import {
+  type AuthorizationDecisionDto,
+  type AuthorizationRequestDto,
+  INTERNAL_AUTHORIZE_OPERATIONS,
+  internalPathOf,
+} from '@platform/contract';
 import { ControlPlaneClient } from './control-plane.client';
 import { isRecord, isString, postInternalJson, unexpectedAnswer } from './internal-json';
 
@@ -49,7 +54,11 @@ export class AuthorizationClient {
 
   async check(parameters: AuthorizeParameters): Promise<AuthorizeCheck> {
     const path = `/${internalPathOf(INTERNAL_AUTHORIZE_OPERATIONS.check)}`;
-    const { status, body } = await postInternalJson(this.controlPlane, path, parameters);
+    const { status, body } = await postInternalJson(
+      this.controlPlane,
+      path,
+      parameters satisfies AuthorizationRequestDto,
+    );
     if (status === 400) return { ok: false, refusal: toRefusal(path, body) };
     const request = status === 200 ? toAccepted(body) : undefined;
     return request ? { ok: true, request } : unexpectedAnswer(path, status);
@@ -64,7 +73,7 @@ export class AuthorizationClient {
     const { status, body } = await postInternalJson(
       this.controlPlane,
       path,
-      { ...parameters, session, approved },
+      { ...parameters, session, approved } satisfies AuthorizationDecisionDto,
       { answersUnauthorized: true },
     );
     if (status === 401) return { outcome: 'session-expired' };

@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { internalPathOf, SESSION_OPERATIONS } from '@platform/contract';
+import {
+  type CreateSessionDto,
+  internalPathOf,
+  SESSION_OPERATIONS,
+  type SessionDto,
+} from '@platform/contract';
 import { DomainError } from '@platform/domain';
 import { ControlPlaneClient } from './control-plane.client';
 import { isRecord, isString, postInternalJson, unexpectedAnswer } from './internal-json';
@@ -43,7 +48,7 @@ export class SessionsClient {
     const { status, body } = await postInternalJson(this.controlPlane, path, {
       id_token: identity.idToken,
       userinfo: identity.userInfo,
-    });
+    } satisfies CreateSessionDto);
     // The user was deprovisioned (SCIM `active: false`): no session, and the browser is told so.
     if (status === 403) throw new DomainError('forbidden', 'This account is deactivated.');
     if (status !== 201 && status !== 200) return unexpectedAnswer(path, status);
@@ -62,7 +67,7 @@ export class SessionsClient {
     const { status, body } = await postInternalJson(
       this.controlPlane,
       path,
-      { session },
+      { session } satisfies SessionDto,
       {
         answersUnauthorized: true,
       },
@@ -75,14 +80,9 @@ export class SessionsClient {
   /** Ends the session (logout); unknown sessions too. */
   async end(session: string): Promise<void> {
     const path = `/${internalPathOf(SESSION_OPERATIONS.end)}`;
-    const { status } = await postInternalJson(
-      this.controlPlane,
-      path,
-      { session },
-      {
-        answersUnauthorized: true,
-      },
-    );
+    const { status } = await postInternalJson(this.controlPlane, path, { session } satisfies SessionDto, {
+      answersUnauthorized: true,
+    });
     if (status >= 300 && status !== 401) unexpectedAnswer(path, status);
   }
 }

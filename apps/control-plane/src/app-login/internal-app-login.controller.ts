@@ -1,66 +1,14 @@
 import { Body, Controller, Header, Headers } from '@nestjs/common';
-import { INTERNAL_APP_LOGIN_OPERATIONS } from '@platform/contract';
+import {
+  AppLoginRefreshDto,
+  INTERNAL_APP_LOGIN_OPERATIONS,
+  LoginCodeExchangeDto,
+  LoginCodeRequestDto,
+  ReturnToDto,
+} from '@platform/contract';
 import { AppLoginService, AppTokenRefresher, LoginCodeGrant, OAuthError } from '@platform/domain';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { RevocationFeed } from '../platform/revocation-feed';
 import { Implements } from '../platform/implements';
-
-class ReturnToDto {
-  @IsString()
-  @MaxLength(2048)
-  return_to: string;
-}
-
-class LoginCodeRequestDto extends ReturnToDto {
-  @IsString()
-  @MaxLength(512)
-  session: string;
-
-  @IsString()
-  @MaxLength(64)
-  client_id: string;
-
-  @IsString()
-  @MaxLength(128)
-  code_challenge: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(512)
-  state?: string;
-}
-
-/** The app's credentials, as at the token endpoint (or Basic, passed through). */
-class AppClientDto {
-  @IsOptional()
-  @IsString()
-  @MaxLength(512)
-  client_id?: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(512)
-  client_secret?: string;
-}
-
-class ExchangeDto extends AppClientDto {
-  @IsOptional()
-  @IsString()
-  @MaxLength(512)
-  code?: string;
-
-  @IsOptional()
-  @IsString()
-  @MaxLength(512)
-  code_verifier?: string;
-}
-
-class RefreshDto extends AppClientDto {
-  @IsOptional()
-  @IsString()
-  @MaxLength(512)
-  refresh_token?: string;
-}
 
 /**
  * The app login of the user-forwarding model (docs/internal-api.md): which app a `return_to`
@@ -97,13 +45,13 @@ export class InternalAppLoginController {
 
   @Implements(INTERNAL_APP_LOGIN_OPERATIONS.exchange)
   @Header('Cache-Control', 'no-store')
-  exchange(@Body() body: ExchangeDto, @Headers('authorization') authorization: string | undefined) {
+  exchange(@Body() body: LoginCodeExchangeDto, @Headers('authorization') authorization: string | undefined) {
     return this.waking(() => this.codes.exchange(body, authorization));
   }
 
   @Implements(INTERNAL_APP_LOGIN_OPERATIONS.refresh)
   @Header('Cache-Control', 'no-store')
-  refresh(@Body() body: RefreshDto, @Headers('authorization') authorization: string | undefined) {
+  refresh(@Body() body: AppLoginRefreshDto, @Headers('authorization') authorization: string | undefined) {
     return this.waking(() => this.refresher.refresh(body, authorization));
   }
 

@@ -1,27 +1,14 @@
 import { Body, Controller, Inject, Query, Req, Res } from '@nestjs/common';
-import { REVOCATION_FEED_OPERATIONS } from '@platform/contract';
-import {
-  MAX_ACCESS_TOKEN_LENGTH,
-  TokenRevoker,
-  type Clock,
-  type Stores,
-  toRevocationEntry,
-} from '@platform/domain';
+import { REVOCATION_FEED_OPERATIONS, TrustedRevocationDto } from '@platform/contract';
+import { TokenRevoker, type Clock, type Stores, toRevocationEntry } from '@platform/domain';
 import { type PlatformRequest } from '@platform/http';
 import type { FastifyReply } from 'fastify';
-import { IsString, MaxLength } from 'class-validator';
 import { FeedQuery } from '../platform/feed-query';
 import { streamFeed } from '../platform/feed-stream';
 import { CLOCK, STORES } from '../platform/tokens';
 import { RevocationFeed } from '../platform/revocation-feed';
 import { metrics } from '@platform/telemetry';
 import { Implements } from '../platform/implements';
-
-class TrustedRevocationDto {
-  @IsString()
-  @MaxLength(MAX_ACCESS_TOKEN_LENGTH)
-  token: string;
-}
 
 /** The deny-list feed the sidecars follow (docs/internal-api.md). */
 @Controller()

@@ -1,8 +1,12 @@
 import { Body, Controller, Header, UseFilters } from '@nestjs/common';
-import { INTERNAL_AUTHORIZE_OPERATIONS } from '@platform/contract';
+import {
+  AuthorizationDecisionDto,
+  AuthorizationRequestDto,
+  INTERNAL_AUTHORIZE_OPERATIONS,
+} from '@platform/contract';
 import { ConsentService } from '@platform/domain';
 import { AuthorizationRequestErrorFilter } from './authorization-request-error.filter';
-import { AuthorizationDecisionDto, AuthorizationRequestDto, toConsentPromptResponse } from './dto';
+import { toConsentPromptResponse } from './dto';
 import { Implements } from '../platform/implements';
 
 /** The authorization endpoint's decisions; the backend renders the pages around them. */

@@ -1,8 +1,8 @@
 import { Body, Controller, Header, Inject } from '@nestjs/common';
 import type { PlatformConfig } from '@platform/config';
-import { SESSION_OPERATIONS } from '@platform/contract';
+import { CreateSessionDto, SESSION_OPERATIONS, SessionDto } from '@platform/contract';
 import { DomainError, SessionService, type ExternalIdentity } from '@platform/domain';
-import { CreateSessionDto, SessionDto, toSessionResponse, toUserResponse } from './dto';
+import { toSessionResponse, toUserResponse } from './dto';
 import { IdentityTokenVerifier } from './identity-token-verifier';
 import { Implements } from '../platform/implements';
 import { PLATFORM_CONFIG } from '../platform/tokens';

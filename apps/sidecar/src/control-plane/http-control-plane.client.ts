@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { internalPathOf, REVOCATION_FEED_OPERATIONS } from '@platform/contract';
+import { internalPathOf, REVOCATION_FEED_OPERATIONS, type TrustedRevocationDto } from '@platform/contract';
 import { ControlPlaneConnection, PRINCIPAL_HEADER } from '@platform/internal';
 import type { Dispatcher } from 'undici';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
@@ -63,7 +63,9 @@ export class HttpControlPlaneClient extends ControlPlaneApi implements OnApplica
   }
 
   async revokeAccessToken(token: string): Promise<{ revoked: boolean }> {
-    const body = await this.json('POST', `/${internalPathOf(REVOCATION_FEED_OPERATIONS.revoke)}`, { token });
+    const body = await this.json('POST', `/${internalPathOf(REVOCATION_FEED_OPERATIONS.revoke)}`, {
+      token,
+    } satisfies TrustedRevocationDto);
     const revoked =
       typeof body === 'object' && body !== null && (body as { revoked?: unknown }).revoked === true;
     return { revoked };
