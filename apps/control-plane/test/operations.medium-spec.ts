@@ -1,3 +1,4 @@
+import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,7 +94,27 @@ function membersOf(entry: Operation): DocumentedMember[] {
   });
 }
 
-const requiredMembersOf = (entry: Operation) => membersOf(entry).filter(({ required }) => required !== false);
+/**
+ * The members a body must have: those its OpenAPI decorators document as required, and those its
+ * class-validator rules check unconditionally (the internal bodies document nothing).
+ */
+function requiredMembersOf(entry: Operation): string[] {
+  if (entry.body === undefined) return [];
+  const documented = membersOf(entry).filter(({ required }) => required !== false);
+  const rules = getMetadataStorage().getTargetValidationMetadatas(entry.body.model, '', true, false);
+  const optional = new Set(
+    rules
+      .filter(({ type }) => type === ValidationTypes.CONDITIONAL_VALIDATION)
+      .map(({ propertyName }) => propertyName),
+  );
+  const checked = rules
+    .filter(
+      ({ type }) => type !== ValidationTypes.WHITELIST && type !== ValidationTypes.CONDITIONAL_VALIDATION,
+    )
+    .map(({ propertyName }) => propertyName)
+    .filter((name) => !optional.has(name));
+  return [...new Set([...documented.map(({ name }) => name), ...checked])];
+}
 
 /** A body of the documented examples of the DTO's members. */
 const exampleBodyOf = (entry: Operation) =>
