@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 export const SCENARIOS = [
   'limit',
   'issuance',
+  'exchange',
   'protected',
   'grpc-validate',
   'introspection',

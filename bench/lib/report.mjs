@@ -13,6 +13,7 @@ const BASELINES = {
   'many-jose': 'local jose, no revocation',
   'issuance-untraced': 'tracing off',
   'issuance-limits-off': 'rate limits off',
+  'exchange-issuance': 'client_credentials issuance',
 };
 
 /** The bars the issues set; `aim` is the stretch goal. A bar whose rows did not run is left out. */
@@ -23,6 +24,14 @@ const BARS = [
     row: 'issuance',
     against: 'issuance-peer',
     min: 0.75,
+    aim: 1.0,
+  },
+  {
+    // Issue 39: an exchange signs one token too.
+    name: 'Token exchange vs client_credentials issuance',
+    row: 'exchange',
+    against: 'exchange-issuance',
+    min: 0.8,
     aim: 1.0,
   },
   {

@@ -117,6 +117,53 @@ export const scenarios = {
   },
 
   /**
+   * RFC 8693 token exchange beside client_credentials issuance, measured in turns on the same
+   * platform: both authenticate a client and sign one token; the exchange also verifies the
+   * subject token and looks up its revocations (docs/tokens.md).
+   */
+  async exchange(ctx) {
+    const { platform, app } = ctx;
+    const tokenUrl = `${platform.baseUrl}/v1/oauth/token`;
+    const suffix = Date.now().toString(36);
+    const audience = `https://ledger-${suffix}.bench.example`;
+    await registerServiceApp(platform, `bench-ledger-${suffix}`, ['jobs.read'], { resource_uri: audience });
+    const exchanger = await registerServiceApp(platform, `bench-orders-${suffix}`, ['jobs.read'], {
+      token_exchange_audiences: [audience],
+    });
+    const subject = await issueToken(tokenUrl, app);
+    const exchange = {
+      url: tokenUrl,
+      method: 'POST',
+      headers: { 'content-type': FORM },
+      body: form({
+        grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+        client_id: exchanger.clientId,
+        client_secret: exchanger.clientSecret,
+        subject_token: subject.access_token,
+        subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+        audience,
+        scope: 'jobs.read',
+      }),
+    };
+    const once = await fetch(exchange.url, exchange);
+    if (once.status !== 200) throw new Error(`token exchange failed: ${once.status} ${await once.text()}`);
+    ctx.progress('token exchange vs client_credentials, in turns');
+    const [exchangeRow, issuanceRow] = await ctx.compare([
+      { name: 'exchange: POST /v1/oauth/token, token exchange', request: exchange },
+      { name: 'exchange: POST /v1/oauth/token, client_credentials', request: issuanceLoad(tokenUrl, app) },
+    ]);
+    return [
+      {
+        key: 'exchange',
+        label: 'Token exchange, delegation (platform)',
+        ...exchangeRow,
+        ratios: [{ against: 'exchange-issuance' }],
+      },
+      { key: 'exchange-issuance', label: 'Issuance, client_credentials, beside the exchange', ...issuanceRow },
+    ];
+  },
+
+  /**
    * GET /v1/me (Bearer: the sidecar validates it once, then the backend's validation cache answers
    * while the sidecar's invalidation stream is live) against GET /v1/ping on the same stack.
    */

@@ -104,11 +104,14 @@ export async function authorize(
   return { callback: new URL(redirect_to), verifier, state };
 }
 
-/** Logs a user in (the test user by default), approves, and exchanges the code: the app's first tokens. */
+/**
+ * Logs a user in (the test user by default), approves, and exchanges the code: the app's first
+ * tokens; `resource` (RFC 8707) is named at the token request, where the platform reads it.
+ */
 export async function signIn(
   platform: TestPlatform,
   app: RegisteredApp,
-  options: { scope?: string; identity?: TestIdentity } = {},
+  options: { scope?: string; identity?: TestIdentity; resource?: string } = {},
 ): Promise<{ config: client.Configuration; user: TestUser; tokens: client.TokenEndpointResponse }> {
   const config = await clientFor(platform, app);
   const { session, user } = await createSession(platform, options.identity);
@@ -117,10 +120,12 @@ export async function signIn(
     redirectUri: app.redirect_uris[0],
     scope: options.scope,
   });
-  const tokens = await client.authorizationCodeGrant(config, callback, {
-    pkceCodeVerifier: verifier,
-    expectedState: state,
-  });
+  const tokens = await client.authorizationCodeGrant(
+    config,
+    callback,
+    { pkceCodeVerifier: verifier, expectedState: state },
+    options.resource === undefined ? undefined : { resource: options.resource },
+  );
   return { config, user, tokens };
 }
 

@@ -12,17 +12,20 @@ export async function discover(platform: TestPlatform): Promise<oauth.Authorizat
   return oauth.processDiscoveryResponse(issuer, response);
 }
 
-/** client_credentials through oauth4webapi with the given client authentication. */
+/** client_credentials through oauth4webapi with the given client authentication (and RFC 8707 `resource`). */
 export async function clientCredentialsToken(
   as: oauth.AuthorizationServer,
   client: { clientId: string; clientSecret: string },
-  options: { method?: 'basic' | 'post'; scope?: string } = {},
+  options: { method?: 'basic' | 'post'; scope?: string; resource?: string } = {},
 ): Promise<oauth.TokenEndpointResponse> {
   const auth =
     options.method === 'post'
       ? oauth.ClientSecretPost(client.clientSecret)
       : oauth.ClientSecretBasic(client.clientSecret);
-  const params = new URLSearchParams(options.scope === undefined ? {} : { scope: options.scope });
+  const params = new URLSearchParams({
+    ...(options.scope !== undefined && { scope: options.scope }),
+    ...(options.resource !== undefined && { resource: options.resource }),
+  });
   const response = await oauth.clientCredentialsGrantRequest(
     as,
     { client_id: client.clientId },

@@ -254,6 +254,26 @@ describe('backend HTTP surface', () => {
       });
     });
 
+    it('answers the actor chain and the impersonation mode as the token carries them', async () => {
+      sidecar.validateToken.mockResolvedValue(
+        claimsFactory({
+          act: { sub: 'support-1', client_id: 'console', act: { sub: 'gateway', client_id: '', act: null } },
+          impersonation: 'read_only',
+        }),
+      );
+      const response = await app.inject({
+        method: 'GET',
+        url: '/v1/me',
+        headers: { authorization: 'Bearer impersonation-token' },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({
+        act: { sub: 'support-1', client_id: 'console', act: { sub: 'gateway' } },
+        impersonation: 'read_only',
+      });
+      expect(response.json().act.act).toEqual({ sub: 'gateway' });
+    });
+
     it('answers a missing token with 401 and a bare Bearer challenge', async () => {
       const response = await app.inject({ method: 'GET', url: '/v1/me' });
       expect(response.statusCode).toBe(401);
@@ -283,6 +303,63 @@ describe('backend HTTP surface', () => {
       });
       expect(response.statusCode).toBe(503);
       expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    });
+  });
+
+  describe('/api/v1/auth/validate', () => {
+    const RESOURCE = 'https://api.reports.example';
+
+    it('asks the sidecar about the audience the caller names, in the body and the query', async () => {
+      sidecar.validateToken.mockResolvedValue(claimsFactory({ aud: RESOURCE }));
+
+      const posted = await app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/validate',
+        payload: { token: 'resource-token', audience: RESOURCE },
+      });
+      const queried = await app.inject({
+        method: 'GET',
+        url: `/api/v1/auth/validate?token=resource-token&audience=${encodeURIComponent(RESOURCE)}`,
+      });
+
+      for (const response of [posted, queried]) {
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toMatchObject({ active: true, sub: 'worker' });
+      }
+      expect(sidecar.validateToken.mock.calls).toEqual([
+        ['resource-token', RESOURCE],
+        ['resource-token', RESOURCE],
+      ]);
+    });
+
+    it('asks for the issuer when no audience is named, and answers inactive what the sidecar refuses', async () => {
+      sidecar.validateToken.mockRejectedValue(new BearerError('invalid_token', 'wrong audience'));
+
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/validate',
+        payload: { token: 'resource-token' },
+      });
+
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ active: false });
+      expect(sidecar.validateToken).toHaveBeenCalledWith('resource-token', '');
+    });
+
+    it('refuses an audience that is not one string with 400', async () => {
+      const posted = await app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/validate',
+        payload: { token: 'resource-token', audience: [RESOURCE] },
+      });
+      const queried = await app.inject({
+        method: 'GET',
+        url: '/api/v1/auth/validate?token=t&audience=a&audience=b',
+      });
+
+      expect(posted.statusCode).toBe(400);
+      expect(queried.statusCode).toBe(400);
+      expect(sidecar.validateToken).not.toHaveBeenCalled();
     });
   });
 

@@ -51,6 +51,7 @@ import { ScimController } from './scim/scim.controller';
 import { ScopesController } from './scopes/scopes.controller';
 import { ServiceAccountsController } from './service-accounts/service-accounts.controller';
 import { ServiceAccountsHooks } from './service-accounts/service-accounts-hooks';
+import { ImpersonationPolicyController } from './tenants/impersonation-policy.controller';
 import { TenantUsersController } from './tenants/tenant-users.controller';
 import { AdminAuditController } from './audit/admin-audit.controller';
 import { AuditCheckpointController } from './audit/audit-checkpoint.controller';
@@ -83,6 +84,7 @@ export class BackendModule {
         AuthTokensController,
         ServiceAccountsController,
         TenantUsersController,
+        ImpersonationPolicyController,
         AuditRecordsController,
         AdminAuditController,
         AuditCheckpointController,

@@ -12,6 +12,7 @@ import {
   AUDIT_CHECKPOINT_OPERATIONS,
   CONTROL_PLANE_PROBE_OPERATIONS,
   FLAG_OPERATIONS,
+  IMPERSONATION_POLICY_OPERATIONS,
   internalPathOf,
   KEY_SET_OPERATIONS,
   type Operation,
@@ -369,6 +370,14 @@ describe('every operation of the control plane', () => {
       await succeeds(SECRET_OPERATIONS.put, ACME_TENANT_ADMIN);
       expect((await succeeds(SECRET_OPERATIONS.read, ACME_TENANT_ADMIN)).json()).toMatchObject({
         value: 's3cr3t',
+      });
+    });
+
+    it('sets and reads the impersonation policy of acme for its tenant admin', async () => {
+      await succeeds(IMPERSONATION_POLICY_OPERATIONS.put, ACME_TENANT_ADMIN);
+      expect((await succeeds(IMPERSONATION_POLICY_OPERATIONS.get, ACME_TENANT_ADMIN)).json()).toEqual({
+        tenant: 'acme',
+        mode: 'read_only',
       });
     });
 

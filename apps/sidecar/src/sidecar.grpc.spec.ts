@@ -105,6 +105,38 @@ describe('sidecar gRPC (platform.auth.v1.AuthService)', () => {
       });
     });
 
+    it('ValidateToken answers the actor chain and the impersonation mode', async () => {
+      const act = { sub: 'support-1', client_id: 'console', act: { sub: 'gateway' } };
+      const token = await signAccessToken(key, { claims: { sub: 'user-42', act, impersonation: 'full' } });
+
+      const { error, response } = await call<{ claims: TokenClaims | null }>((done) =>
+        sidecar.auth.ValidateToken({ token }, new grpc.Metadata(), {}, done),
+      );
+
+      expect(error).toBeNull();
+      expect(response.claims).toMatchObject({
+        sub: 'user-42',
+        act: { sub: 'support-1', client_id: 'console', act: { sub: 'gateway', client_id: '', act: null } },
+        impersonation: 'full',
+      });
+    });
+
+    it('ValidateToken accepts a token for the audience it is asked about, and only that one', async () => {
+      const resource = 'https://api.reports.example';
+      const token = await signAccessToken(key, { claims: { aud: resource } });
+      const validate = (audience?: string) =>
+        call<{ claims: TokenClaims | null }>((done) =>
+          sidecar.auth.ValidateToken({ token, audience }, new grpc.Metadata(), {}, done),
+        );
+
+      const named = await validate(resource);
+      const unnamed = await validate();
+
+      expect(named.error).toBeNull();
+      expect(named.response.claims).toMatchObject({ aud: resource, act: null, impersonation: '' });
+      expect(unnamed.error).toMatchObject({ code: grpc.status.UNAUTHENTICATED, details: 'wrong audience' });
+    });
+
     it('ValidateToken refuses an expired token with UNAUTHENTICATED and the reason', async () => {
       const token = await signAccessToken(key, { iat: Math.floor(Date.now() / 1000) - 7200 });
 

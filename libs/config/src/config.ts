@@ -83,6 +83,8 @@ export interface PlatformConfig {
   signingKeyRotationDays: number;
   /** Days a refresh-token family lives at most from its first token (docs/tokens.md). */
   refreshTokenAbsoluteLifetimeDays: number;
+  /** The longest an impersonation token lives (docs/tokens.md, "Impersonation"). */
+  impersonationMaxLifetimeSeconds: number;
   /** argon2 runs in flight at once in the control plane; the others wait (docs/security.md). */
   argon2Concurrency: number;
   /** The nice value of the control plane's argon2 processes (ARGON2_NICE). */
@@ -211,6 +213,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role?: ProcessR
     signingKeyRotationDays: count(vars.SIGNING_KEY_ROTATION_DAYS) ?? DEFAULTS.signingKeyRotationDays,
     refreshTokenAbsoluteLifetimeDays:
       count(vars.REFRESH_TOKEN_ABSOLUTE_LIFETIME_DAYS) ?? DEFAULTS.refreshTokenAbsoluteLifetimeDays,
+    impersonationMaxLifetimeSeconds:
+      count(vars.IMPERSONATION_MAX_LIFETIME_SECONDS) ?? DEFAULTS.impersonationMaxLifetimeSeconds,
     argon2Concurrency: count(vars.ARGON2_CONCURRENCY) ?? DEFAULTS.argon2Concurrency,
     argon2Nice: count(vars.ARGON2_NICE) ?? DEFAULTS.argon2Nice,
     retention: {

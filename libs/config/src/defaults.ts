@@ -40,6 +40,7 @@ export const DEFAULTS = {
    * rotated (beside the specification's 30-day idle window; whichever comes first).
    */
   refreshTokenAbsoluteLifetimeDays: 90,
+  impersonationMaxLifetimeSeconds: 900,
   /**
    * argon2 runs (client-secret checks that miss the cache) at once per control plane: each holds
    * a thread of libuv's pool, which also signs tokens, and 64 MiB.

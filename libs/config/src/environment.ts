@@ -196,6 +196,12 @@ export class EnvironmentVariables {
   REFRESH_TOKEN_ABSOLUTE_LIFETIME_DAYS?: string;
 
   @IsOptional()
+  @Matches(/^([6-9]\d|[1-9]\d{2}|[1-2]\d{3}|3[0-5]\d{2}|3600)$/, {
+    message: 'must be a whole number of seconds from 60 to 3600',
+  })
+  IMPERSONATION_MAX_LIFETIME_SECONDS?: string;
+
+  @IsOptional()
   @Matches(/^([1-9]|[1-5]\d|6[0-4])$/, { message: 'must be a whole number from 1 to 64' })
   ARGON2_CONCURRENCY?: string;
 

@@ -7,6 +7,7 @@ export * from './oauth';
 export * from './operations';
 export * from './paging';
 export * from './platform';
+export * from './token-claims';
 export * from './registry';
 export * from './users';
 export * from './webhooks';

@@ -2,11 +2,13 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import {
   AUTHORIZATION_PARAMETER_MAX_LENGTH as LIMIT,
   type AuthorizationRequestParams,
+  type ImpersonationClaim,
 } from '@platform/domain';
 import { IsBoolean, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { RolesProperty, ScopesProperty, UnixSecondsProperty } from './fields';
 import { TokenResponseDto } from './oauth';
 import { operation } from './operation-table';
+import { ActorProperty, ImpersonationProperty, type TokenActorDto } from './token-claims';
 
 /** The app login family (`/api/v1/auth/*`, camelCase as the specification names it) and the browser forms. */
 
@@ -50,10 +52,17 @@ export class AppTokensDto {
   @ScopesProperty() scope: string;
 }
 
+/** The login family's validation: what `audience` means, in the body and the query alike. */
+export const VALIDATION_AUDIENCE_DESCRIPTION =
+  'The resource the caller serves (its registered resource URI, RFC 8707): only a token for exactly this audience is active. Absent: only a token for the platform itself (`aud` = the issuer).';
+
 @ApiSchema({ name: 'ValidateRequest' })
 export class ValidateRequestDto {
   @ApiProperty({ description: 'The access token to judge.' })
   token: string;
+
+  @ApiPropertyOptional({ description: VALIDATION_AUDIENCE_DESCRIPTION })
+  audience?: string;
 }
 
 @ApiSchema({
@@ -69,6 +78,8 @@ export class ActiveTokenValidationDto {
   @ApiPropertyOptional({ description: 'User tokens only.' }) tenant?: string;
   @RolesProperty({ required: false, description: 'User tokens only.' }) roles?: string[];
   @UnixSecondsProperty() exp: number;
+  @ActorProperty() act?: TokenActorDto;
+  @ImpersonationProperty() impersonation?: ImpersonationClaim;
 }
 
 @ApiSchema({

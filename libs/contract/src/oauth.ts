@@ -1,8 +1,17 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { MAX_ACCESS_TOKEN_LENGTH, ROLE_BUNDLE, type RevocationEntry } from '@platform/domain';
+import {
+  MAX_ACCESS_TOKEN_LENGTH,
+  MAX_IMPERSONATION_REASON_LENGTH,
+  ROLE_BUNDLE,
+  TOKEN_EXCHANGE_GRANT,
+  TOKEN_TYPE,
+  type ImpersonationClaim,
+  type RevocationEntry,
+} from '@platform/domain';
 import { IsString, MaxLength } from 'class-validator';
 import { ScopesProperty, UnixSecondsProperty } from './fields';
 import { operation } from './operation-table';
+import { ActorProperty, ImpersonationProperty, type TokenActorDto } from './token-claims';
 
 /** RFC 6749, 7662 and 7009 bodies. The form bodies are parsed by the control plane's OAuth handlers. */
 
@@ -13,14 +22,20 @@ import { operation } from './operation-table';
 export class TokenResponseDto {
   @ApiProperty({
     description:
-      'An RS256 JWT (RFC 9068, header `typ: at+jwt`, `kid`). Claims: `iss`, `sub`, `aud` (= the issuer), `exp`, `iat`, `jti`, `client_id`, `scope`; user tokens add `tenant`, `roles` and `grant_id`.',
+      'An RS256 JWT (RFC 9068, header `typ: at+jwt`, `kid`). Claims: `iss`, `sub`, `aud` (the issuer, or the one `resource` asked for), `exp`, `iat`, `jti`, `client_id`, `scope`; user tokens add `tenant`, `roles` and `grant_id`; exchanged tokens `act` (the actor chain, RFC 8693 section 4.1), impersonation tokens `impersonation` (`full` or `read_only`).',
   })
   access_token: string;
 
   @ApiProperty({ enum: ['Bearer'] })
   token_type: string;
 
-  @ApiProperty({ type: 'integer', enum: [3600], description: 'Seconds; refresh at 80% of it.' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    maximum: 3600,
+    description:
+      'Seconds: 3600, less for an exchanged token (never beyond its subject token) or an impersonation token (at most IMPERSONATION_MAX_LIFETIME_SECONDS). Refresh at 80% of it.',
+  })
   expires_in: number;
 
   @ScopesProperty()
@@ -31,6 +46,12 @@ export class TokenResponseDto {
       'Opaque; for the `authorization_code` and `refresh_token` grants only. Rotates on every use and lives 30 days from its issue; presenting a rotated one revokes the whole grant.',
   })
   refresh_token?: string;
+
+  @ApiPropertyOptional({
+    enum: [TOKEN_TYPE.accessToken, TOKEN_TYPE.jwt],
+    description: 'Token exchange only (RFC 8693 section 2.2.1): the `requested_token_type`, access_token by default.',
+  })
+  issued_token_type?: string;
 }
 
 /** Client authentication in the body (`client_secret_post`), shared by every OAuth form. */
@@ -44,12 +65,22 @@ class ClientAuthenticationFields {
   client_secret?: string;
 }
 
+/** What every grant of the token endpoint takes beside its own parameters. */
+class TokenRequestFields extends ClientAuthenticationFields {
+  @ApiPropertyOptional({
+    format: 'uri',
+    description:
+      'RFC 8707: the one resource the access token is for (an app\'s registered `resource_uri`); the token\'s `aud` is then that URI and the platform\'s own API refuses it. Absent: `aud` is the issuer. An unknown resource, one with a fragment, or a second `resource` or `audience`: `invalid_target`.',
+  })
+  resource?: string;
+}
+
 @ApiSchema({
   name: 'ClientCredentialsTokenRequest',
   description:
     'Service model. Authenticate with `client_secret_basic` (Authorization: Basic) or with `client_id` and `client_secret` in this body (`client_secret_post`), never both. An omitted `scope` grants every declared scope.',
 })
-export class ClientCredentialsTokenRequestDto extends ClientAuthenticationFields {
+export class ClientCredentialsTokenRequestDto extends TokenRequestFields {
   @ApiProperty({ enum: ['client_credentials'] })
   grant_type: string;
 
@@ -62,7 +93,7 @@ export class ClientCredentialsTokenRequestDto extends ClientAuthenticationFields
   description:
     'Exchange of a code from `/oauth/authorize` (single use, 60 s), server-side. PKCE S256 is mandatory. Public clients send `client_id` alone; a client with a secret may authenticate with it.',
 })
-export class AuthorizationCodeTokenRequestDto extends ClientAuthenticationFields {
+export class AuthorizationCodeTokenRequestDto extends TokenRequestFields {
   @ApiProperty({ enum: ['authorization_code'] })
   grant_type: string;
 
@@ -81,7 +112,7 @@ export class AuthorizationCodeTokenRequestDto extends ClientAuthenticationFields
   description:
     'Swaps a refresh token for a new access token and a new refresh token; the presented one is revoked at once. `scope` may only narrow the original grant.',
 })
-export class RefreshTokenRequestDto extends ClientAuthenticationFields {
+export class RefreshTokenRequestDto extends TokenRequestFields {
   @ApiProperty({ enum: ['refresh_token'] })
   grant_type: string;
 
@@ -92,11 +123,53 @@ export class RefreshTokenRequestDto extends ClientAuthenticationFields {
   scope?: string;
 }
 
+@ApiSchema({
+  name: 'TokenExchangeRequest',
+  description:
+    'RFC 8693 token exchange, by a confidential client whose registry entry allows it (docs/tokens.md). Delegation: `subject_token` is a platform access token the client received; the answer names the client (or the `actor_token`\'s subject) in `act`, in front of the subject\'s chain. Impersonation: `subject_token_type` `urn:platform:params:oauth:token-type:user_id`, `subject_token` the user id, `actor_token` the impersonator\'s own token and a `reason`. No refresh token is issued.',
+})
+export class TokenExchangeRequestDto extends TokenRequestFields {
+  @ApiProperty({ enum: [TOKEN_EXCHANGE_GRANT] })
+  grant_type: string;
+
+  @ApiProperty({ description: 'A platform access token, or for impersonation the user id.' })
+  subject_token: string;
+
+  @ApiProperty({ enum: [TOKEN_TYPE.accessToken, TOKEN_TYPE.jwt, TOKEN_TYPE.userId] })
+  subject_token_type: string;
+
+  @ApiPropertyOptional({
+    description: 'The acting party\'s own access token, issued to this client; required to impersonate.',
+  })
+  actor_token?: string;
+
+  @ApiPropertyOptional({ enum: [TOKEN_TYPE.accessToken, TOKEN_TYPE.jwt] })
+  actor_token_type?: string;
+
+  @ApiPropertyOptional({ enum: [TOKEN_TYPE.accessToken, TOKEN_TYPE.jwt] })
+  requested_token_type?: string;
+
+  @ApiPropertyOptional({
+    description: 'A registered resource URI or the client_id of the app registered as it; one of `audience` or `resource`.',
+  })
+  audience?: string;
+
+  @ScopesProperty({ required: false })
+  scope?: string;
+
+  @ApiPropertyOptional({
+    maxLength: MAX_IMPERSONATION_REASON_LENGTH,
+    description: 'Impersonation only, required: why, for the audit log.',
+  })
+  reason?: string;
+}
+
 /** The grants of the token endpoint, in the order the document lists them. */
 export const TOKEN_REQUESTS = [
   ClientCredentialsTokenRequestDto,
   AuthorizationCodeTokenRequestDto,
   RefreshTokenRequestDto,
+  TokenExchangeRequestDto,
 ] as const;
 
 @ApiSchema({
@@ -142,7 +215,7 @@ export class ActiveIntrospectionDto {
   @ApiProperty()
   iss: string;
 
-  @ApiProperty()
+  @ApiProperty({ description: 'The issuer, or the one resource the token is for (RFC 8707).' })
   aud: string;
 
   @ApiPropertyOptional({ description: 'Access tokens only.' })
@@ -159,6 +232,12 @@ export class ActiveIntrospectionDto {
 
   @ApiPropertyOptional({ enum: [...ROLE_BUNDLE], isArray: true, description: 'User tokens only.' })
   roles?: string[];
+
+  @ActorProperty()
+  act?: TokenActorDto;
+
+  @ImpersonationProperty()
+  impersonation?: ImpersonationClaim;
 }
 
 @ApiSchema({

@@ -6,7 +6,7 @@ import {
   TOKEN_EVENT_OPERATIONS,
 } from './registry';
 import { KEY_OPERATIONS, KEY_SET_OPERATIONS } from './keys';
-import { TENANT_USER_OPERATIONS } from './users';
+import { IMPERSONATION_POLICY_OPERATIONS, TENANT_USER_OPERATIONS } from './users';
 import { JOB_OPERATIONS, JOB_WORKER_OPERATIONS } from './jobs';
 import { WEBHOOK_OPERATIONS } from './webhooks';
 import { MASKING_OPERATIONS } from './masking';
@@ -37,6 +37,7 @@ export const OPERATION_TABLES: Readonly<Record<string, Readonly<Record<string, O
   keys: KEY_OPERATIONS,
   keySet: KEY_SET_OPERATIONS,
   tenantUsers: TENANT_USER_OPERATIONS,
+  impersonationPolicies: IMPERSONATION_POLICY_OPERATIONS,
   webhooks: WEBHOOK_OPERATIONS,
   jobs: JOB_OPERATIONS,
   jobWorkers: JOB_WORKER_OPERATIONS,

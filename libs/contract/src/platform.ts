@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import type { DefinitionChange } from '@platform/domain';
+import type { DefinitionChange, ImpersonationClaim } from '@platform/domain';
 import { RolesProperty, ScopesProperty, UnixSecondsProperty } from './fields';
+import { ActorProperty, ImpersonationProperty, type TokenActorDto } from './token-claims';
 import { operation } from './operation-table';
 
 @ApiSchema({ name: 'Health' })
@@ -33,6 +34,8 @@ export class MeDto {
   @ApiPropertyOptional() tenant?: string;
   @RolesProperty({ required: false }) roles?: string[];
   @UnixSecondsProperty() exp: number;
+  @ActorProperty() act?: TokenActorDto;
+  @ImpersonationProperty() impersonation?: ImpersonationClaim;
 }
 
 @ApiSchema({ name: 'Ping' })

@@ -1,12 +1,14 @@
-import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions, ApiSchema } from '@nestjs/swagger';
 import {
   APP_TYPES,
   type AppType,
+  EXCHANGE_AUDIENCES_MAX,
+  RESOURCE_URI_MAX_LENGTH,
   STANDARD_SCOPES,
   TOKEN_EVENT_TYPES,
   type TokenEventType,
 } from '@platform/domain';
-import { IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsArray, IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ClientIdProperty, ScopeNamesProperty, TimestampProperty } from './fields';
 import { operation } from './operation-table';
 import { CursorPageQueryDto, LIVE_STREAM_END, PageQueryDto } from './paging';
@@ -65,6 +67,49 @@ export class RegisterApplicationDto {
   @IsString()
   @MaxLength(64)
   tenant?: string;
+
+  @ResourceUriProperty({ also: 'Omitted or null: none.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(RESOURCE_URI_MAX_LENGTH)
+  resource_uri?: string | null;
+
+  @ExchangeAudiencesProperty({ also: 'Omitted: none.' })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @MaxLength(RESOURCE_URI_MAX_LENGTH, { each: true })
+  token_exchange_audiences?: string[];
+
+  @ImpersonationAllowedProperty({ also: 'Omitted: false.' })
+  @IsOptional()
+  @IsBoolean()
+  impersonation_allowed?: boolean;
+}
+
+@ApiSchema({
+  name: 'ApplicationUpdate',
+  description:
+    'The app’s part in token exchange (docs/tokens.md): the members sent change, the others stay; at least one (**400** otherwise).',
+})
+export class UpdateApplicationDto {
+  @ResourceUriProperty({ also: '`null`: the app is no longer a resource.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(RESOURCE_URI_MAX_LENGTH)
+  resource_uri?: string | null;
+
+  @ExchangeAudiencesProperty({ also: 'Replaces the list.' })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @MaxLength(RESOURCE_URI_MAX_LENGTH, { each: true })
+  token_exchange_audiences?: string[];
+
+  @ImpersonationAllowedProperty()
+  @IsOptional()
+  @IsBoolean()
+  impersonation_allowed?: boolean;
 }
 
 @ApiSchema({
@@ -85,6 +130,9 @@ export class ApplicationDto {
     description: 'The tenant a service app is bound to, when it is (SCIM provisioning).',
   })
   tenant?: string;
+  @ResourceUriProperty({ required: true, also: 'null: none.' }) resource_uri: string | null;
+  @ExchangeAudiencesProperty({ required: true }) token_exchange_audiences: string[];
+  @ImpersonationAllowedProperty({ required: true }) impersonation_allowed: boolean;
 }
 
 @ApiSchema({
@@ -251,7 +299,7 @@ export const APP_OPERATIONS = {
     caller: ADMIN,
     body: { type: 'json', model: RegisterApplicationDto },
     answer: { status: 201, model: RegisteredApplicationDto, description: 'Registered.' },
-    refuses: { 409: 'The `client_id` is taken.' },
+    refuses: { 409: 'The `client_id` is taken, or another application is the `resource_uri`.' },
   }),
   list: operation({
     id: 'listApps',
@@ -284,6 +332,21 @@ export const APP_OPERATIONS = {
     params: APP_ID,
     answer: { status: 200, model: ApplicationDto, description: 'The application.' },
     refuses: { 404: NO_APP },
+  }),
+  update: operation({
+    id: 'updateApp',
+    tag: 'Registry',
+    summary: 'Change an application’s part in token exchange',
+    description:
+      'Changes the members sent of `resource_uri`, `token_exchange_audiences` and `impersonation_allowed` (at least one; a body naming none is **400**), for the token requests that come after. A `resource_uri` another application is: **409**. Audited (`app.updated`, with the values set).',
+    method: 'PATCH',
+    path: 'v1/oauth/apps/:id',
+    internal: 'api/v1/apps/:id',
+    caller: ADMIN,
+    params: APP_ID,
+    body: { type: 'json', model: UpdateApplicationDto },
+    answer: { status: 200, model: ApplicationDto, description: 'The application as changed.' },
+    refuses: { 404: NO_APP, 409: 'Another application is the `resource_uri`.' },
   }),
   delete: operation({
     id: 'deleteApp',
@@ -395,6 +458,48 @@ export const SERVICE_ACCOUNT_OPERATIONS = {
     refuses: { 404: NO_APP, 409: 'An app without a secret.' },
   }),
 };
+
+/** Where a member's documentation differs between the shapes: `also` follows the common text. */
+type MemberOptions = ApiPropertyOptions & { also?: string };
+
+/** The app as a resource server (docs/tokens.md, "Resources and exchange rights of an app"). */
+function ResourceUriProperty({ also, ...options }: MemberOptions = {}) {
+  return ApiProperty({
+    required: false,
+    type: 'string',
+    nullable: true,
+    maxLength: RESOURCE_URI_MAX_LENGTH,
+    description:
+      `The app as a resource server (RFC 8707): the \`aud\` of the tokens issued for it, named by a token request's \`resource\` or a token exchange's \`audience\`. An absolute \`https\` URL with a host or a \`urn:\` name, no fragment, at most ${RESOURCE_URI_MAX_LENGTH} characters, unique across applications; matched exactly. ${also ?? ''}`.trim(),
+    example: 'https://api.reports.example',
+    ...options,
+  } as ApiPropertyOptions);
+}
+
+function ExchangeAudiencesProperty({ also, ...options }: MemberOptions = {}) {
+  return ApiProperty({
+    required: false,
+    type: 'string',
+    isArray: true,
+    maxItems: EXCHANGE_AUDIENCES_MAX,
+    uniqueItems: true,
+    description:
+      `The resource URIs this client may ask a token exchange for (RFC 8693); empty: it may not exchange. At most ${EXCHANGE_AUDIENCES_MAX}, each written as a \`resource_uri\`, none twice. ${also ?? ''}`.trim(),
+    example: ['https://api.ledger.example'],
+    ...options,
+  } as ApiPropertyOptions);
+}
+
+function ImpersonationAllowedProperty({ also, ...options }: MemberOptions = {}) {
+  return ApiProperty({
+    required: false,
+    type: 'boolean',
+    description:
+      `Whether this client may ask for impersonation tokens (its user still needs the permission \`users.impersonate\`, and the tenant's impersonation policy applies). ${also ?? ''}`.trim(),
+    example: false,
+    ...options,
+  } as ApiPropertyOptions);
+}
 
 /** A service app's binding to the tenant it provisions (docs/scim.md). */
 function TenantBindingProperty() {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { Allow } from 'class-validator';
+import { DEFAULT_IMPERSONATION_MODE, IMPERSONATION_MODES, type ImpersonationMode } from '@platform/domain';
+import { Allow, IsIn } from 'class-validator';
 import { RolesProperty } from './fields';
 import { operation } from './operation-table';
 
@@ -79,5 +80,65 @@ export const TENANT_USER_OPERATIONS = {
     body: { type: 'json', model: RolesUpdateDto },
     answer: { status: 200, model: UserDto, description: 'The updated user.' },
     refuses: { 404: NO_USER },
+  }),
+};
+
+const IMPERSONATION_MODE = {
+  enum: IMPERSONATION_MODES,
+  enumName: 'ImpersonationMode',
+  description:
+    '`disabled`: no impersonation token for a user of the tenant; `read_only`: impersonation tokens allow only actions ending in `.read`; `full`: the impersonated user’s own rights.',
+  example: 'read_only',
+};
+
+@ApiSchema({ name: 'ImpersonationPolicyUpdate' })
+export class ImpersonationPolicyUpdateDto {
+  @ApiProperty(IMPERSONATION_MODE)
+  @IsIn(IMPERSONATION_MODES)
+  mode: ImpersonationMode;
+}
+
+@ApiSchema({
+  name: 'ImpersonationPolicy',
+  description: `What a tenant allows of impersonation (docs/tokens.md); \`${DEFAULT_IMPERSONATION_MODE}\` until it chooses.`,
+})
+export class ImpersonationPolicyDto {
+  @ApiProperty() tenant: string;
+  @ApiProperty(IMPERSONATION_MODE) mode: ImpersonationMode;
+}
+
+const POLICY_PATH = 'api/v1/tenants/:tenant/impersonation-policy';
+const INTERNAL_POLICY_PATH = 'internal/v1/tenants/:tenant/impersonation-policy';
+
+/**
+ * A tenant's impersonation policy, decided as its user administration is (users.read to read it,
+ * users.write to change it), applied by the token endpoint to impersonation requests.
+ */
+export const IMPERSONATION_POLICY_OPERATIONS = {
+  get: operation({
+    id: 'getImpersonationPolicy',
+    tag: 'Tenant users',
+    summary: 'The impersonation policy of a tenant',
+    description: `Permission \`users.read\` on \`{tenant}\`. A tenant that never set one has \`${DEFAULT_IMPERSONATION_MODE}\`.`,
+    method: 'GET',
+    path: POLICY_PATH,
+    internal: INTERNAL_POLICY_PATH,
+    caller: { kind: 'permission', action: 'users.read', tenantParam: 'tenant' },
+    params: TENANT,
+    answer: { status: 200, model: ImpersonationPolicyDto, description: 'The policy.' },
+  }),
+  put: operation({
+    id: 'putImpersonationPolicy',
+    tag: 'Tenant users',
+    summary: 'Set the impersonation policy of a tenant',
+    description:
+      'Permission `users.write` on `{tenant}`. Applies to the impersonation tokens asked for from then on. Audited (`tenant.impersonation_policy_changed`).',
+    method: 'PUT',
+    path: POLICY_PATH,
+    internal: INTERNAL_POLICY_PATH,
+    caller: { kind: 'permission', action: 'users.write', tenantParam: 'tenant' },
+    params: TENANT,
+    body: { type: 'json', model: ImpersonationPolicyUpdateDto },
+    answer: { status: 200, model: ImpersonationPolicyDto, description: 'The policy as stored.' },
   }),
 };

@@ -3,7 +3,7 @@
  * translates them. Nothing in the domain knows about HTTP status codes.
  */
 
-/** RFC 6749 section 5.2 / 4.1.2.1 error codes, plus RFC 7009's. */
+/** RFC 6749 section 5.2 / 4.1.2.1 error codes, plus RFC 7009's and RFC 8707's `invalid_target`. */
 export const OAUTH_ERROR_CODES = [
   'invalid_request',
   'invalid_client',
@@ -14,6 +14,7 @@ export const OAUTH_ERROR_CODES = [
   'access_denied',
   'unsupported_response_type',
   'unsupported_token_type',
+  'invalid_target',
   'server_error',
   'temporarily_unavailable',
 ] as const;

@@ -10,6 +10,7 @@ import type { DefinitionStore } from './definitions/service-definition';
 import type { TokenEventStore } from './events/token-event';
 import type { AuthorizationCodeStore } from './grants/authorization-code';
 import type { RefreshTokenStore } from './grants/refresh-token';
+import type { ImpersonationPolicyStore } from './impersonation/impersonation-policy';
 import type { JobStore } from './jobs/job';
 import type { SigningKeyStore } from './keys/signing-key';
 import type { ApplicationStore } from './registry/application';
@@ -43,6 +44,7 @@ export interface Stores {
   webhooks: WebhookStore;
   definitions: DefinitionStore;
   secrets: SecretStore;
+  impersonationPolicies: ImpersonationPolicyStore;
   jobs: JobStore;
 }
 

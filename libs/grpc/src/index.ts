@@ -15,6 +15,7 @@ import type { AuditServiceClient } from './generated/platform/audit/v1/AuditServ
 import type { EmitAuditEventRequest as EmitAuditEventRequestMessage } from './generated/platform/audit/v1/EmitAuditEventRequest';
 import type { QueryAuditRequest as QueryAuditRequestMessage } from './generated/platform/audit/v1/QueryAuditRequest';
 import type { QueryAuditResponse__Output } from './generated/platform/audit/v1/QueryAuditResponse';
+import type { Actor__Output } from './generated/platform/auth/v1/Actor';
 import type { AuthorizeRequest as AuthorizeRequestMessage } from './generated/platform/auth/v1/AuthorizeRequest';
 import type { AuthorizeResponse__Output } from './generated/platform/auth/v1/AuthorizeResponse';
 import type { AuthServiceClient } from './generated/platform/auth/v1/AuthService';
@@ -126,6 +127,8 @@ export const DECIDED_BY_METADATA = 'x-decided-by';
  * scalar field is present).
  */
 export type TokenClaims = TokenClaims__Output;
+/** An actor of TokenClaims' `act` chain (RFC 8693 section 4.1); `client_id` '' when not named. */
+export type ActorMessage = Actor__Output;
 export type JsonWebKeyMessage = JsonWebKey__Output;
 export type AuthorizeRequest = AuthorizeRequestMessage;
 export type AuthorizeResponse = AuthorizeResponse__Output;

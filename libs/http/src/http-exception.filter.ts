@@ -164,6 +164,7 @@ export function oauthStatus(code: OAuthErrorCode): number {
     case 'access_denied':
     case 'unsupported_response_type':
     case 'unsupported_token_type':
+    case 'invalid_target':
       return 400;
     default:
       return assertNever(code);

@@ -15,7 +15,9 @@ export {
   basicAuthorization,
   OAuthClient,
   type ClientAuthMethod,
+  type ImpersonationOptions,
   type OAuthClientOptions,
+  type TokenExchangeOptions,
 } from './oauth-client';
 export { PlatformClient, type PlatformClientOptions } from './platform-client';
 export { SecretsClient } from './secrets-client';

@@ -1,6 +1,6 @@
 import { errorFromResponse } from './errors';
 import { type FetchLike, globalFetch, joinUrl } from './fetch';
-import type { IntrospectionResponse, TokenResponse } from './wire';
+import type { IntrospectionResponse, TokenResponse, TokenValidation } from './wire';
 
 /** How a confidential client proves itself at the token, introspection and revocation endpoints. */
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
@@ -16,9 +16,37 @@ export interface OAuthClientOptions {
   fetch?: FetchLike;
 }
 
+const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
+const USER_ID_TYPE = 'urn:platform:params:oauth:token-type:user_id';
+
+/** RFC 8693 delegation: trade a token this client received for one naming it as the actor. */
+export interface TokenExchangeOptions {
+  subjectToken: string;
+  /** A registered resource URI or the client_id of its app (one of `audience` or `resource`). */
+  audience?: string;
+  resource?: string;
+  /** Only narrows the subject token's scopes. */
+  scope?: string;
+  /** This client's own token naming someone else as the actor; default: the client itself acts. */
+  actorToken?: string;
+}
+
+/** Impersonation (docs/tokens.md): a token as `userId`, for a client registered for it. */
+export interface ImpersonationOptions {
+  userId: string;
+  /** The impersonator's own access token, issued to this client. */
+  actorToken: string;
+  /** Why, for the audit log. */
+  reason: string;
+  scope?: string;
+  resource?: string;
+}
+
 /**
  * The form-encoded OAuth endpoints of `/v1/oauth/*` for one client: token (client_credentials,
- * refresh_token), introspection (RFC 7662) and revocation (RFC 7009). Non-2xx answers throw
+ * refresh_token, token exchange and impersonation), introspection (RFC 7662) and revocation
+ * (RFC 7009), and token validation for a resource server. Non-2xx answers throw
  * `OAuthProtocolError` with the status and body as the platform sent them.
  */
 export class OAuthClient {
@@ -32,11 +60,58 @@ export class OAuthClient {
     return this.options.clientId;
   }
 
-  /** A service token (no refresh token). `scope` is space-separated and limited to the declared scopes. */
-  clientCredentials(options: { scope?: string } = {}): Promise<TokenResponse> {
-    const form: Record<string, string> = { grant_type: 'client_credentials' };
-    if (options.scope !== undefined) form.scope = options.scope;
+  /**
+   * A service token (no refresh token). `scope` is space-separated and limited to the declared
+   * scopes; `resource` (RFC 8707) makes it a token for that one registered resource.
+   */
+  clientCredentials(options: { scope?: string; resource?: string } = {}): Promise<TokenResponse> {
+    return this.post('/v1/oauth/token', defined({ grant_type: 'client_credentials', ...options }), {
+      authenticate: true,
+    });
+  }
+
+  /** RFC 8693: the answer's token names this client (or the actor token's subject) in `act`. */
+  exchange(options: TokenExchangeOptions): Promise<TokenResponse> {
+    const { subjectToken, actorToken, ...target } = options;
+    const form = defined({
+      grant_type: TOKEN_EXCHANGE,
+      subject_token: subjectToken,
+      subject_token_type: ACCESS_TOKEN_TYPE,
+      ...(actorToken !== undefined && { actor_token: actorToken, actor_token_type: ACCESS_TOKEN_TYPE }),
+      ...target,
+    });
     return this.post('/v1/oauth/token', form, { authenticate: true });
+  }
+
+  /** A short-lived token as a user, never refreshed; audited with the reason. */
+  impersonate(options: ImpersonationOptions): Promise<TokenResponse> {
+    const { userId, actorToken, reason, ...rest } = options;
+    const form = defined({
+      grant_type: TOKEN_EXCHANGE,
+      subject_token: userId,
+      subject_token_type: USER_ID_TYPE,
+      actor_token: actorToken,
+      actor_token_type: ACCESS_TOKEN_TYPE,
+      reason,
+      ...rest,
+    });
+    return this.post('/v1/oauth/token', form, { authenticate: true });
+  }
+
+  /**
+   * The platform's judgement of a token (`POST /api/v1/auth/validate`: signature, expiry,
+   * revocation). A resource server names its registered resource URI as `audience`: only a
+   * token for exactly it is active (RFC 8707); without one, only a token for the platform itself.
+   * The claims include `act` (who acts for `sub`) and `impersonation`.
+   */
+  async validate(token: string, options: { audience?: string } = {}): Promise<TokenValidation> {
+    const response = await this.fetch(joinUrl(this.options.baseUrl, '/api/v1/auth/validate'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ token, ...options }),
+    });
+    if (!response.ok) throw await errorFromResponse(response);
+    return (await response.json()) as TokenValidation;
   }
 
   /**
@@ -101,6 +176,13 @@ export class OAuthClient {
 export function basicAuthorization(clientId: string, clientSecret: string): string {
   const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+');
   return `Basic ${btoa(`${encode(clientId)}:${encode(clientSecret)}`)}`;
+}
+
+/** The form's members that have a value. */
+function defined(form: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(form).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 function withHint(form: Record<string, string>, hint: string | undefined): Record<string, string> {

@@ -8,6 +8,8 @@ export interface ServiceTokenSourceOptions extends OAuthClientOptions {
   clientSecret: string;
   /** Space-separated; default: every declared scope. */
   scope?: string;
+  /** RFC 8707: tokens for this one registered resource; default: for the platform. */
+  resource?: string;
   /** Milliseconds; default `Date.now`. */
   clock?: Clock;
 }
@@ -23,11 +25,8 @@ export class ServiceTokenSource implements TokenSource {
 
   constructor(options: ServiceTokenSourceOptions) {
     const oauth = new OAuthClient(options);
-    const scope = options.scope;
-    this.cache = new TokenCache(
-      () => oauth.clientCredentials(scope === undefined ? {} : { scope }),
-      options.clock,
-    );
+    const { scope, resource } = options;
+    this.cache = new TokenCache(() => oauth.clientCredentials({ scope, resource }), options.clock);
   }
 
   async getToken(): Promise<string> {

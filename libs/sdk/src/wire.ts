@@ -34,8 +34,17 @@ export type ScopeDefinition = Schemas['Scope'];
 /** A newly defined custom scope. */
 export type DefinedScope = Schemas['DefinedScope'];
 
-/** The caller as the platform sees its token (`GET /v1/me`). */
+/**
+ * The caller as the platform sees its token (`GET /v1/me`); on an exchanged or impersonation
+ * token, `act` (who acts for `sub`) and `impersonation` (`full` or `read_only`) too.
+ */
 export type Me = Schemas['Me'];
+
+/** The platform's judgement of a token: exactly `{ active: false }` when it is not valid (for the audience named). */
+export type TokenValidation = Schemas['ActiveTokenValidation'] | Schemas['InactiveIntrospection'];
+
+/** Who acts for a token's subject (RFC 8693 section 4.1): the current actor, earlier ones nested in `act`. */
+export type TokenActor = Schemas['TokenActor'];
 
 /** An audit record to write; the actor is the caller, the tenant the one asked for. */
 export type AuditEmission = Schemas['AuditEventEmission'];

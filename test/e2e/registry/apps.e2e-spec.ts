@@ -234,6 +234,9 @@ describe('/v1/oauth/apps', () => {
             'name',
             'redirect_uris',
             'rotated_at',
+            'resource_uri',
+            'token_exchange_audiences',
+            'impersonation_allowed',
           ].sort(),
         );
       }

@@ -37,6 +37,7 @@ import {
   ServerFailures,
   TokenResponseDto,
   ValidateRequestDto,
+  VALIDATION_AUDIENCE_DESCRIPTION,
   type AppClientDto,
 } from '@platform/contract';
 import {
@@ -77,7 +78,7 @@ const Judgement = () =>
   });
 
 const VALIDATE_DESCRIPTION =
-  'Asks the sidecar whether a token is valid (signature, expiry, deny-list, app still registered). The answer body is "not shown" in the specification; decided: **200** `{active: true, sub, client_id, scope, tenant?, roles?, exp}` or exactly `{active: false}`; an invalid token is not an error. No credential of its own.';
+  'Asks the sidecar whether a token is valid (signature, expiry, audience, deny-list, app still registered). The answer body is "not shown" in the specification; decided: **200** `{active: true, sub, client_id, scope, tenant?, roles?, exp, act?, impersonation?}` or exactly `{active: false}`; an invalid token is not an error. A resource server names itself with `audience` (its registered resource URI, RFC 8707): only a token for exactly that audience is active; without it, only a token for the platform itself (`aud` = the issuer). No credential of its own.';
 
 export type Validation = ({ active: true } & MeDto) | { active: false };
 
@@ -150,12 +151,18 @@ export class AuthTokensController {
     description: `${VALIDATE_DESCRIPTION} Prefer the POST form: a token in a URL can end up in logs.`,
   })
   @ApiQuery({ name: 'token', required: true, type: 'string' })
+  @ApiQuery({
+    name: 'audience',
+    required: false,
+    type: 'string',
+    description: VALIDATION_AUDIENCE_DESCRIPTION,
+  })
   @Judgement()
-  @Refuses(400, 'No `token`.')
+  @Refuses(400, 'No `token`, or an `audience` that is not one string.')
   @ServerFailures()
   @Header('Cache-Control', 'no-store')
-  validateQuery(@Query('token') token: unknown): Promise<Validation> {
-    return this.validate(requiredToken(token));
+  validateQuery(@Query('token') token: unknown, @Query('audience') audience: unknown): Promise<Validation> {
+    return this.validate(requiredToken(token), optionalAudience(audience));
   }
 
   @Post('validate')
@@ -163,16 +170,17 @@ export class AuthTokensController {
     id: 'validateToken',
     tag: 'App login family',
     summary: 'Validate a token',
-    description: `${VALIDATE_DESCRIPTION} Request body (also "not shown"): JSON \`{token}\`.`,
+    description: `${VALIDATE_DESCRIPTION} Request body (also "not shown"): JSON \`{token, audience?}\`.`,
   })
   @JsonBody(ValidateRequestDto)
   @Judgement()
-  @Refuses(400, 'No `token`, or a body that is not a JSON object.')
+  @Refuses(400, 'No `token`, an `audience` that is not a string, or a body that is not a JSON object.')
   @ServerFailures()
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   validateBody(@Req() request: PlatformRequest): Promise<Validation> {
-    return this.validate(requiredToken(jsonObject(request).token));
+    const body = jsonObject(request);
+    return this.validate(requiredToken(body.token), optionalAudience(body.audience));
   }
 
   @Post('revoke')
@@ -249,10 +257,14 @@ export class AuthTokensController {
     await sendAppTokens(reply, response);
   }
 
-  /** Active with the claims, or `{active: false}` for any token the sidecar refuses. */
-  private async validate(token: string): Promise<Validation> {
+  /**
+   * Active with the claims, or `{active: false}` for any token the sidecar refuses (one for
+   * another audience included). Asked of the sidecar each time: the backend's own cache and
+   * verifier hold tokens for the issuer alone.
+   */
+  private async validate(token: string, audience: string): Promise<Validation> {
     try {
-      return { active: true, ...meFromClaims(await this.sidecar.validateToken(token)) };
+      return { active: true, ...meFromClaims(await this.sidecar.validateToken(token, audience)) };
     } catch (error) {
       if (error instanceof BearerError) return { active: false };
       throw error;
@@ -305,6 +317,13 @@ function presentedClientId(clientId: string | undefined, authorization: string |
 
 const optionalString = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : undefined;
+
+/** '' (the issuer) when absent; anything but one string is refused. */
+function optionalAudience(value: unknown): string {
+  if (value === undefined) return '';
+  if (typeof value !== 'string') throw validationFailed('audience must be a string');
+  return value;
+}
 
 function requiredToken(value: unknown): string {
   if (typeof value !== 'string' || value === '') throw validationFailed('token is required');

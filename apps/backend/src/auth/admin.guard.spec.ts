@@ -2,6 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import { BearerError, DomainError } from '@platform/domain';
 import { MissingBearerTokenError } from '@platform/http';
 import type { SidecarClient } from '../clients/sidecar.client';
+import { ISSUER, keyPair, NOW, sign } from '../testing/access-tokens';
 import { claimsFactory, fakeSidecar, type FakeSidecar } from '../testing/fakes';
 import { AdminGuard } from './admin.guard';
 import { type AuthenticatedRequest, BearerGuard } from './bearer.guard';
@@ -65,6 +66,24 @@ describe(BearerGuard.name, () => {
     await expect(guard.canActivate(contextFor(requestWith('Bearer abc')))).rejects.toMatchObject({
       code: 'unavailable',
     });
+  });
+
+  it('asks the sidecar, for the issuer, about a token restricted to a resource, and refuses it with it', async () => {
+    const key = await keyPair('RS256');
+    const verifier = new LocalTokenVerifier(ISSUER, () => NOW);
+    verifier.goLive([key.message], []);
+    const cache = new ValidatedTokenCache(10);
+    cache.goLive();
+    guard = new BearerGuard(sidecar as unknown as SidecarClient, cache, verifier);
+    const token = await sign(key, { aud: 'https://api.reports.example' });
+    sidecar.validateToken.mockRejectedValue(new BearerError('invalid_token', 'wrong audience'));
+
+    await expect(guard.canActivate(contextFor(requestWith(`Bearer ${token}`)))).rejects.toMatchObject({
+      code: 'invalid_token',
+    });
+    // No audience named: the sidecar judges it for the issuer, the platform's own API.
+    expect(sidecar.validateToken).toHaveBeenCalledWith(token);
+    expect(cache.size).toBe(0);
   });
 
   describe('with a live validation cache', () => {

@@ -35,12 +35,29 @@ describe(LocalTokenVerifier.name, () => {
         tenant: 'acme',
         roles: ['admin'],
         grant_id: 'g-1',
+        act: null,
+        impersonation: '',
       });
     },
   );
 
   it('accepts an audience list naming the issuer', async () => {
     expect(verifier.verify(await sign(rs256, { aud: ['other', ISSUER] }))).toMatchObject({ aud: ISSUER });
+  });
+
+  it('accepts an impersonation token with its actor chain, as ValidateToken answers it', async () => {
+    const act = { sub: 'admin-7', client_id: 'console', act: { sub: 'gateway' } };
+    const token = await sign(rs256, { sub: 'user-1', act, impersonation: 'read_only' });
+
+    expect(verifier.verify(token)).toMatchObject({
+      sub: 'user-1',
+      act: { sub: 'admin-7', client_id: 'console', act: { sub: 'gateway', client_id: '', act: null } },
+      impersonation: 'read_only',
+    });
+  });
+
+  it('leaves a token restricted to a resource (RFC 8707) to the sidecar, which refuses it for the issuer', async () => {
+    expect(verifier.verify(await sign(rs256, { aud: 'https://api.reports.example' }))).toBeUndefined();
   });
 
   describe('leaves to the sidecar (answers undefined)', () => {
@@ -63,6 +80,8 @@ describe(LocalTokenVerifier.name, () => {
       ['a missing jti', () => sign(rs256, { jti: undefined })],
       ['a missing iat', () => sign(rs256, { iat: undefined })],
       ['a claim of the wrong type', () => sign(rs256, { roles: 'admin' })],
+      ['an impersonation mode it does not know', () => sign(rs256, { impersonation: 'admin' })],
+      ['an actor without a subject', () => sign(rs256, { act: { client_id: 'console' } })],
       ['another typ', () => sign(rs256, {}, { typ: 'JWT' })],
       ['a crit header', () => sign(rs256, {}, { crit: ['b64'], b64: true })],
       [
@@ -98,8 +117,9 @@ describe(LocalTokenVerifier.name, () => {
     });
   });
 
-  it('leaves to the sidecar a token the deny-list denies: by jti, by client, by grant', async () => {
+  it('leaves to the sidecar a token the deny-list denies: by jti, by client, by grant, by actor', async () => {
     const byJti = await sign(rs256, { jti: 'revoked-jti' });
+    const byActor = await sign(rs256, { sub: 'user-1', act: { sub: 'deprovisioned-admin' } });
     const byClient = await sign(rs256, { client_id: 'deleted-app', iat: NOW - 100 });
     const laterClient = await sign(rs256, { client_id: 'deleted-app', iat: NOW - 10 });
     const byGrant = await sign(rs256, { grant_id: 'revoked-grant' });
@@ -107,8 +127,10 @@ describe(LocalTokenVerifier.name, () => {
     verifier.goLive([rs256.message], [{ kind: 'jti', value: 'revoked-jti', created_at: 0, expires_at }]);
     verifier.revoke({ kind: 'client', value: 'deleted-app', created_at: NOW - 50, expires_at });
     verifier.revoke({ kind: 'grant', value: 'revoked-grant', created_at: 0, expires_at });
+    verifier.revoke({ kind: 'subject', value: 'deprovisioned-admin', created_at: NOW, expires_at });
 
     expect(verifier.verify(byJti)).toBeUndefined();
+    expect(verifier.verify(byActor)).toBeUndefined();
     expect(verifier.verify(byClient)).toBeUndefined();
     expect(verifier.verify(byGrant)).toBeUndefined();
     // The app's later tokens (a new app under the same id) are not denied by the old deletion.

@@ -46,6 +46,20 @@ describe(ValidatedTokenCache.name, () => {
     expect(Object.isFrozen(cache.get('empty-roles')?.roles)).toBe(true);
   });
 
+  it('keeps the actor chain and the impersonation mode, frozen, and drops the token with an actor', () => {
+    const act = { sub: 'admin-7', client_id: 'console', act: { sub: 'gateway', client_id: '', act: null } };
+    const claims = claimsFactory({ exp: NOW + 60, iat: NOW - 10, act, impersonation: 'full' });
+    cache.remember('tok', claims, cache.generation);
+
+    const hit = cache.get('tok');
+
+    expect(hit).toEqual(claims);
+    expect(Object.isFrozen(hit?.act)).toBe(true);
+    expect(Object.isFrozen(hit?.act?.act)).toBe(true);
+    cache.revoke({ kind: 'subject', value: 'gateway', created_at: NOW });
+    expect(cache.get('tok')).toBeUndefined();
+  });
+
   it('holds 20,000 tokens of one client in under 400 bytes each', () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;

@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { metrics } from '@platform/telemetry';
 import { DEFAULTS } from '@platform/config';
 import { epochSeconds, revocationDenies } from '@platform/domain';
-import type { DenyListEntryMessage, TokenClaims } from '@platform/grpc';
+import type { ActorMessage, DenyListEntryMessage, TokenClaims } from '@platform/grpc';
 
 /**
  * The tokens accepted before (by the local sidecar's ValidateToken or by LocalTokenVerifier),
@@ -137,6 +137,17 @@ function freeze(claims: TokenClaims, shared: SharedValues): TokenClaims {
     tenant: shared.of(claims.tenant),
     roles: claims.roles.length === 0 ? NO_ROLES : (Object.freeze([...claims.roles]) as string[]),
     grant_id: shared.of(claims.grant_id),
+    act: claims.act ? freezeActor(claims.act) : null,
+    impersonation: shared.of(claims.impersonation),
+  });
+}
+
+/** The `act` chain, frozen as the rest (rare: exchanged and impersonation tokens only). */
+function freezeActor(actor: ActorMessage): ActorMessage {
+  return Object.freeze({
+    sub: actor.sub,
+    client_id: actor.client_id,
+    act: actor.act ? freezeActor(actor.act) : null,
   });
 }
 

@@ -78,9 +78,21 @@ describe(SidecarClient.name, () => {
     validate.mockImplementation((_call, callback) => callback(null, { claims }));
     await expect(withCorrelationId('req-9', () => client.validateToken('tok'))).resolves.toEqual(claims);
     const call = validate.mock.calls[0][0];
-    expect(call.request).toEqual({ token: 'tok' });
+    expect(call.request).toEqual({ token: 'tok', audience: '' });
     expect(call.metadata.get(CORRELATION_HEADER)).toEqual(['req-9']);
     expect(call.metadata.get(INTERNAL_TOKEN_METADATA)).toEqual(['internal-secret']);
+  });
+
+  it('sends the audience asked about and answers the actor chain and impersonation mode', async () => {
+    const act = { sub: 'support-1', client_id: 'console', act: { sub: 'gateway', client_id: '', act: null } };
+    const claims = claimsFactory({ aud: 'https://api.reports.example', act, impersonation: 'read_only' });
+    validate.mockImplementation((_call, callback) => callback(null, { claims }));
+
+    await expect(client.validateToken('tok', 'https://api.reports.example')).resolves.toEqual(claims);
+    expect(validate.mock.calls[0][0].request).toEqual({
+      token: 'tok',
+      audience: 'https://api.reports.example',
+    });
   });
 
   it('turns UNAUTHENTICATED into invalid_token with the reason', async () => {
@@ -138,7 +150,13 @@ describe(SidecarClient.name, () => {
         decidedBy: ['token-scope', 'user-own-tenant'],
       });
       const call = authorize.mock.calls[0][0];
-      expect(call.request).toEqual({ token: 'tok', action: 'users.read', resource_tenant: 'acme' });
+      // No audience: the backend authorizes for its own API, the issuer's.
+      expect(call.request).toEqual({
+        token: 'tok',
+        action: 'users.read',
+        resource_tenant: 'acme',
+        audience: '',
+      });
       expect(call.metadata.get(CORRELATION_HEADER)).toEqual(['req-3']);
       expect(call.metadata.get(INTERNAL_TOKEN_METADATA)).toEqual(['internal-secret']);
     });

@@ -65,11 +65,14 @@ export class SidecarClient implements OnApplicationShutdown {
     this.health = new Health(address, grpc.credentials.createInsecure());
   }
 
-  /** The token's claims; BearerError invalid_token when the sidecar refuses it. */
-  validateToken(token: string): Promise<TokenClaims> {
+  /**
+   * The token's claims; BearerError invalid_token when the sidecar refuses it. `audience`: the
+   * resource the token must be for ('' or absent: the issuer, i.e. the platform's own API).
+   */
+  validateToken(token: string, audience = ''): Promise<TokenClaims> {
     return new Promise((resolve, reject) => {
       this.auth.ValidateToken(
-        { token },
+        { token, audience },
         this.metadata(),
         { deadline: deadline(CALL_DEADLINE_MS) },
         (error, response) => {

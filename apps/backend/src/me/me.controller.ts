@@ -1,9 +1,13 @@
 import { Controller, Get } from '@nestjs/common';
 import { Answers, BearerOperation, MeDto, PingDto, PublicOperation } from '@platform/contract';
+import { actorAsIssued, type ImpersonationClaim } from '@platform/domain';
 import type { TokenClaims } from '@platform/grpc';
 import { Claims, RequireToken } from '../auth/bearer.guard';
 
-/** Who the token says the caller is; user-token claims only when present. */
+/**
+ * Who the token says the caller is; user-token claims only when present, and the actor chain and
+ * impersonation mode as the token carries them (exchanged and impersonation tokens only).
+ */
 export function meFromClaims(claims: TokenClaims): MeDto {
   const me: MeDto = {
     sub: claims.sub,
@@ -13,6 +17,8 @@ export function meFromClaims(claims: TokenClaims): MeDto {
   };
   if (claims.tenant) me.tenant = claims.tenant;
   if (claims.roles && claims.roles.length > 0) me.roles = claims.roles;
+  if (claims.act) me.act = actorAsIssued(claims.act);
+  if (claims.impersonation) me.impersonation = claims.impersonation as ImpersonationClaim;
   return me;
 }
 

@@ -31,6 +31,7 @@ describe('authorizationServerMetadata', () => {
       'client_credentials',
       'authorization_code',
       'refresh_token',
+      'urn:ietf:params:oauth:grant-type:token-exchange',
     ]);
     expect(metadata.authorization_response_iss_parameter_supported).toBe(true);
   });

@@ -1,4 +1,4 @@
-import { STANDARD_SCOPES } from '@platform/domain';
+import { STANDARD_SCOPES, TOKEN_EXCHANGE_GRANT } from '@platform/domain';
 
 /** RFC 8414 authorization server metadata of the backend's public surface. */
 export function authorizationServerMetadata(issuer: string) {
@@ -12,7 +12,7 @@ export function authorizationServerMetadata(issuer: string) {
     scopes_supported: STANDARD_SCOPES.map((scope) => scope.name),
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: ['client_credentials', 'authorization_code', 'refresh_token'],
+    grant_types_supported: ['client_credentials', 'authorization_code', 'refresh_token', TOKEN_EXCHANGE_GRANT],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],

@@ -36,7 +36,7 @@ const TOO_LARGE: [string, string] = ['invalid_request', 'Request body is too lar
 const BOTH_METHODS: [string, string] = ['invalid_request', 'client authenticated with more than one method'];
 
 export const TOKEN_DESCRIPTION = [
-  'Issues an access token for one of three grants: `client_credentials` (service model), `authorization_code` with PKCE S256, and `refresh_token` (rotating).',
+  'Issues an access token for one of four grants: `client_credentials` (service model), `authorization_code` with PKCE S256, `refresh_token` (rotating), and token exchange (`urn:ietf:params:oauth:grant-type:token-exchange`, RFC 8693: delegation and impersonation, docs/tokens.md). Every grant takes `resource` (RFC 8707): the token is then for that one registered resource.',
   '',
   'Only `application/x-www-form-urlencoded` is accepted (a JSON body is `400 invalid_request`). Every answer carries `Cache-Control: no-store`.',
   '',
@@ -45,7 +45,9 @@ export const TOKEN_DESCRIPTION = [
   '- a scope the app did not declare, or one beyond the original grant on refresh: **400** `invalid_scope`;',
   '- a wrong `code_verifier`, a code that is unknown, expired (60 s), already used or issued to another client, a `redirect_uri` that differs, or a refresh token that is unknown, expired, revoked or already rotated: **400** `invalid_grant` (a reused code or rotated refresh token also revokes every token of its grant);',
   '- a missing `grant_type`, `code`, `code_verifier` or `refresh_token`, a repeated parameter, two authentication methods at once, a body that is not form-encoded or larger than 64 KiB: **400** `invalid_request`;',
-  '- a grant the app type may not use (for example `client_credentials` for a `web` app): **400** `unauthorized_client`;',
+  '- a grant the app type may not use (for example `client_credentials` for a `web` app), or a token exchange or impersonation its registry entry does not allow: **400** `unauthorized_client`;',
+  '- a `resource` or `audience` that is not a registered resource, has a fragment, is not among the audiences the client may exchange for, or comes twice: **400** `invalid_target`;',
+  '- token exchange: a missing `subject_token` or `subject_token_type`, an unsupported token type, a subject or actor token that is invalid, expired, revoked, issued for another resource or client, not allowed by its `may_act`, or an impersonation the actor may not perform (no `users.impersonate` for the user\'s tenant, a `global_admin` target, impersonation disabled in the tenant, no `reason`): **400** `invalid_request` (RFC 8693 section 2.2.2); a `scope` beyond the subject token: **400** `invalid_scope`;',
   '- any other `grant_type`: **400** `unsupported_grant_type`.',
 ].join('\n');
 
@@ -59,6 +61,8 @@ export const TOKEN_REFUSALS: Record<string, [string, string]> = {
   bothMethods: BOTH_METHODS,
   unauthorizedClient: ['unauthorized_client', 'a web app may not use client_credentials'],
   unsupportedGrantType: ['unsupported_grant_type', 'grant_type password is not supported'],
+  invalidTarget: ['invalid_target', 'the resource is not registered'],
+  invalidSubjectToken: ['invalid_request', 'the subject_token is invalid, expired or revoked'],
 };
 
 const JWKS = KEY_SET_OPERATIONS.jwks;

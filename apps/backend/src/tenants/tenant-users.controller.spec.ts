@@ -14,6 +14,8 @@ const claims = (overrides: Partial<TokenClaims>): TokenClaims => ({
   tenant: 'acme',
   roles: ['viewer'],
   grant_id: 'g',
+  act: null,
+  impersonation: '',
   ...overrides,
 });
 

@@ -43,6 +43,7 @@ export const testConfig = (overrides: Partial<PlatformConfig> = {}): PlatformCon
   signingKeyRotationDays: 90,
   retention: { graceSeconds: 3600, tokenEventDays: 30 },
   refreshTokenAbsoluteLifetimeDays: 90,
+  impersonationMaxLifetimeSeconds: 900,
   argon2Concurrency: 1,
   argon2Nice: 15,
   trustProxy: [],
@@ -71,6 +72,8 @@ export const claimsFactory = (overrides: Partial<TokenClaims> = {}): TokenClaims
   tenant: '',
   roles: [],
   grant_id: '',
+  act: null,
+  impersonation: '',
   ...overrides,
 });
 

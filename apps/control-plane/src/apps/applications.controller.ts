@@ -6,6 +6,7 @@ import {
   RegisterApplicationDto,
   type RotatedSecretDto,
   SERVICE_ACCOUNT_OPERATIONS,
+  UpdateApplicationDto,
 } from '@platform/contract';
 import { ApplicationRegistry } from '@platform/domain';
 import type { FastifyReply } from 'fastify';
@@ -29,6 +30,9 @@ export class ApplicationsController {
       declaredScopes: body.declared_scopes,
       redirectUris: body.redirect_uris,
       tenant: body.tenant,
+      resourceUri: body.resource_uri,
+      exchangeAudiences: body.token_exchange_audiences,
+      mayImpersonate: body.impersonation_allowed,
     });
     return {
       ...toApplicationResponse(app),
@@ -51,6 +55,16 @@ export class ApplicationsController {
   @Implements(APP_OPERATIONS.get)
   async get(@Param('id') clientId: string) {
     return toApplicationResponse(await this.registry.get(clientId));
+  }
+
+  @Implements(APP_OPERATIONS.update)
+  async update(@Param('id') clientId: string, @Body() body: UpdateApplicationDto) {
+    const app = await this.registry.updateExchange(clientId, {
+      resourceUri: body.resource_uri,
+      exchangeAudiences: body.token_exchange_audiences,
+      mayImpersonate: body.impersonation_allowed,
+    });
+    return toApplicationResponse(app);
   }
 
   @Implements(APP_OPERATIONS.delete)

@@ -12,5 +12,8 @@ export function toApplicationResponse(app: Application): ApplicationDto {
     created_at: app.createdAt.toISOString(),
     rotated_at: app.rotatedAt?.toISOString() ?? null,
     ...(app.tenant !== null && { tenant: app.tenant }),
+    resource_uri: app.resourceUri,
+    token_exchange_audiences: app.exchangeAudiences,
+    impersonation_allowed: app.mayImpersonate,
   };
 }

@@ -1,6 +1,9 @@
 import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import {
   AccessTokenValidator,
+  ImpersonationPolicies,
+  TokenExchangeGrant,
+  TokenTargets,
   ACCESS_TOKEN_LIFETIME_SECONDS,
   AppLoginService,
   AppTokenRefresher,
@@ -185,37 +188,63 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
       inject: [JwtAccessTokenStrategy, PLATFORM_CONFIG, CLOCK],
     },
     {
+      provide: TokenTargets,
+      useFactory: (stores: Stores, config: PlatformConfig) =>
+        new TokenTargets(stores.applications, config.issuer),
+      inject: [STORES, PLATFORM_CONFIG],
+    },
+    {
       provide: TokenEndpoint,
       useFactory: (
         authenticator: ClientAuthenticator,
         tokens: JwtAccessTokenStrategy,
         userTokens: UserTokenIssuer,
         revoker: TokenRevoker,
+        validator: AccessTokenValidator,
+        targets: TokenTargets,
         transactor: Transactor,
+        config: PlatformConfig,
         clock: Clock,
-      ) =>
-        new TokenEndpoint(
+        stores: Stores,
+      ) => {
+        // Grouped commits, each one transaction, so the batch's audit records commit with it.
+        const events = new GroupedTokenEvents(
+          {
+            appendTokenEvents: (batch) =>
+              transactor.inTransaction((inTransaction) => inTransaction.tokenEvents.appendTokenEvents(batch)),
+          },
+          correlationId,
+        );
+        return new TokenEndpoint(
           [
-            new ClientCredentialsGrant(
+            new ClientCredentialsGrant(tokens, events, targets, clock),
+            new AuthorizationCodeGrant(transactor, revoker, userTokens, targets, clock),
+            new RefreshTokenGrant(transactor, revoker, userTokens, targets, clock),
+            new TokenExchangeGrant(
               tokens,
-              // Grouped commits, each one transaction, so the batch's audit records commit with it.
-              new GroupedTokenEvents(
-                {
-                  appendTokenEvents: (events) =>
-                    transactor.inTransaction((inTransaction) =>
-                      inTransaction.tokenEvents.appendTokenEvents(events),
-                    ),
-                },
-                correlationId,
-              ),
+              validator,
+              targets,
+              stores,
+              events,
+              { impersonationMaxLifetimeSeconds: config.impersonationMaxLifetimeSeconds },
               clock,
             ),
-            new AuthorizationCodeGrant(transactor, revoker, userTokens, clock),
-            new RefreshTokenGrant(transactor, revoker, userTokens, clock),
           ],
           authenticator,
-        ),
-      inject: [ClientAuthenticator, JwtAccessTokenStrategy, UserTokenIssuer, TokenRevoker, TRANSACTOR, CLOCK],
+        );
+      },
+      inject: [
+        ClientAuthenticator,
+        JwtAccessTokenStrategy,
+        UserTokenIssuer,
+        TokenRevoker,
+        AccessTokenValidator,
+        TokenTargets,
+        TRANSACTOR,
+        PLATFORM_CONFIG,
+        CLOCK,
+        STORES,
+      ],
     },
     {
       provide: TokenIntrospector,
@@ -343,10 +372,20 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
         transactor: Transactor,
         revoker: TokenRevoker,
         userTokens: UserTokenIssuer,
+        targets: TokenTargets,
         clock: Clock,
       ) =>
-        new AppTokenRefresher(authenticator, new RefreshTokenGrant(transactor, revoker, userTokens, clock)),
-      inject: [ClientAuthenticator, TRANSACTOR, TokenRevoker, UserTokenIssuer, CLOCK],
+        new AppTokenRefresher(
+          authenticator,
+          new RefreshTokenGrant(transactor, revoker, userTokens, targets, clock),
+        ),
+      inject: [ClientAuthenticator, TRANSACTOR, TokenRevoker, UserTokenIssuer, TokenTargets, CLOCK],
+    },
+    {
+      provide: ImpersonationPolicies,
+      useFactory: (stores: Stores, transactor: Transactor, trail: AuditTrail, clock: Clock) =>
+        new ImpersonationPolicies(stores.impersonationPolicies, transactor, trail, clock),
+      inject: [STORES, TRANSACTOR, AuditTrail, CLOCK],
     },
     {
       provide: UserAdministration,
@@ -357,6 +396,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
   ],
   exports: [
     Drain,
+    ImpersonationPolicies,
     Envelope,
     AuditCheckpoints,
     AuditLog,

@@ -13,6 +13,8 @@ const claims = (overrides: Partial<TokenClaims> = {}): TokenClaims => ({
   tenant: 'acme',
   roles: ['viewer'],
   grant_id: 'g',
+  act: null,
+  impersonation: '',
   ...overrides,
 });
 
@@ -49,6 +51,17 @@ describe(principalOfClaims.name, () => {
       scopes: ['users.read', 'users.write'],
       tenant: 'acme',
     });
+  });
+
+  it('confines a read-only impersonation token to reads, and only that one', () => {
+    const act = { sub: 'support-1', client_id: 'console', act: null };
+
+    expect(principalOfClaims(claims({ act, impersonation: 'read_only' }))).toMatchObject({
+      kind: 'user',
+      id: 'user-1',
+      readOnly: true,
+    });
+    expect(principalOfClaims(claims({ act, impersonation: 'full' }))).not.toHaveProperty('readOnly');
   });
 
   it('works a frozen claims object out once', () => {

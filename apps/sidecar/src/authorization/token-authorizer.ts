@@ -8,11 +8,15 @@ import { CrossTenantRefusalReporter } from './cross-tenant-reporter';
 import { PolicyDecider, type Decision } from './policy-decider';
 import { principalOfClaims } from './principals';
 
-/** What a call names: the caller's token, a tenant ('' for none) and, for Authorize, an action. */
+/**
+ * What a call names: the caller's token, a tenant ('' for none) and, for Authorize, an action;
+ * for ValidateToken and Authorize, the audience the token must be for ('' for the issuer).
+ */
 export interface RpcCall {
   token?: string;
   tenant?: string;
   action?: string;
+  audience?: string;
 }
 
 /**
@@ -44,7 +48,7 @@ export class TokenAuthorizer {
     const authority: RpcAuthority = RPC_AUTHORITY[rpc];
     const { permission } = authority;
     const action = permission === 'requested' ? requestedAction(call.action ?? '') : permission;
-    const claims = await this.tokens.read(call.token ?? '');
+    const claims = await this.tokens.read(call.token ?? '', call.audience ?? '');
     const principal = principalOfClaims(claims);
     const tenant = tenantOfRpc(authority, principal, call.tenant ?? '');
     const decision = permission === 'token' ? undefined : this.decide(claims, principal, action, tenant);

@@ -20,6 +20,7 @@ import { InvalidationStreams } from './invalidation-streams';
 
 type Empty = Record<string, never>;
 type TokenRequest = { token?: string };
+type ValidateTokenRequest = TokenRequest & { audience?: string };
 
 /**
  * `platform.auth.v1.AuthService`. Failures are thrown and become statuses in GrpcStatusFilter;
@@ -38,8 +39,9 @@ export class AuthGrpcController {
   ) {}
 
   @GrpcMethod('AuthService', 'ValidateToken')
-  async validateToken({ token = '' }: TokenRequest): Promise<{ claims: TokenClaims }> {
-    return { claims: (await this.authorizer.authorizeRpc('AuthService/ValidateToken', { token })).claims };
+  async validateToken({ token = '', audience = '' }: ValidateTokenRequest): Promise<{ claims: TokenClaims }> {
+    const { claims } = await this.authorizer.authorizeRpc('AuthService/ValidateToken', { token, audience });
+    return { claims };
   }
 
   /**
@@ -51,11 +53,13 @@ export class AuthGrpcController {
     token = '',
     action = '',
     resource_tenant: tenant = '',
+    audience = '',
   }: Partial<AuthorizeRequest>): Promise<AuthorizeResponse> {
     const { claims, decision } = await this.authorizer.authorizeRpc('AuthService/Authorize', {
       token,
       action,
       tenant,
+      audience,
     });
     return { claims, decided_by: decision.decidedBy, decision_id: decision.decisionId };
   }

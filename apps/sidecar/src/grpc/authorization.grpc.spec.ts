@@ -373,9 +373,14 @@ describe('sidecar gRPC authorization (PolicyService, TenantService, AuthService.
   });
 
   describe('AuthService.Authorize', () => {
-    const authorize = (token: string, action: string, resourceTenant = '') =>
+    const authorize = (token: string, action: string, resourceTenant = '', audience?: string) =>
       call<AuthorizeResponse>((done) =>
-        sidecar.auth.Authorize({ token, action, resource_tenant: resourceTenant }, none(), {}, done),
+        sidecar.auth.Authorize(
+          { token, action, resource_tenant: resourceTenant, audience },
+          none(),
+          {},
+          done,
+        ),
       );
 
     it('answers the claims and the decision of an allowed user', async () => {
@@ -443,6 +448,48 @@ describe('sidecar gRPC authorization (PolicyService, TenantService, AuthService.
       expect(allowed.response.claims?.client_id).toBe('worker');
       expect(refused.error).toMatchObject({ code: grpc.status.PERMISSION_DENIED });
       expect(admin.error).toBeNull();
+    });
+
+    it('decides a token restricted to the resource the caller names, and only there', async () => {
+      const resource = 'https://api.reports.example';
+      const token = await signAccessToken(key, {
+        claims: { sub: 'worker', client_id: 'worker', scope: 'users.read', aud: resource },
+      });
+
+      const named = await authorize(token, 'users.read', 'acme', resource);
+      const unnamed = await authorize(token, 'users.read', 'acme');
+      const issuerToken = await authorize(await serviceToken('users.read'), 'users.read', 'acme', resource);
+
+      expect(named.error).toBeNull();
+      expect(named.response.claims?.aud).toBe(resource);
+      for (const { error } of [unnamed, issuerToken]) {
+        expect(error).toMatchObject({ code: grpc.status.UNAUTHENTICATED, details: 'wrong audience' });
+      }
+    });
+
+    it('lets a read-only impersonation token read, nothing more', async () => {
+      const token = await signAccessToken(key, {
+        claims: {
+          sub: 'user-acme-viewer',
+          client_id: 'console',
+          scope: 'users.read users.write',
+          tenant: 'acme',
+          roles: ['tenant_admin'],
+          grant_id: 'grant-acme',
+          act: { sub: 'support-1', client_id: 'console' },
+          impersonation: 'read_only',
+        },
+      });
+
+      const read = await authorize(token, 'users.read', 'acme');
+      const write = await authorize(token, 'users.write', 'acme');
+
+      expect(read.error).toBeNull();
+      expect(read.response.claims).toMatchObject({
+        act: { sub: 'support-1', client_id: 'console', act: null },
+        impersonation: 'read_only',
+      });
+      expect(write.error).toMatchObject({ code: grpc.status.PERMISSION_DENIED });
     });
 
     it('refuses a bad token with UNAUTHENTICATED before deciding anything', async () => {

@@ -7,7 +7,8 @@ import { TokenValidator } from '../validation/token-validator';
 /**
  * The one way every RPC that takes a token validates it (ValidateToken, Authorize,
  * ResolveTenant, ValidateIsolation): fail closed while the keys or the deny-list are still
- * loading, then TokenValidator (signature, claims, deny-list).
+ * loading, then TokenValidator (signature, claims, audience, deny-list). Only ValidateToken and
+ * Authorize name an audience; every other RPC accepts tokens for the issuer alone.
  */
 @Injectable()
 export class TokenClaimsReader {
@@ -16,10 +17,10 @@ export class TokenClaimsReader {
     private readonly readiness: Readiness,
   ) {}
 
-  read(token: string): Promise<TokenClaims> {
+  read(token: string, audience = ''): Promise<TokenClaims> {
     if (!this.readiness.ready && token !== '') {
       return Promise.reject(new SidecarError('not_ready', 'sidecar is starting'));
     }
-    return this.validator.validate(token);
+    return this.validator.validate(token, audience);
   }
 }

@@ -12,6 +12,7 @@ import { createTestKey, signAccessToken, type TestKey } from '../testing/test-ke
 import { TokenValidator } from './token-validator';
 
 const now = () => Math.floor(Date.now() / 1000);
+const RESOURCE = 'https://api.reports.example';
 
 describe(TokenValidator.name, () => {
   let rs256: TestKey;
@@ -42,8 +43,11 @@ describe(TokenValidator.name, () => {
     validator = new TokenValidator(keys, denyList, config, systemClock);
   });
 
-  async function refusal(token: string): Promise<{ code: SidecarErrorCode; message: string }> {
-    const error = await validator.validate(token).then(
+  async function refusal(
+    token: string,
+    audience?: string,
+  ): Promise<{ code: SidecarErrorCode; message: string }> {
+    const error = await validator.validate(token, audience).then(
       () => undefined,
       (caught: unknown) => caught,
     );
@@ -69,6 +73,8 @@ describe(TokenValidator.name, () => {
         tenant: '',
         roles: [],
         grant_id: '',
+        act: null,
+        impersonation: '',
       });
     });
 
@@ -95,6 +101,32 @@ describe(TokenValidator.name, () => {
         roles: ['viewer', 'user'],
         grant_id: 'grant-1',
       });
+    });
+
+    it('an impersonation token with its actor chain', async () => {
+      const act = { sub: 'admin-7', client_id: 'console', act: { sub: 'gateway' } };
+      const token = await signAccessToken(rs256, {
+        claims: { sub: 'user-42', tenant: 'acme', grant_id: 'grant-1', act, impersonation: 'read_only' },
+      });
+
+      await expect(validator.validate(token)).resolves.toMatchObject({
+        sub: 'user-42',
+        act: { sub: 'admin-7', client_id: 'console', act: { sub: 'gateway', client_id: '', act: null } },
+        impersonation: 'read_only',
+      });
+    });
+
+    it('a token for the audience the caller names, answering that audience', async () => {
+      const token = await signAccessToken(rs256, { claims: { aud: RESOURCE } });
+
+      await expect(validator.validate(token, RESOURCE)).resolves.toMatchObject({ aud: RESOURCE });
+    });
+
+    it('a token whose audience list names the issuer, or the named audience, answering that one', async () => {
+      const token = await signAccessToken(rs256, { claims: { aud: [RESOURCE, TEST_ISSUER] } });
+
+      await expect(validator.validate(token)).resolves.toMatchObject({ aud: TEST_ISSUER });
+      await expect(validator.validate(token, RESOURCE)).resolves.toMatchObject({ aud: RESOURCE });
     });
 
     it('a token signed by a key published after the last refresh (unknown kid refreshes once)', async () => {
@@ -235,6 +267,47 @@ describe(TokenValidator.name, () => {
       await expect(refusal(token)).resolves.toEqual({ code: 'claim_invalid', message: 'wrong audience' });
     });
 
+    it('a token restricted to a resource where no audience is named (the platform API)', async () => {
+      const token = await signAccessToken(rs256, { claims: { aud: RESOURCE } });
+
+      await expect(refusal(token)).resolves.toEqual({ code: 'claim_invalid', message: 'wrong audience' });
+    });
+
+    it('a token for the issuer, or another resource, where an audience is named', async () => {
+      for (const aud of [TEST_ISSUER, 'https://api.other.example']) {
+        const token = await signAccessToken(rs256, { claims: { aud } });
+
+        await expect(refusal(token, RESOURCE)).resolves.toEqual({
+          code: 'claim_invalid',
+          message: 'wrong audience',
+        });
+      }
+    });
+
+    it('a token without an audience, or with one that is not a string', async () => {
+      const missing = await signAccessToken(rs256, { claims: { aud: undefined } });
+      const numeric = await signAccessToken(rs256, { claims: { aud: 7 as unknown as string } });
+
+      await expect(refusal(missing)).resolves.toEqual({
+        code: 'claim_invalid',
+        message: 'missing claim aud',
+      });
+      await expect(refusal(numeric)).resolves.toEqual({
+        code: 'claim_invalid',
+        message: 'invalid claim aud',
+      });
+    });
+
+    it.each([
+      ['an impersonation mode it does not know', { impersonation: 'admin' }, 'invalid claim impersonation'],
+      ['an actor without a subject', { act: { client_id: 'console' } }, 'invalid claim act.sub'],
+    ])('a token with %s', async (_, claims, message) => {
+      await expect(refusal(await signAccessToken(rs256, { claims }))).resolves.toEqual({
+        code: 'claim_invalid',
+        message,
+      });
+    });
+
     it.each(['exp', 'iat', 'jti', 'sub', 'client_id'])('a token without the %s claim', async (claim) => {
       const token = await signAccessToken(rs256, { claims: { [claim]: undefined } });
 
@@ -297,6 +370,20 @@ describe(TokenValidator.name, () => {
       await expect(refusal(token)).resolves.toMatchObject({ code: 'token_revoked' });
     });
 
+    it('a token issued in the name of an impersonator deprovisioned since', async () => {
+      const act = { sub: 'admin-7', act: { sub: 'admin-1' } };
+      const token = await signAccessToken(rs256, { iat: now() - 60, claims: { sub: 'user-42', act } });
+      denyList.apply({
+        seq: 1,
+        kind: 'subject',
+        value: 'admin-1',
+        created_at: now() - 30,
+        expires_at: now() + 3600,
+      });
+
+      await expect(refusal(token)).resolves.toEqual({ code: 'token_revoked', message: 'token revoked' });
+    });
+
     it('a token of a revoked grant', async () => {
       const token = await signAccessToken(rs256, { claims: { grant_id: 'grant-9' } });
       denyList.apply({
@@ -339,8 +426,8 @@ describe(TokenValidator.name, () => {
 
     afterEach(() => jest.restoreAllMocks());
 
-    async function refusalOf(token: string): Promise<SidecarErrorCode | undefined> {
-      const error = await cached.validate(token).then(
+    async function refusalOf(token: string, audience?: string): Promise<SidecarErrorCode | undefined> {
+      const error = await cached.validate(token, audience).then(
         () => undefined,
         (caught: unknown) => caught,
       );
@@ -364,6 +451,24 @@ describe(TokenValidator.name, () => {
       await expect(refusalOf(token)).resolves.toBeUndefined();
       clock.advance(1_000);
       await expect(refusalOf(token)).resolves.toBe('token_expired');
+    });
+
+    it('checks the audience named on every call', async () => {
+      const token = await signAccessToken(rs256, { claims: { aud: RESOURCE } });
+      await expect(cached.validate(token, RESOURCE)).resolves.toMatchObject({ aud: RESOURCE });
+      const verify = jest.spyOn(crypto.subtle, 'verify');
+
+      await expect(refusalOf(token)).resolves.toBe('claim_invalid');
+      await expect(refusalOf(token, 'https://api.other.example')).resolves.toBe('claim_invalid');
+      await expect(cached.validate(token, RESOURCE)).resolves.toMatchObject({ aud: RESOURCE });
+      expect(verify).not.toHaveBeenCalled();
+    });
+
+    it('refuses a token cached for the issuer where an audience is named', async () => {
+      const token = await signAccessToken(rs256);
+      await cached.validate(token);
+
+      await expect(refusalOf(token, RESOURCE)).resolves.toBe('claim_invalid');
     });
 
     it('refuses it as soon as it is revoked', async () => {

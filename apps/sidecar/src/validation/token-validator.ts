@@ -19,7 +19,7 @@ import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
 import { SidecarError } from '../errors';
 import { ALLOWED_ALGORITHMS, KeyCache } from '../keys/key-cache';
 import { DenyList } from '@platform/domain';
-import { VerifiedTokenCache } from './verified-token-cache';
+import { VerifiedTokenCache, type VerifiedToken } from './verified-token-cache';
 
 const reject = {
   unknownKey: () => new SidecarError('unknown_key', 'unknown key'),
@@ -29,16 +29,21 @@ const reject = {
 
 /**
  * Validates an access token (RFC 9068 profile, docs/internal-api.md): signature by a trusted
- * key with RS256/ES256/PS256, `typ: at+jwt`, issuer and audience, exp, the required claims,
+ * key with RS256/ES256/PS256, `typ: at+jwt`, issuer, exp, the required claims, the audience,
  * then the deny-list. Throws `SidecarError`; never logs or echoes the token.
+ *
+ * The audience (RFC 8707): a caller that names one accepts only tokens for it; one that names
+ * none, only tokens for the issuer (the platform's own API), so a token restricted to a
+ * resource server is refused everywhere else.
  *
  * A token seen before skips the signature check and the parsing (VerifiedTokenCache) as long as
  * the key that verified it is still the trusted key for its `kid` and `alg` and it has not
- * expired; the deny-list is consulted on every call either way.
+ * expired; the audience and the deny-list are checked on every call either way.
  */
 @Injectable()
 export class TokenValidator {
   private readonly options: JWTVerifyOptions;
+  private readonly issuer: string;
   private readonly verified: VerifiedTokenCache;
 
   constructor(
@@ -51,35 +56,46 @@ export class TokenValidator {
       algorithms: [...ALLOWED_ALGORITHMS],
       typ: 'at+jwt',
       issuer: config.issuer,
-      audience: config.issuer,
-      requiredClaims: [...REQUIRED_ACCESS_TOKEN_CLAIMS],
+      // The audience is checked per call (it depends on the caller), on cached tokens too.
+      requiredClaims: [...REQUIRED_ACCESS_TOKEN_CLAIMS, 'aud'],
     };
+    this.issuer = config.issuer;
     this.verified = new VerifiedTokenCache(config.verifiedTokenCacheSize);
   }
 
-  async validate(token: string): Promise<TokenClaims> {
+  /**
+   * The token's claims when it is valid for `audience` (the resource the caller serves; '' or
+   * absent: the issuer). `aud` in the answer is that audience.
+   */
+  async validate(token: string, audience = ''): Promise<TokenClaims> {
     if (token === '') throw new SidecarError('token_missing', 'token is empty');
     if (token.length > MAX_ACCESS_TOKEN_LENGTH) throw new SidecarError('token_malformed', 'token too large');
 
-    const claims = this.verifiedBefore(token) ?? (await this.verify(token));
+    const { claims, audiences } = this.verifiedBefore(token) ?? (await this.verify(token));
+    const expected = audience || this.issuer;
+    if (!audiences.includes(expected)) throw reject.claim('wrong audience');
     if (this.denyList.revocationOf(claims) !== undefined) throw reject.revoked();
-    return claims;
+    // Only a token whose `aud` is a list can differ: the answer names the audience it was accepted for.
+    return claims.aud === expected ? claims : Object.freeze({ ...claims, aud: expected });
   }
 
-  /** The claims of a token that passed `verify` before, while its key is trusted and it is unexpired. */
-  private verifiedBefore(token: string): TokenClaims | undefined {
+  /** A token that passed `verify` before, while its key is trusted and it is unexpired. */
+  private verifiedBefore(token: string): VerifiedToken | undefined {
     const hit = this.verified.get(token);
     if (hit === undefined) return undefined;
     // Same rule as jose's: expired once exp <= now (whole seconds).
     if (hit.claims.exp > epochSeconds(this.clock) && this.keys.find(hit.kid, hit.alg) === hit.key) {
-      return hit.claims;
+      return hit;
     }
     this.verified.delete(token);
     return undefined;
   }
 
-  /** Signature, header and claims; a token that passes is remembered with the key that verified it. */
-  private async verify(token: string): Promise<TokenClaims> {
+  /**
+   * Signature, header and claims, whatever the audience; a token that passes is remembered with
+   * the key that verified it.
+   */
+  private async verify(token: string): Promise<VerifiedToken> {
     let payload: JWTPayload;
     let header: JWTHeaderParameters;
     let key: unknown;
@@ -95,9 +111,15 @@ export class TokenValidator {
     } catch (error) {
       throw asSidecarError(error);
     }
-    const claims = claimsOf(payload);
-    this.verified.set(token, { claims, kid: header.kid as string, alg: header.alg, key: key as CryptoKey });
-    return claims;
+    const verified: VerifiedToken = {
+      claims: claimsOf(payload),
+      audiences: audiencesOf(payload.aud),
+      kid: header.kid as string,
+      alg: header.alg,
+      key: key as CryptoKey,
+    };
+    this.verified.set(token, verified);
+    return verified;
   }
 
   /** jose calls this after checking `alg` against the allowed list, before verifying. */
@@ -124,6 +146,13 @@ function claimsOf(payload: JWTPayload): TokenClaims {
   } catch (error) {
     throw error instanceof InvalidClaimError ? reject.claim(error.message) : error;
   }
+}
+
+/** The token's `aud` as a list (RFC 7519 allows one string or several). */
+function audiencesOf(aud: unknown): readonly string[] {
+  if (typeof aud === 'string') return [aud];
+  if (Array.isArray(aud) && aud.every((one) => typeof one === 'string')) return aud as string[];
+  throw reject.claim('invalid claim aud');
 }
 
 /** jose's failures as our codes, with short reasons for the UNAUTHENTICATED message. */

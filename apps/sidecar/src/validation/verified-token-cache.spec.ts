@@ -4,6 +4,7 @@ import { VerifiedTokenCache, type VerifiedToken } from './verified-token-cache';
 
 const entry = (jti: string): VerifiedToken => ({
   claims: { jti } as TokenClaims,
+  audiences: ['https://issuer.example'],
   kid: 'kid-1',
   alg: 'RS256',
   key: {} as CryptoKey,

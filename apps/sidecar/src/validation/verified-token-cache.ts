@@ -5,6 +5,8 @@ import type { CryptoKey } from 'jose';
 /** A token that passed full validation, and the imported key whose signature check it passed. */
 export interface VerifiedToken {
   claims: Readonly<TokenClaims>;
+  /** Its `aud`, as a list: checked against the caller's audience on every hit. */
+  audiences: readonly string[];
   kid: string;
   alg: string;
   key: CryptoKey;
@@ -16,7 +18,7 @@ export interface VerifiedToken {
  * once. It only ever saves work the answer does not depend on: the caller still checks, on every
  * hit, that the key that verified the token is still trusted (the same imported key for its
  * `kid` and `alg`, so a key dropped from the key set refuses its tokens at once), that the token
- * has not expired, and the deny-list. Refused tokens are never stored. Bounded: the oldest
+ * has not expired, its audience (the caller's) and the deny-list. Refused tokens are never stored. Bounded: the oldest
  * entry goes first; size 0 disables it.
  */
 export class VerifiedTokenCache {

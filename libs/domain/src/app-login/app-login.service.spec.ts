@@ -39,7 +39,7 @@ async function setUp() {
   const codes = new LoginCodeGrant(authenticator, transactor, revoker, userTokens, clock);
   const refresher = new AppTokenRefresher(
     authenticator,
-    new RefreshTokenGrant(transactor, revoker, userTokens, clock),
+    new RefreshTokenGrant(transactor, revoker, userTokens, engine.targets, clock),
   );
   const { session, user } = await engine.sessions.create(TEST_IDENTITY);
   const loginCode = async (of: SeededApplication = app) => {

@@ -62,7 +62,7 @@ export class AuditTrail {
    * platform's own actions on the app they name.
    */
   ofTokenEvent(event: TokenEventInput): AuditEventInput {
-    const attributes: AuditAttributes = { client_id: event.clientId };
+    const attributes: AuditAttributes = { ...event.attributes, client_id: event.clientId };
     if (event.subject !== null) attributes.subject = event.subject;
     if (event.jti !== null) attributes.jti = event.jti;
     if (event.grantId !== null) attributes.grant_id = event.grantId;
@@ -70,7 +70,7 @@ export class AuditTrail {
     return this.record({
       actor: event.type.startsWith('app.')
         ? PLATFORM_ACTOR
-        : { kind: byUser ? 'user' : 'app', id: byUser ? (event.subject as string) : event.clientId },
+        : (event.actor ?? { kind: byUser ? 'user' : 'app', id: byUser ? (event.subject as string) : event.clientId }),
       action: event.type,
       tenant: event.tenant,
       target: event.type.startsWith('app.') ? event.clientId : (event.jti ?? event.grantId ?? event.clientId),

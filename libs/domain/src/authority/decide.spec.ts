@@ -138,3 +138,26 @@ describe('a platform-wide resource', () => {
     expect(decide(globalAdmin, 'audit.write', '').effect).toBe('allow');
   });
 });
+
+describe('an impersonation token', () => {
+  const impersonating = (impersonation: string) =>
+    principalOfClaims({ ...userClaims(['tenant_admin'], 'jobs.* users.* secrets.*'), impersonation });
+
+  it('of a read-only tenant reads and does nothing else, whatever its scopes and roles', () => {
+    const readOnly = impersonating('read_only');
+    expect(decide(readOnly, 'jobs.read', 'acme').effect).toBe('allow');
+    expect(decide(readOnly, 'users.read', 'acme').effect).toBe('allow');
+    for (const action of ['jobs.write', 'secrets.write', 'users.write', 'users.impersonate', 'admin.*']) {
+      expect(decide(readOnly, action, 'acme')).toMatchObject({
+        effect: 'deny',
+        decidedBy: ['impersonation-read-only'],
+      });
+    }
+  });
+
+  it('with full rights is the user it impersonates', () => {
+    const full = impersonating('full');
+    expect(decide(full, 'jobs.write', 'acme').effect).toBe('allow');
+    expect(decide(full, 'jobs.write', 'globex').effect).toBe('deny');
+  });
+});

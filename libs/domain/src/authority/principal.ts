@@ -11,6 +11,8 @@ export interface PrincipalClaims {
   roles?: readonly string[];
   /** Set on user tokens only: every user token belongs to a grant (its refresh family). */
   grant_id?: string;
+  /** Set on impersonation tokens only: `read_only` confines them to `*.read` actions. */
+  impersonation?: string;
 }
 
 /**
@@ -29,6 +31,7 @@ export function principalOfClaims(claims: PrincipalClaims): PolicyPrincipal {
       tenant,
       roles: [...(claims.roles ?? [])],
       scopes,
+      ...(claims.impersonation === 'read_only' && { readOnly: true as const }),
     };
   }
   return tenant === ''

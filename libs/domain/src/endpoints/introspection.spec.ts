@@ -7,7 +7,7 @@ import {
   TEST_ISSUER,
   TEST_START,
 } from '../testing/in-memory-stores';
-import { TokenIntrospector } from './introspection';
+import { accessTokenIntrospection, TokenIntrospector } from './introspection';
 
 const iatOf = (date: Date) => Math.floor(date.getTime() / 1000);
 
@@ -59,6 +59,27 @@ describe(TokenIntrospector.name, () => {
       client_id: 'web-portal',
       tenant: 'acme',
       roles: ['viewer'],
+    });
+  });
+
+  it('shows the audience, the actor chain and the impersonation mode as the token carries them', async () => {
+    const { introspectAs, accessTokens, portal } = await setUp();
+    const act = { sub: 'support-1', client_id: 'console', act: { sub: 'gateway' } };
+    const { token } = await accessTokens.issue({
+      clientId: 'web-portal',
+      subject: 'user-1',
+      scopes: ['jobs.read'],
+      user: { tenant: 'acme', roles: ['viewer'], grantId: 'grant-1' },
+      audience: 'https://api.reports.example',
+      act,
+      impersonation: 'read_only',
+    });
+    await expect(introspectAs(portal, token)).resolves.toMatchObject({
+      active: true,
+      sub: 'user-1',
+      aud: 'https://api.reports.example',
+      act,
+      impersonation: 'read_only',
     });
   });
 
@@ -203,5 +224,43 @@ describe(TokenIntrospector.name, () => {
       );
       await expect(introspectAs(portal, value)).resolves.toStrictEqual({ active: false });
     });
+  });
+});
+
+describe(accessTokenIntrospection.name, () => {
+  const claims = {
+    client_id: 'web-portal',
+    scope: 'jobs.read',
+    sub: 'user-1',
+    iat: 1_700_000_000,
+    exp: 1_700_003_600,
+    iss: TEST_ISSUER,
+    aud: 'https://api.reports.example',
+    jti: 'jti-1',
+    tenant: 'acme',
+    roles: ['viewer'],
+  };
+
+  it('shows the actor chain as issued whichever verifier decoded it (empty client_id, null act)', () => {
+    const decoded = {
+      sub: 'support-1',
+      client_id: 'console',
+      act: { sub: 'gateway', client_id: '', act: null },
+    };
+
+    expect(
+      accessTokenIntrospection({ ...claims, act: decoded, impersonation: 'full' }, 'web-portal', false),
+    ).toMatchObject({
+      act: { sub: 'support-1', client_id: 'console', act: { sub: 'gateway' } },
+      impersonation: 'full',
+    });
+  });
+
+  it('shows neither act nor impersonation for a token without them, as the proto decodes it', () => {
+    const answer = accessTokenIntrospection({ ...claims, act: null, impersonation: '' }, 'web-portal', false);
+
+    expect(answer).not.toHaveProperty('act');
+    expect(answer).not.toHaveProperty('impersonation');
+    expect(answer).toMatchObject({ aud: 'https://api.reports.example' });
   });
 });

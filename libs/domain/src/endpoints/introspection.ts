@@ -5,6 +5,7 @@ import type { Clock } from '../clock';
 import { OAuthError } from '../errors';
 import type { RefreshTokenStore } from '../grants/refresh-token';
 import type { RevocationStore } from '../revocation/revocation';
+import type { ActorClaim, ImpersonationClaim } from '../tokens/access-token';
 import type { AccessTokenValidator } from '../tokens/token-validator';
 import { isCompactJws, refreshTokens } from '../tokens/opaque-token';
 import { mayIntrospectAnyToken } from './caller-privileges';
@@ -19,23 +20,38 @@ export type IntrospectionResponse =
       iat: number;
       exp: number;
       iss: string;
+      /** The issuer, or the one resource the token is for (RFC 8707). */
       aud: string;
       jti?: string;
       token_type: 'Bearer' | 'refresh_token';
       tenant?: string;
       roles?: string[];
+      /** Who acts for `sub` (RFC 8693 section 4.1), as in the token. */
+      act?: ActorClaim;
+      impersonation?: ImpersonationClaim;
     };
 
 const INACTIVE: IntrospectionResponse = { active: false };
 
 /**
+ * An actor as a verifier hands it out: as in the token, or as the proto's TokenClaims decodes it
+ * (`client_id` '' and `act` null when the token has none).
+ */
+export interface VerifiedActor {
+  sub: string;
+  client_id?: string;
+  act?: VerifiedActor | null;
+}
+
+/**
  * The claims of a valid access token that an introspection answer shows (its active form's
- * fields; `tenant` absent or empty for a service token).
+ * fields; `tenant` absent or empty for a service token; `act` absent or null and `impersonation`
+ * absent or empty when the token has none), from the control plane's validator or the backend's.
  */
 export type IntrospectedClaims = Omit<
   Extract<IntrospectionResponse, { active: true }>,
-  'active' | 'token_type' | 'jti'
-> & { jti: string };
+  'active' | 'token_type' | 'jti' | 'act' | 'impersonation'
+> & { jti: string; act?: VerifiedActor | null; impersonation?: string };
 
 /**
  * The answer for a valid (verified, not denied) access token: its full form for the client it
@@ -59,7 +75,17 @@ export function accessTokenIntrospection(
     jti: claims.jti,
     token_type: 'Bearer',
     ...(claims.tenant && { tenant: claims.tenant, roles: claims.roles }),
+    ...(claims.act && { act: actorAsIssued(claims.act) }),
+    ...(claims.impersonation && { impersonation: claims.impersonation as ImpersonationClaim }),
   };
+}
+
+/**
+ * An actor chain as the token carries it (RFC 8693 section 4.1: no empty `client_id`, no null
+ * `act`), whichever verifier decoded it: the answers that show it are the same from either.
+ */
+export function actorAsIssued({ sub, client_id, act }: VerifiedActor): ActorClaim {
+  return { sub, ...(client_id && { client_id }), ...(act && { act: actorAsIssued(act) }) };
 }
 
 /**
@@ -98,7 +124,9 @@ export class TokenIntrospector {
   private async answer(caller: Application, token: string | undefined): Promise<IntrospectionResponse> {
     if (!token) throw new OAuthError('invalid_request', 'token is required');
 
-    const claims = isCompactJws(token) ? await this.accessTokens.validate(token) : null;
+    const claims = isCompactJws(token)
+      ? await this.accessTokens.validate(token, { anyAudience: true })
+      : null;
     if (claims) return accessTokenIntrospection(claims, caller.clientId, mayIntrospectAnyToken(caller));
     return refreshTokens.accepts(token) ? this.introspectRefreshToken(caller, token) : INACTIVE;
   }

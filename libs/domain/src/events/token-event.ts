@@ -1,11 +1,16 @@
+import type { AuditAttributes } from '../audit/audit-record';
+
 export const TOKEN_EVENT_TYPES = [
   'token.issued',
   'token.revoked',
+  'token.exchanged',
+  'token.impersonated',
   'refresh_token.rotated',
   'grant.revoked',
   'app.registered',
   'app.deleted',
   'app.secret_rotated',
+  'app.updated',
 ] as const;
 export type TokenEventType = (typeof TOKEN_EVENT_TYPES)[number];
 
@@ -24,9 +29,15 @@ export interface TokenEventInput {
    * that request's context (a group commit): it goes into the event's audit record only.
    */
   correlationId?: string | null;
+  /**
+   * Who acted, where it is neither the subject nor the client (the impersonator of an
+   * impersonation token), and what else the record says: its audit record only.
+   */
+  actor?: { kind: 'user' | 'app'; id: string };
+  attributes?: AuditAttributes;
 }
 
-export interface TokenEvent extends Omit<TokenEventInput, 'tenant' | 'correlationId'> {
+export interface TokenEvent extends Omit<TokenEventInput, 'tenant' | 'correlationId' | 'actor' | 'attributes'> {
   id: number;
 }
 

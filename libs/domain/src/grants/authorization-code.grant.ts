@@ -6,6 +6,7 @@ import type { Stores, Transactor } from '../storage';
 import type { AuthorizationCodeRecord } from './authorization-code';
 import { describeTokenKind, authorizationCodes } from '../tokens/opaque-token';
 import type { GrantHandler, TokenRequest, TokenResponse } from './grant-handler';
+import type { TokenTargets } from './token-target';
 import type { UserTokenIssuer } from './user-tokens';
 
 /**
@@ -21,6 +22,7 @@ export class AuthorizationCodeGrant implements GrantHandler {
     private readonly transactor: Transactor,
     private readonly revoker: Pick<TokenRevoker, 'revokeGrant'>,
     private readonly issuer: UserTokenIssuer,
+    private readonly targets: TokenTargets,
     private readonly clock: Clock,
   ) {}
 
@@ -30,6 +32,8 @@ export class AuthorizationCodeGrant implements GrantHandler {
       throw invalidGrant(`not an authorization code (${describeTokenKind(params.code)})`);
     }
     const codeHash = authorizationCodes.hash(params.code);
+    // Resolved before the transaction: an unknown resource refuses the request and consumes nothing.
+    const audience = await this.targets.resource(params.resource);
     // The code is consumed and the tokens stored in one transaction: a concurrent replay waits
     // for it on the code's row, then finds the code consumed and revokes what this one issued.
     // Refusals are returned rather than thrown so that what they record (the consumption, a
@@ -45,7 +49,7 @@ export class AuthorizationCodeGrant implements GrantHandler {
       }
       const refusal = this.refusal(code, params, client.app.clientId, now);
       if (refusal) return refusal;
-      return this.issue(stores, code);
+      return this.issue(stores, code, audience);
     });
     if (outcome instanceof OAuthError) throw outcome;
     return outcome;
@@ -72,7 +76,11 @@ export class AuthorizationCodeGrant implements GrantHandler {
     return null;
   }
 
-  private async issue(stores: Stores, code: AuthorizationCodeRecord): Promise<TokenResponse | OAuthError> {
+  private async issue(
+    stores: Stores,
+    code: AuthorizationCodeRecord,
+    audience: string | undefined,
+  ): Promise<TokenResponse | OAuthError> {
     const user = await stores.users.findUser(code.userId);
     if (!user) return invalidGrant('the user of the code no longer exists');
     return this.issuer.issue(stores, {
@@ -81,6 +89,7 @@ export class AuthorizationCodeGrant implements GrantHandler {
       user,
       scopes: code.scopes,
       grantedScopes: code.scopes,
+      ...(audience !== undefined && { audience }),
     });
   }
 }

@@ -4,6 +4,7 @@ import { parseScope, uncoveredScopes } from '../scopes';
 import type { TokenEventStore } from '../events/token-event';
 import type { JwtAccessTokenStrategy } from '../tokens/access-token';
 import type { GrantHandler, TokenRequest, TokenResponse } from './grant-handler';
+import type { TokenTargets } from './token-target';
 
 /** RFC 6749 section 4.4: the app acts as itself with the scopes it declared. */
 export class ClientCredentialsGrant implements GrantHandler {
@@ -13,6 +14,7 @@ export class ClientCredentialsGrant implements GrantHandler {
   constructor(
     private readonly accessTokens: JwtAccessTokenStrategy,
     private readonly events: Pick<TokenEventStore, 'appendTokenEvents'>,
+    private readonly targets: TokenTargets,
     private readonly clock: Clock,
   ) {}
 
@@ -27,11 +29,14 @@ export class ClientCredentialsGrant implements GrantHandler {
     if (refused.length > 0) {
       throw new OAuthError('invalid_scope', `scope not declared by the client: ${refused.join(' ')}`);
     }
+    // No lookup unless the request names a resource: the common request pays nothing for it.
+    const audience = params.resource === undefined ? undefined : await this.targets.resource(params.resource);
     const { token: signing, claims } = this.accessTokens.begin({
       clientId: client.app.clientId,
       subject: client.app.clientId,
       scopes: requested,
       ...(client.app.tenant !== null && { tenant: client.app.tenant }),
+      ...(audience !== undefined && { audience }),
     });
     // The event is stored while the thread pool signs: the requests of a batch reach the group
     // commit in the same turn and share one commit (docs/performance.md). The token is answered

@@ -6,6 +6,7 @@ import type { Stores, Transactor } from '../storage';
 import type { RefreshTokenRecord } from './refresh-token';
 import { describeTokenKind, refreshTokens } from '../tokens/opaque-token';
 import type { GrantHandler, TokenRequest, TokenResponse } from './grant-handler';
+import type { TokenTargets } from './token-target';
 import type { UserTokenIssuer } from './user-tokens';
 
 /**
@@ -24,6 +25,7 @@ export class RefreshTokenGrant implements GrantHandler {
     private readonly transactor: Transactor,
     private readonly revoker: Pick<TokenRevoker, 'revokeGrant'>,
     private readonly issuer: UserTokenIssuer,
+    private readonly targets: TokenTargets,
     private readonly clock: Clock,
   ) {}
 
@@ -33,6 +35,8 @@ export class RefreshTokenGrant implements GrantHandler {
       throw invalidGrant(`not a refresh token (${describeTokenKind(params.refresh_token)})`);
     }
     const tokenHash = refreshTokens.hash(params.refresh_token);
+    // Resolved before the transaction: an unknown resource refuses the request and consumes nothing.
+    const audience = await this.targets.resource(params.resource);
     // Refusals are returned rather than thrown so that a revocation they cause commits.
     const outcome = await this.transactor.inTransaction(async (stores) => {
       const now = this.clock.now();
@@ -72,6 +76,7 @@ export class RefreshTokenGrant implements GrantHandler {
         scopes,
         grantedScopes: token.scopes,
         familyCreatedAt: token.familyCreatedAt,
+        ...(audience !== undefined && { audience }),
       });
     });
     if (outcome instanceof OAuthError) throw outcome;

@@ -34,6 +34,8 @@ export interface UserGrantStep {
   grantedScopes: string[];
   /** For a refresh, when its family began; a code exchange or login starts a family now. */
   familyCreatedAt?: Date;
+  /** The one resource the access token is for (RFC 8707); the refresh token is not bound to it. */
+  audience?: string;
 }
 
 /** What a user holds: the roles bound to it and those its groups grant. */
@@ -73,6 +75,7 @@ export class UserTokenIssuer {
       subject: step.user.id,
       scopes,
       user: { tenant: step.user.tenant, roles: effectiveRoles(step.user), grantId: step.grantId },
+      ...(step.audience !== undefined && { audience: step.audience }),
     });
     // Stored while the thread pool signs: the caller's transaction holds the database for the
     // longer of the two, not their sum. Should a write fail, the signature's outcome is dropped.

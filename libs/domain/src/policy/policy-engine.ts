@@ -7,6 +7,8 @@ import {
   type PolicyDecision,
   type PolicyPrincipal,
   type PolicyRequest,
+  isReadAction,
+  READ_ONLY_IMPERSONATION,
   TOKEN_SCOPE_CHECK,
 } from './policy';
 
@@ -33,6 +35,7 @@ const allow = (decidedBy: string[], reason: string): PolicyDecision => ({
  *   scopes are checked first (service-only ones never count), then the role policies, where an
  *   explicit deny wins and nothing matching is a default deny. A platform-wide resource is not
  *   in the user's tenant: only `global_admin` reaches it.
+ * - An impersonation token of a tenant that made impersonation read-only reads, nothing more.
  * Pure and synchronous: the sidecar runs it on every protected request.
  */
 export class PolicyEngine {
@@ -41,6 +44,9 @@ export class PolicyEngine {
   evaluate(request: PolicyRequest, candidates: readonly Policy[] = []): PolicyDecision {
     const { principal, action } = request;
     const tenant = request.resourceTenant || undefined;
+    if (principal.kind === 'user' && principal.readOnly && !isReadAction(action)) {
+      return deny([READ_ONLY_IMPERSONATION], `a read-only impersonation token may not ${action}`);
+    }
     if (action === PLATFORM_ADMIN) return this.platformAdmin(principal);
     if (principal.kind === 'service') return this.service(principal, action, tenant);
     if (isServiceOnlyScope(action)) {

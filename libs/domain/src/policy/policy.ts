@@ -8,7 +8,16 @@
  * (service token), bound to one tenant when its app is. Both carry the scopes of their token.
  */
 export type PolicyPrincipal =
-  | { kind: 'user'; id: string; clientId: string; tenant: string; roles: string[]; scopes: string[] }
+  | {
+      kind: 'user';
+      id: string;
+      clientId: string;
+      tenant: string;
+      roles: string[];
+      scopes: string[];
+      /** An impersonation token of a tenant that made impersonation read-only: only `*.read` actions. */
+      readOnly?: true;
+    }
   | { kind: 'service'; id: string; clientId: string; scopes: string[]; tenant?: string };
 
 export interface PolicyRequest {
@@ -42,6 +51,14 @@ export interface Policy {
 
 /** The permission of platform administration: the admin app, or a `global_admin` user. */
 export const PLATFORM_ADMIN = 'admin.*';
+
+/** The name a decision gives the refusal of a write by a read-only impersonation token. */
+export const READ_ONLY_IMPERSONATION = 'impersonation-read-only';
+
+/** Whether an action only reads: what a read-only impersonation token may still do. */
+export function isReadAction(action: string): boolean {
+  return action.endsWith('.read');
+}
 
 /** The name a decision gives the token's scope check, beside the role policies. */
 export const TOKEN_SCOPE_CHECK = 'token-scope';

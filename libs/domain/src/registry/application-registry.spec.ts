@@ -1,3 +1,4 @@
+import { AuditedTransactor, AuditTrail } from '../audit/audit-trail';
 import { argon2idHasher } from '../clients/secret-hasher';
 import { OAuthError } from '../errors';
 import {
@@ -62,6 +63,9 @@ describe(ApplicationRegistry.name, () => {
         createdAt: TEST_START,
         rotatedAt: null,
         tenant: null,
+        resourceUri: null,
+        exchangeAudiences: [],
+        mayImpersonate: false,
       });
       expect(clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
       await expect(engine.stores.applications.findApplication('reports-worker')).resolves.toEqual(app);
@@ -334,6 +338,194 @@ describe(ApplicationRegistry.name, () => {
       await expectDomainError(engine.registry.register(serviceApp({ name: 'Impostor' })), 'conflict');
       await expect(engine.stores.applications.findApplication('reports-worker')).resolves.toEqual(first.app);
       expect(engine.stores.tokenEvents.all().map((e) => e.type)).toEqual(['app.registered']);
+    });
+  });
+
+  describe('register: resource and exchange rights', () => {
+    it('keeps the resource URI, the exchange audiences and the impersonation right', async () => {
+      const engine = await createTestEngine();
+      const { app } = await engine.registry.register(
+        serviceApp({
+          resourceUri: 'https://api.reports.example/v1',
+          exchangeAudiences: ['https://api.ledger.example', 'urn:platform:billing'],
+          mayImpersonate: true,
+        }),
+      );
+      expect(app).toMatchObject({
+        resourceUri: 'https://api.reports.example/v1',
+        exchangeAudiences: ['https://api.ledger.example', 'urn:platform:billing'],
+        mayImpersonate: true,
+      });
+      await expect(
+        engine.stores.applications.findApplicationByResource('https://api.reports.example/v1'),
+      ).resolves.toEqual(app);
+    });
+
+    it.each([
+      ['plain http', 'http://api.reports.example'],
+      ['a relative reference', '/api/reports'],
+      ['a fragment', 'https://api.reports.example/#v1'],
+      ['a fragment in a URN', 'urn:platform:reports#v1'],
+      ['no host', 'https:///reports'],
+      ['https: without //', 'https:api.reports.example'],
+      ['userinfo', 'https://user:pw@api.reports.example'],
+      ['a space', 'https://api.reports.example/a b'],
+      ['a backslash', 'https://api.reports.example\\v1'],
+      ['a URN without a name', 'urn:platform'],
+      ['another scheme', 'spiffe://reports'],
+      ['an empty string', ''],
+      ['more than 512 characters', `https://api.reports.example/${'a'.repeat(485)}`],
+    ])('refuses a resource URI with %s as validation_failed', async (_, uri) => {
+      const engine = await createTestEngine();
+      await expectDomainError(
+        engine.registry.register(serviceApp({ resourceUri: uri })),
+        'validation_failed',
+      );
+      await expectDomainError(
+        engine.registry.register(serviceApp({ exchangeAudiences: [uri] })),
+        'validation_failed',
+      );
+      await expect(engine.stores.applications.findApplication('reports-worker')).resolves.toBeNull();
+    });
+
+    it('accepts a resource URI of exactly 512 characters', async () => {
+      const engine = await createTestEngine();
+      const uri = `https://api.reports.example/${'a'.repeat(484)}`;
+      expect(uri).toHaveLength(512);
+      await expect(engine.registry.register(serviceApp({ resourceUri: uri }))).resolves.toMatchObject({
+        app: { resourceUri: uri },
+      });
+    });
+
+    it('refuses more than 20 exchange audiences, or one named twice', async () => {
+      const engine = await createTestEngine();
+      const audiences = Array.from({ length: 21 }, (_, i) => `urn:platform:api-${i}`);
+      await expectDomainError(
+        engine.registry.register(serviceApp({ exchangeAudiences: audiences })),
+        'validation_failed',
+      );
+      await expectDomainError(
+        engine.registry.register(serviceApp({ exchangeAudiences: ['urn:platform:a', 'urn:platform:a'] })),
+        'validation_failed',
+      );
+      await expect(
+        engine.registry.register(serviceApp({ exchangeAudiences: audiences.slice(0, 20) })),
+      ).resolves.toMatchObject({ app: { exchangeAudiences: audiences.slice(0, 20) } });
+    });
+
+    it('refuses a resource URI another app is as conflict, recording nothing', async () => {
+      const engine = await createTestEngine();
+      await engine.registry.register(serviceApp({ resourceUri: 'urn:platform:reports' }));
+      await expectDomainError(
+        engine.registry.register(serviceApp({ clientId: 'ledger', resourceUri: 'urn:platform:reports' })),
+        'conflict',
+      );
+      await expect(engine.stores.applications.findApplication('ledger')).resolves.toBeNull();
+      expect(engine.stores.tokenEvents.all().map((e) => e.type)).toEqual(['app.registered']);
+    });
+  });
+
+  describe('updateExchange', () => {
+    it('changes the fields named and no others, answering the app as stored', async () => {
+      const engine = await createTestEngine();
+      const { app } = await engine.registry.register(
+        serviceApp({ resourceUri: 'urn:platform:reports', mayImpersonate: true }),
+      );
+
+      const updated = await engine.registry.updateExchange('reports-worker', {
+        exchangeAudiences: ['https://api.ledger.example'],
+      });
+
+      expect(updated).toEqual({ ...app, exchangeAudiences: ['https://api.ledger.example'] });
+      await expect(engine.registry.get('reports-worker')).resolves.toEqual(updated);
+    });
+
+    it('clears the resource URI with null, freeing it for another app', async () => {
+      const engine = await createTestEngine();
+      await engine.registry.register(serviceApp({ resourceUri: 'urn:platform:reports' }));
+      await engine.seed({ clientId: 'ledger' });
+
+      await expect(
+        engine.registry.updateExchange('reports-worker', { resourceUri: null }),
+      ).resolves.toMatchObject({
+        resourceUri: null,
+      });
+      await expect(
+        engine.registry.updateExchange('ledger', { resourceUri: 'urn:platform:reports' }),
+      ).resolves.toMatchObject({ resourceUri: 'urn:platform:reports' });
+    });
+
+    it('refuses a resource URI another app is as conflict, changing nothing', async () => {
+      const engine = await createTestEngine();
+      await engine.registry.register(serviceApp({ resourceUri: 'urn:platform:reports' }));
+      const { app: ledger } = await engine.seed({ clientId: 'ledger' });
+
+      await expectDomainError(
+        engine.registry.updateExchange('ledger', {
+          resourceUri: 'urn:platform:reports',
+          mayImpersonate: true,
+        }),
+        'conflict',
+      );
+      await expect(engine.registry.get('ledger')).resolves.toEqual(ledger);
+      expect(engine.stores.tokenEvents.all().map((e) => e.type)).toEqual(['app.registered']);
+    });
+
+    it('refuses an unknown app as not_found', async () => {
+      const engine = await createTestEngine();
+      await expectDomainError(
+        engine.registry.updateExchange('nobody', { mayImpersonate: true }),
+        'not_found',
+      );
+    });
+
+    it('refuses a patch that names nothing, or a bad URI, as validation_failed', async () => {
+      const engine = await createTestEngine();
+      await engine.seed({ clientId: 'ledger' });
+      await expectDomainError(engine.registry.updateExchange('ledger', {}), 'validation_failed');
+      await expectDomainError(
+        engine.registry.updateExchange('ledger', { resourceUri: 'http://ledger.example' }),
+        'validation_failed',
+      );
+      await expectDomainError(
+        engine.registry.updateExchange('ledger', { exchangeAudiences: ['urn:platform:a', 'ftp://b'] }),
+        'validation_failed',
+      );
+      expect(engine.stores.tokenEvents.all()).toEqual([]);
+    });
+
+    it('records app.updated, audited with what changed', async () => {
+      const engine = await createTestEngine();
+      await engine.seed({ clientId: 'ledger' });
+      const registry = new ApplicationRegistry(
+        engine.stores.applications,
+        engine.scopeRegistry,
+        engine.hasher,
+        new AuditedTransactor(engine.transactor, new AuditTrail(engine.clock)),
+        { accessTokenLifetimeSeconds: 3600, adminClientId: ADMIN_CLIENT_ID },
+        engine.clock,
+      );
+
+      await registry.updateExchange('ledger', {
+        resourceUri: 'urn:platform:ledger',
+        exchangeAudiences: ['urn:platform:a', 'https://b.example'],
+        mayImpersonate: true,
+      });
+
+      expect(engine.stores.tokenEvents.all()).toMatchObject([{ type: 'app.updated', clientId: 'ledger' }]);
+      expect(engine.stores.audit.all()).toMatchObject([
+        {
+          action: 'app.updated',
+          actorKind: 'platform',
+          target: 'ledger',
+          attributes: {
+            client_id: 'ledger',
+            resource_uri: 'urn:platform:ledger',
+            token_exchange_audiences: 'urn:platform:a https://b.example',
+            impersonation_allowed: true,
+          },
+        },
+      ]);
     });
   });
 

@@ -6,16 +6,19 @@ import {
   CLIENT_ID_PATTERN,
   TENANT_PATTERN,
   type Application,
+  type ApplicationExchangePatch,
   type ApplicationPage,
   type ApplicationStore,
   type AppType,
 } from './application';
 import { generateClientSecret, type SecretHasher } from '../clients/secret-hasher';
+import type { AuditAttributes } from '../audit/audit-record';
 import type { Clock } from '../clock';
 import { conflict, notFound, validationFailed } from '../errors';
 import { isDefinedScope, SCOPE_PATTERN } from '../scopes';
 import type { Transactor } from '../storage';
 import { redirectUriProblems } from './redirect-uri';
+import { EXCHANGE_AUDIENCES_MAX, resourceUriProblem } from './resource-uri';
 import type { ScopeRegistry } from './scope-registry';
 import { holdsAdminScope } from '../admin';
 import { refusedScopesFor } from '../authority/reserved-scopes';
@@ -28,6 +31,10 @@ export interface RegistrationInput {
   redirectUris?: string[];
   /** A service app only: the tenant it acts in (SCIM provisioning). */
   tenant?: string;
+  /** Omitted: none of them (not a resource, no exchange, no impersonation). */
+  resourceUri?: string | null;
+  exchangeAudiences?: string[];
+  mayImpersonate?: boolean;
 }
 
 /** A service account (`POST /api/v1/apps/register`): the platform names it. */
@@ -57,7 +64,7 @@ export interface RegistrySettings {
   adminClientId: string;
 }
 
-/** Registration, listing, secret rotation and deletion of applications. */
+/** Registration, listing, changes, secret rotation and deletion of applications. */
 export class ApplicationRegistry {
   constructor(
     private readonly applications: ApplicationStore,
@@ -107,14 +114,18 @@ export class ApplicationRegistry {
       const candidate = options.retryOnDuplicate
         ? { ...stored, clientId: serviceAccountClientId(stored.name) }
         : stored;
-      const inserted = await this.transactor.inTransaction(async (stores) => {
-        if ((await stores.applications.insertApplication(candidate)) === 'duplicate') return false;
+      const outcome = await this.transactor.inTransaction(async (stores) => {
+        if ((await stores.applications.insertApplication(candidate)) === 'duplicate') {
+          // A free client_id: the resource URI is the one another app holds.
+          return (await stores.applications.findApplication(candidate.clientId)) ? 'taken' : 'resource_taken';
+        }
         await stores.tokenEvents.appendTokenEvents([
           this.event('app.registered', candidate.clientId, candidate.createdAt),
         ]);
-        return true;
+        return 'inserted';
       });
-      if (inserted) return { app: candidate, clientSecret };
+      if (outcome === 'inserted') return { app: candidate, clientSecret };
+      if (outcome === 'resource_taken') throw resourceTaken(candidate.resourceUri);
       if (!options.retryOnDuplicate || attempt >= 4) {
         throw conflict(`an application with client_id ${candidate.clientId} already exists`);
       }
@@ -156,7 +167,14 @@ export class ApplicationRegistry {
       );
     }
     const redirectUris = this.validateRedirectUris(appType, input.redirectUris ?? []);
+    const exchange = {
+      resourceUri: input.resourceUri ?? null,
+      exchangeAudiences: input.exchangeAudiences ?? [],
+      mayImpersonate: input.mayImpersonate ?? false,
+    };
+    checkedExchangePatch(exchange);
     return {
+      ...exchange,
       tenant,
       clientId: input.clientId,
       name,
@@ -177,6 +195,31 @@ export class ApplicationRegistry {
 
   list(page: { after?: string; limit: number }): Promise<ApplicationPage> {
     return this.applications.listApplications(page);
+  }
+
+  /**
+   * Changes the app's part in token exchange (docs/tokens.md, "Resources and exchange rights of
+   * an app"): the fields the patch names, at least one; audited as `app.updated` with them.
+   */
+  async updateExchange(clientId: string, patch: ApplicationExchangePatch): Promise<Application> {
+    const checked = checkedExchangePatch(patch);
+    if (Object.keys(checked).length === 0) {
+      throw validationFailed(
+        'name at least one of resource_uri, token_exchange_audiences, impersonation_allowed',
+      );
+    }
+    const now = this.clock.now();
+    return this.transactor.inTransaction(async (stores) => {
+      const result = await stores.applications.updateApplicationExchange(clientId, checked);
+      if (result === 'not_found') throw notFound(`application ${clientId}`);
+      if (result === 'conflict') throw resourceTaken(checked.resourceUri ?? null);
+      await stores.tokenEvents.appendTokenEvents([
+        { ...this.event('app.updated', clientId, now), attributes: changedAttributes(checked) },
+      ]);
+      const updated = await stores.applications.findApplication(clientId);
+      if (!updated) throw notFound(`application ${clientId}`);
+      return updated;
+    });
   }
 
   /** The old secret stops working at once: it no longer matches the stored hash. */
@@ -277,6 +320,9 @@ export class ApplicationRegistry {
       createdAt: this.clock.now(),
       rotatedAt: null,
       tenant: null,
+      resourceUri: null,
+      exchangeAudiences: [],
+      mayImpersonate: false,
     };
     if ((await this.applications.insertApplication(app)) === 'duplicate') {
       // Another replica created it first: its secret is the stored one, not ours.
@@ -319,9 +365,51 @@ export class ApplicationRegistry {
     } while (after !== undefined);
   }
 
-  private event(type: 'app.registered' | 'app.deleted' | 'app.secret_rotated', clientId: string, at: Date) {
+  private event(
+    type: 'app.registered' | 'app.deleted' | 'app.secret_rotated' | 'app.updated',
+    clientId: string,
+    at: Date,
+  ) {
     return { type, clientId, subject: null, jti: null, grantId: null, occurredAt: at };
   }
+}
+
+const resourceTaken = (uri: string | null) => conflict(`another application is the resource ${uri}`);
+
+/** The exchange fields a patch names, each checked; the fields it leaves out stay out. */
+function checkedExchangePatch(patch: ApplicationExchangePatch): ApplicationExchangePatch {
+  const { resourceUri, exchangeAudiences, mayImpersonate } = patch;
+  const resourceProblem = resourceUri == null ? null : resourceUriProblem(resourceUri);
+  if (resourceProblem !== null) throw validationFailed(`resource_uri ${resourceProblem}`);
+  if (exchangeAudiences !== undefined) {
+    if (exchangeAudiences.length > EXCHANGE_AUDIENCES_MAX) {
+      throw validationFailed(`token_exchange_audiences names at most ${EXCHANGE_AUDIENCES_MAX} resources`);
+    }
+    if (new Set(exchangeAudiences).size !== exchangeAudiences.length) {
+      throw validationFailed('token_exchange_audiences names a resource twice');
+    }
+    const problems = exchangeAudiences.flatMap((uri, index) => {
+      const problem = resourceUriProblem(uri);
+      return problem === null ? [] : [`token_exchange_audiences[${index}] ${problem}`];
+    });
+    if (problems.length > 0) throw validationFailed(problems.join('; '));
+  }
+  return {
+    ...(resourceUri !== undefined && { resourceUri }),
+    ...(exchangeAudiences !== undefined && { exchangeAudiences }),
+    ...(mayImpersonate !== undefined && { mayImpersonate }),
+  };
+}
+
+/** What an `app.updated` record says changed, in the wire's names (audit attributes are flat). */
+function changedAttributes(patch: ApplicationExchangePatch): AuditAttributes {
+  return {
+    ...(patch.resourceUri !== undefined && { resource_uri: patch.resourceUri }),
+    ...(patch.exchangeAudiences !== undefined && {
+      token_exchange_audiences: patch.exchangeAudiences.join(' '),
+    }),
+    ...(patch.mayImpersonate !== undefined && { impersonation_allowed: patch.mayImpersonate }),
+  };
 }
 
 /** `svc-<slug of the name>-<6 random hex>`, within the 64 characters of a client_id. */

@@ -4,7 +4,10 @@ import type { InsertResult } from '../storage';
 export const APP_TYPES = ['service', 'web', 'spa', 'cli'] as const;
 export type AppType = (typeof APP_TYPES)[number];
 
-export type GrantType = 'client_credentials' | 'authorization_code' | 'refresh_token';
+/** RFC 8693's grant type. */
+export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
+
+export type GrantType = 'client_credentials' | 'authorization_code' | 'refresh_token' | typeof TOKEN_EXCHANGE_GRANT;
 
 export interface Application {
   clientId: string;
@@ -21,12 +24,29 @@ export interface Application {
    * provisioning connection); null: none, the platform-wide default applies.
    */
   tenant: string | null;
+  /** The audience URI of the app as a resource server (RFC 8707); null: it is not one. */
+  resourceUri: string | null;
+  /** The resource URIs this client may ask a token exchange for (RFC 8693); empty: it may not exchange. */
+  exchangeAudiences: string[];
+  /** Whether this client may ask for impersonation tokens (its users still need `users.impersonate`). */
+  mayImpersonate: boolean;
 }
 
-/** The spec's app_type table: which grants each kind of app may use. */
+/** What an administrator may change of an app's part in token exchange (docs/tokens.md). */
+export interface ApplicationExchangePatch {
+  resourceUri?: string | null;
+  exchangeAudiences?: string[];
+  mayImpersonate?: boolean;
+}
+
+/**
+ * The spec's app_type table: which grants each kind of app may use. Token exchange is for the
+ * confidential kinds (a service calling another, a web console impersonating), and only where
+ * the app's registry entry allows it (docs/tokens.md).
+ */
 const GRANTS_BY_APP_TYPE: Record<AppType, readonly GrantType[]> = {
-  service: ['client_credentials'],
-  web: ['authorization_code', 'refresh_token'],
+  service: ['client_credentials', TOKEN_EXCHANGE_GRANT],
+  web: ['authorization_code', 'refresh_token', TOKEN_EXCHANGE_GRANT],
   spa: ['authorization_code', 'refresh_token'],
   cli: ['authorization_code', 'refresh_token'],
 };
@@ -65,6 +85,13 @@ export interface ApplicationStore {
   findApplicationsByRedirectUri(redirectUri: string, limit: number): Promise<Application[]>;
   /** false when there was no such application. */
   deleteApplication(clientId: string): Promise<boolean>;
+  /** The app registered as the resource `uri`, if any (resource URIs are unique). */
+  findApplicationByResource(uri: string): Promise<Application | null>;
+  /** 'conflict' when another app already is the resource named. */
+  updateApplicationExchange(
+    clientId: string,
+    patch: ApplicationExchangePatch,
+  ): Promise<'updated' | 'not_found' | 'conflict'>;
   /** false when there was no such application. */
   updateApplicationSecret(clientId: string, secretHash: string, rotatedAt: Date): Promise<boolean>;
 }

@@ -1,4 +1,4 @@
-import type { RevocationEntry } from './revocation-entry';
+import type { RevocableActor, RevocationEntry } from './revocation-entry';
 import { DenyList } from './deny-list';
 
 const NOW = 1_800_000_000;
@@ -16,7 +16,14 @@ const entry = (
   expires_at: expiresAt,
 });
 const claims = (
-  overrides: Partial<{ jti: string; client_id: string; sub: string; iat: number; grant_id: string }> = {},
+  overrides: Partial<{
+    jti: string;
+    client_id: string;
+    sub: string;
+    iat: number;
+    grant_id: string;
+    act: RevocableActor | null;
+  }> = {},
 ) => ({
   jti: 'jti-1',
   client_id: 'reports',
@@ -64,6 +71,24 @@ describe(DenyList.name, () => {
     it('accepts a token issued after the entry (the user was provisioned again) and other users', () => {
       expect(denyList.revocationOf(claims({ sub: 'user-9', iat: NOW + 1 }))).toBeUndefined();
       expect(denyList.revocationOf(claims({ sub: 'user-8', iat: NOW - 1 }))).toBeUndefined();
+    });
+
+    it('denies a token issued in the name of the user, at any depth of its actor chain', () => {
+      const impersonated = claims({ sub: 'user-1', iat: NOW, act: { sub: 'user-9' } });
+      const delegated = claims({ sub: 'user-1', iat: NOW, act: { sub: 'gateway', act: { sub: 'user-9' } } });
+
+      expect(denyList.revocationOf(impersonated)).toBe('subject');
+      expect(denyList.revocationOf(delegated)).toBe('subject');
+    });
+
+    it('accepts a token an actor acted in after the entry, or whose actors are others', () => {
+      expect(denyList.revocationOf(claims({ sub: 'user-1', iat: NOW + 1, act: { sub: 'user-9' } }))).toBe(
+        undefined,
+      );
+      expect(denyList.revocationOf(claims({ sub: 'user-1', iat: NOW, act: { sub: 'user-8' } }))).toBe(
+        undefined,
+      );
+      expect(denyList.revocationOf(claims({ sub: 'user-1', iat: NOW, act: null }))).toBeUndefined();
     });
 
     it('is copied with its instant and pruned after its expiry', () => {

@@ -83,13 +83,17 @@ export class DenyList {
 
   /**
    * Why these claims are denied, or undefined when they are not. The entries are indexed by key
-   * (this runs on every ValidateToken); what a client entry covers is the one rule,
-   * and a subject entry covers are the one rule, `revocationDenies`.
+   * (this runs on every ValidateToken); what a client or subject entry covers is the one rule,
+   * `revocationDenies`. A subject entry is looked up for the token's user and for every actor of
+   * its `act` chain.
    */
   revocationOf(claims: RevocableClaims): RevocationKind | undefined {
     if (this.jtis.has(claims.jti)) return 'jti';
     if (this.deniesIssuedBefore('client', this.clients, claims.client_id, claims)) return 'client';
     if (claims.sub && this.deniesIssuedBefore('subject', this.subjects, claims.sub, claims)) return 'subject';
+    for (let actor = claims.act; actor; actor = actor.act) {
+      if (this.deniesIssuedBefore('subject', this.subjects, actor.sub, claims)) return 'subject';
+    }
     if (claims.grant_id && this.grants.has(claims.grant_id)) return 'grant';
     return undefined;
   }

@@ -22,6 +22,16 @@ describe(revocationDenies.name, () => {
     expect(revocationDenies(entry('subject', 'u-1', 5_000), { ...claims, sub: undefined })).toBe(false);
   });
 
+  it('denies the tokens issued in the name of a deprovisioned actor, at any depth of the chain', () => {
+    const chain = { ...claims, act: { sub: 'admin-1', act: { sub: 'gateway', act: null } } };
+
+    expect(revocationDenies(entry('subject', 'admin-1', 1_000), chain)).toBe(true);
+    expect(revocationDenies(entry('subject', 'gateway', 1_000), chain)).toBe(true);
+    expect(revocationDenies(entry('subject', 'gateway', 999), chain)).toBe(false);
+    expect(revocationDenies(entry('subject', 'admin-2', 5_000), chain)).toBe(false);
+    expect(revocationDenies(entry('client', 'admin-1', 5_000), chain)).toBe(false);
+  });
+
   it('denies the tokens of a revoked grant, never a token without a grant', () => {
     expect(revocationDenies(entry('grant', 'g-1'), claims)).toBe(true);
     expect(revocationDenies(entry('grant', 'g-2'), claims)).toBe(false);

@@ -21,7 +21,13 @@ import type {
   AuditRecord,
   AuditStore,
 } from '../audit/audit-record';
-import type { Application, ApplicationPage, ApplicationStore, AppType } from '../registry/application';
+import type {
+  Application,
+  ApplicationExchangePatch,
+  ApplicationPage,
+  ApplicationStore,
+  AppType,
+} from '../registry/application';
 import {
   AuthorizationRequestValidator,
   type AuthorizationRequestParams,
@@ -37,6 +43,8 @@ import { AuthorizationCodeGrant } from '../grants/authorization-code.grant';
 import { ClientCredentialsGrant } from '../grants/client-credentials.grant';
 import { RefreshTokenGrant } from '../grants/refresh-token.grant';
 import { TokenEndpoint } from '../grants/token-endpoint';
+import { TokenExchangeGrant } from '../grants/token-exchange.grant';
+import { TokenTargets } from '../grants/token-target';
 import {
   REFRESH_TOKEN_IDLE_SECONDS,
   type RefreshTokenLifetime,
@@ -44,6 +52,7 @@ import {
 } from '../grants/user-tokens';
 import { SigningKeyRing } from '../keys/signing-key-ring';
 import { Envelope } from '../secrets/envelope';
+import { InMemoryImpersonationPolicyStore } from './in-memory-impersonation-policy-store';
 import { InMemoryJobStore } from './in-memory-job-store';
 import { InMemorySecretStore } from './in-memory-secret-store';
 import type { DefinitionKind, DefinitionStore, ServiceDefinition } from '../definitions/service-definition';
@@ -89,8 +98,11 @@ export class InMemoryApplicationStore implements ApplicationStore, Snapshotting 
     return row ? copy(row) : null;
   }
 
+  /** A resource URI another app holds is a duplicate too, as the databases' unique index has it. */
   async insertApplication(app: Application): Promise<InsertResult> {
-    if (this.rows.has(app.clientId)) return 'duplicate';
+    if (this.rows.has(app.clientId) || this.resourceHeldByOther(app.clientId, app.resourceUri)) {
+      return 'duplicate';
+    }
     this.rows.set(app.clientId, copy(app));
     return 'created';
   }
@@ -121,6 +133,31 @@ export class InMemoryApplicationStore implements ApplicationStore, Snapshotting 
     if (!row) return false;
     this.rows.set(clientId, { ...row, secretHash, rotatedAt: new Date(rotatedAt) });
     return true;
+  }
+
+  async findApplicationByResource(uri: string): Promise<Application | null> {
+    const found = [...this.rows.values()].find((app) => app.resourceUri === uri);
+    return found ? copy(found) : null;
+  }
+
+  async updateApplicationExchange(
+    clientId: string,
+    patch: ApplicationExchangePatch,
+  ): Promise<'updated' | 'not_found' | 'conflict'> {
+    const row = this.rows.get(clientId);
+    if (!row) return 'not_found';
+    if (patch.resourceUri !== undefined && this.resourceHeldByOther(clientId, patch.resourceUri)) {
+      return 'conflict';
+    }
+    const defined = Object.entries(patch).filter(([, value]) => value !== undefined);
+    this.rows.set(clientId, { ...row, ...copy(Object.fromEntries(defined)) });
+    return 'updated';
+  }
+
+  private resourceHeldByOther(clientId: string, uri: string | null): boolean {
+    return (
+      uri !== null && [...this.rows.values()].some((a) => a.resourceUri === uri && a.clientId !== clientId)
+    );
   }
 
   snapshot(): unknown {
@@ -794,6 +831,7 @@ export class InMemoryStores implements Stores {
   readonly webhooks = new InMemoryWebhookStore();
   readonly definitions = new InMemoryDefinitionStore();
   readonly secrets = new InMemorySecretStore();
+  readonly impersonationPolicies = new InMemoryImpersonationPolicyStore();
   readonly jobs = new InMemoryJobStore();
 
   private all(): Snapshotting[] {
@@ -812,6 +850,7 @@ export class InMemoryStores implements Stores {
       this.webhooks,
       this.definitions,
       this.secrets,
+      this.impersonationPolicies,
       this.jobs,
     ];
   }
@@ -857,7 +896,7 @@ export class InMemoryTransactor implements Transactor {
   }
 }
 
-function inMemoryStorage(): { stores: InMemoryStores; transactor: InMemoryTransactor } {
+export function inMemoryStorage(): { stores: InMemoryStores; transactor: InMemoryTransactor } {
   const stores = new InMemoryStores();
   return { stores, transactor: new InMemoryTransactor(stores) };
 }
@@ -914,6 +953,7 @@ export function autocommitting(stores: InMemoryStores, transactor: InMemoryTrans
     webhooks: wrap(stores.webhooks),
     definitions: wrap(stores.definitions),
     secrets: wrap(stores.secrets),
+    impersonationPolicies: wrap(stores.impersonationPolicies),
     jobs: wrap(stores.jobs),
   };
 }
@@ -955,6 +995,9 @@ export function anApplication(overrides: Partial<Application> = {}): Application
     createdAt: TEST_START,
     rotatedAt: null,
     tenant: null,
+    resourceUri: null,
+    exchangeAudiences: [],
+    mayImpersonate: false,
     ...overrides,
   };
 }
@@ -968,13 +1011,23 @@ export interface SeededApplication {
 /** Stores an application directly, with a real argon2id hash of `${clientId}-secret`. */
 export async function seedApplication(
   stores: Pick<Stores, 'applications'>,
-  options: { clientId: string; appType?: AppType; declaredScopes?: string[]; redirectUris?: string[] },
+  options: {
+    clientId: string;
+    appType?: AppType;
+    declaredScopes?: string[];
+    redirectUris?: string[];
+  } & Partial<Pick<Application, 'tenant' | 'resourceUri' | 'exchangeAudiences' | 'mayImpersonate'>>,
 ): Promise<SeededApplication> {
   const appType = options.appType ?? 'service';
   const secret = appType === 'spa' ? undefined : `${options.clientId}-secret`;
+  const { clientId, tenant, resourceUri, exchangeAudiences, mayImpersonate } = options;
   const app = anApplication({
-    clientId: options.clientId,
-    name: options.clientId,
+    clientId,
+    name: clientId,
+    tenant: tenant ?? null,
+    resourceUri: resourceUri ?? null,
+    exchangeAudiences: exchangeAudiences ?? [],
+    mayImpersonate: mayImpersonate ?? false,
     appType,
     declaredScopes: options.declaredScopes ?? ['jobs.read'],
     redirectUris: options.redirectUris ?? (appType === 'service' ? [] : ['https://app.example.com/callback']),
@@ -1053,6 +1106,9 @@ export const TEST_ISSUER = 'https://auth.example.com';
 export const ADMIN_CLIENT_ID = 'admin';
 export const TEST_CLAIM_NAMES = { tenantClaim: 'tenant', rolesClaim: 'roles' };
 /** The specification's 30-day idle window; the family lives at most 90 days (the default). */
+/** IMPERSONATION_MAX_LIFETIME_SECONDS's default. */
+export const TEST_IMPERSONATION_MAX_LIFETIME_SECONDS = 900;
+
 export const TEST_REFRESH_TOKEN_LIFETIME: RefreshTokenLifetime = {
   idleSeconds: REFRESH_TOKEN_IDLE_SECONDS,
   absoluteSeconds: 90 * 24 * 3600,
@@ -1069,6 +1125,7 @@ export interface TestEngine<S extends Stores = InMemoryStores, T extends Transac
   validator: AccessTokenValidator;
   authenticator: ClientAuthenticator;
   tokenEndpoint: TokenEndpoint;
+  targets: TokenTargets;
   introspector: TokenIntrospector;
   revoker: TokenRevoker;
   scopeRegistry: ScopeRegistry;
@@ -1112,11 +1169,25 @@ export async function createTestEngine(
     clock,
   );
   const userTokens = new UserTokenIssuer(accessTokens, TEST_REFRESH_TOKEN_LIFETIME, clock);
+  const targets = new TokenTargets(stores.applications, TEST_ISSUER);
   const tokenEndpoint = new TokenEndpoint(
     [
-      new ClientCredentialsGrant(accessTokens, stores.tokenEvents, clock),
-      new AuthorizationCodeGrant(transactor, revoker, userTokens, clock),
-      new RefreshTokenGrant(transactor, revoker, userTokens, clock),
+      new ClientCredentialsGrant(accessTokens, stores.tokenEvents, targets, clock),
+      new AuthorizationCodeGrant(transactor, revoker, userTokens, targets, clock),
+      new RefreshTokenGrant(transactor, revoker, userTokens, targets, clock),
+      new TokenExchangeGrant(
+        accessTokens,
+        validator,
+        targets,
+        stores,
+        {
+          // Each event in a transaction of its own, audited as the control plane's grouped commits are.
+          appendTokenEvents: (events) =>
+            transactor.inTransaction((inTransaction) => inTransaction.tokenEvents.appendTokenEvents(events)),
+        },
+        { impersonationMaxLifetimeSeconds: TEST_IMPERSONATION_MAX_LIFETIME_SECONDS },
+        clock,
+      ),
     ],
     authenticator,
   );
@@ -1164,6 +1235,7 @@ export async function createTestEngine(
     validator,
     authenticator,
     tokenEndpoint,
+    targets,
     introspector,
     revoker,
     scopeRegistry,

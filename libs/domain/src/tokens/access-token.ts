@@ -12,9 +12,21 @@ export const ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
 /** An access token is a few hundred bytes; anything this large is not one of ours. */
 export const MAX_ACCESS_TOKEN_LENGTH = 16 * 1024;
 
+/** The acting party of a delegated or impersonation token (RFC 8693 section 4.1), nested for a chain. */
+export interface ActorClaim {
+  sub: string;
+  client_id?: string;
+  /** The actor before this one. */
+  act?: ActorClaim;
+}
+
+/** What an impersonation token may do: `read_only` confines it to `*.read` actions. */
+export type ImpersonationClaim = 'full' | 'read_only';
+
 /**
  * RFC 9068 claims of our access tokens; user tokens add tenant, roles and grant_id, a bound
- * service app's tokens its tenant (docs/authorization.md).
+ * service app's tokens its tenant (docs/authorization.md). `aud` is the issuer unless the token
+ * was asked for one resource (RFC 8707); an exchanged token names its actors in `act` (docs/tokens.md).
  */
 export interface AccessTokenClaims {
   iss: string;
@@ -28,6 +40,10 @@ export interface AccessTokenClaims {
   tenant?: string;
   roles?: string[];
   grant_id?: string;
+  act?: ActorClaim;
+  impersonation?: ImpersonationClaim;
+  /** Who may act for the subject (RFC 8693 section 4.4); honoured when present, never issued by us. */
+  may_act?: { sub: string; client_id?: string };
 }
 
 export interface AccessTokenSubject {
@@ -38,6 +54,12 @@ export interface AccessTokenSubject {
   /** The tenant a bound service app acts in (service tokens only; a user's is `user.tenant`). */
   tenant?: string;
   user?: { tenant: string; roles: string[]; grantId: string };
+  /** The one resource the token is for (RFC 8707); absent: the issuer, as every token before. */
+  audience?: string;
+  act?: ActorClaim;
+  impersonation?: ImpersonationClaim;
+  /** Shorter than the configured lifetime (an exchanged or impersonation token), never longer. */
+  lifetimeSeconds?: number;
 }
 
 export interface IssuedAccessToken {
@@ -64,6 +86,11 @@ export class JwtAccessTokenStrategy {
     private readonly clock: Clock,
   ) {}
 
+  /** The audience of every token asked for no resource: the platform's own API. */
+  get issuer(): string {
+    return this.settings.issuer;
+  }
+
   async issue(subject: AccessTokenSubject): Promise<IssuedAccessToken> {
     const { token, claims } = this.begin(subject);
     return { token: await token, claims };
@@ -79,8 +106,8 @@ export class JwtAccessTokenStrategy {
     const claims: AccessTokenClaims = {
       iss: this.settings.issuer,
       sub: subject.subject,
-      aud: this.settings.issuer,
-      exp: iat + this.settings.lifetimeSeconds,
+      aud: subject.audience ?? this.settings.issuer,
+      exp: iat + Math.min(subject.lifetimeSeconds ?? Infinity, this.settings.lifetimeSeconds),
       iat,
       jti: newTokenId(now),
       client_id: subject.clientId,
@@ -91,13 +118,16 @@ export class JwtAccessTokenStrategy {
         roles: subject.user.roles,
         grant_id: subject.user.grantId,
       }),
+      ...(subject.act && { act: subject.act }),
+      ...(subject.impersonation && { impersonation: subject.impersonation }),
     };
     const { kid, privateKey } = this.keys.signingKey();
     return { token: signRs256({ alg: 'RS256', typ: 'at+jwt', kid }, claims, privateKey), claims };
   }
 
   /**
-   * The token's claims when it is one of ours with a valid signature, otherwise null.
+   * The token's claims when it is one of ours with a valid signature, otherwise null, whatever
+   * its audience: introspection, revocation and token exchange serve every resource's tokens.
    * `allowExpired` serves revocation, which must accept expired tokens (RFC 7009).
    */
   async verify(token: string, options: { allowExpired?: boolean } = {}): Promise<AccessTokenClaims | null> {
@@ -114,7 +144,6 @@ export class JwtAccessTokenStrategy {
         algorithms: ['RS256'],
         typ: 'at+jwt',
         issuer: this.settings.issuer,
-        audience: this.settings.issuer,
         requiredClaims: [...REQUIRED_ACCESS_TOKEN_CLAIMS],
         currentDate: options.allowExpired ? new Date(0) : this.clock.now(),
       });

@@ -38,7 +38,7 @@ async function setUp() {
   );
   const appRefresher = new AppTokenRefresher(
     engine.authenticator,
-    new RefreshTokenGrant(engine.transactor, engine.revoker, userTokens, engine.clock),
+    new RefreshTokenGrant(engine.transactor, engine.revoker, userTokens, engine.targets, engine.clock),
   );
 
   /** Stores a code the way it was stored before prefixes, and answers its value. */

@@ -1,6 +1,7 @@
 import type * as grpc from '@grpc/grpc-js';
 import type { MessageTypeDefinition } from '@grpc/proto-loader';
 
+import type { Actor as _platform_auth_v1_Actor, Actor__Output as _platform_auth_v1_Actor__Output } from './platform/auth/v1/Actor';
 import type { AuthServiceClient as _platform_auth_v1_AuthServiceClient, AuthServiceDefinition as _platform_auth_v1_AuthServiceDefinition } from './platform/auth/v1/AuthService';
 import type { AuthorizeRequest as _platform_auth_v1_AuthorizeRequest, AuthorizeRequest__Output as _platform_auth_v1_AuthorizeRequest__Output } from './platform/auth/v1/AuthorizeRequest';
 import type { AuthorizeResponse as _platform_auth_v1_AuthorizeResponse, AuthorizeResponse__Output as _platform_auth_v1_AuthorizeResponse__Output } from './platform/auth/v1/AuthorizeResponse';
@@ -29,6 +30,7 @@ export interface ProtoGrpcType {
   platform: {
     auth: {
       v1: {
+        Actor: MessageTypeDefinition<_platform_auth_v1_Actor, _platform_auth_v1_Actor__Output>
         AuthService: SubtypeConstructor<typeof grpc.Client, _platform_auth_v1_AuthServiceClient> & { service: _platform_auth_v1_AuthServiceDefinition }
         AuthorizeRequest: MessageTypeDefinition<_platform_auth_v1_AuthorizeRequest, _platform_auth_v1_AuthorizeRequest__Output>
         AuthorizeResponse: MessageTypeDefinition<_platform_auth_v1_AuthorizeResponse, _platform_auth_v1_AuthorizeResponse__Output>

@@ -3,6 +3,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import { epochMillis, jsonStringArray } from '../transformers';
 
 @Entity('applications')
+@Index('uq_applications_resource_uri', ['resourceUri'], { unique: true })
 export class ApplicationEntity {
   @PrimaryColumn({ name: 'client_id', type: 'varchar' })
   clientId: string;
@@ -30,6 +31,16 @@ export class ApplicationEntity {
 
   @Column({ type: 'varchar', nullable: true })
   tenant: string | null;
+
+  /** Unique where set: a token's audience names one app (RFC 8707). */
+  @Column({ name: 'resource_uri', type: 'varchar', nullable: true })
+  resourceUri: string | null;
+
+  @Column({ name: 'exchange_audiences', type: 'text', transformer: jsonStringArray })
+  exchangeAudiences: string[];
+
+  @Column({ name: 'may_impersonate', type: 'boolean', default: false })
+  mayImpersonate: boolean;
 }
 
 /** The key of a redirect URI in `application_redirect_uris`: SHA-256, hex. */

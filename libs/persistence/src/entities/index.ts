@@ -2,6 +2,7 @@ import { ApplicationEntity, ApplicationRedirectUriEntity } from './application.e
 import { AuditChainHeadEntity, AuditCheckpointEntity, AuditRecordEntity } from './audit-record.entity';
 import { AuthorizationCodeEntity } from './authorization-code.entity';
 import { GroupEntity, GroupMemberEntity } from './group.entity';
+import { ImpersonationPolicyEntity } from './impersonation-policy.entity';
 import { JobEntity, JobEventEntity } from './job.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
 import { RevocationEntity } from './revocation.entity';
@@ -28,6 +29,7 @@ export {
   AuthorizationCodeEntity,
   GroupEntity,
   GroupMemberEntity,
+  ImpersonationPolicyEntity,
   JobEntity,
   JobEventEntity,
   RefreshTokenEntity,
@@ -72,4 +74,5 @@ export const ENTITIES = [
   SecretVersionEntity,
   JobEntity,
   JobEventEntity,
+  ImpersonationPolicyEntity,
 ];

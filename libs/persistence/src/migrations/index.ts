@@ -11,6 +11,7 @@ import { CodePointOrder1764800000000 } from './1764800000000-code-point-order';
 import { RedirectUriIndex1764937000000 } from './1764937000000-redirect-uri-index';
 import { RetentionIndexes1764960000000 } from './1764960000000-retention-indexes';
 import { RefreshFamilyStart1764980000000 } from './1764980000000-refresh-family-start';
+import { TokenExchange1765000000000 } from './1765000000000-token-exchange';
 
 /** In order. Append new migrations; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   RedirectUriIndex1764937000000,
   RetentionIndexes1764960000000,
   RefreshFamilyStart1764980000000,
+  TokenExchange1765000000000,
 ];

@@ -1,4 +1,11 @@
-import type { Application, ApplicationPage, ApplicationStore, AppType, InsertResult } from '@platform/domain';
+import type {
+  Application,
+  ApplicationExchangePatch,
+  ApplicationPage,
+  ApplicationStore,
+  AppType,
+  InsertResult,
+} from '@platform/domain';
 import type { EntityManager } from 'typeorm';
 import {
   ApplicationEntity,
@@ -6,7 +13,7 @@ import {
   redirectUriKey,
 } from '../entities/application.entity';
 import { epochMillis, jsonStringArray } from '../transformers';
-import { insertOnce } from './insert-once';
+import { insertOnce, writeOnce } from './insert-once';
 import { placeholderFor, type Placeholder } from './raw-sql';
 
 const COLUMNS = [
@@ -19,6 +26,9 @@ const COLUMNS = [
   'created_at',
   'rotated_at',
   'tenant',
+  'resource_uri',
+  'exchange_audiences',
+  'may_impersonate',
 ];
 const SELECT_APPLICATIONS = `SELECT ${COLUMNS.join(', ')} FROM applications`;
 
@@ -33,6 +43,10 @@ interface ApplicationRow {
   created_at: string | number;
   rotated_at: string | number | null;
   tenant: string | null;
+  resource_uri: string | null;
+  exchange_audiences: string;
+  /** A boolean on Postgres, 0 or 1 on SQLite. */
+  may_impersonate: boolean | number;
 }
 
 export class TypeOrmApplicationStore implements ApplicationStore {
@@ -92,6 +106,33 @@ export class TypeOrmApplicationStore implements ApplicationStore {
     return (result.affected ?? 0) > 0;
   }
 
+  async findApplicationByResource(uri: string): Promise<Application | null> {
+    const rows: ApplicationRow[] = await this.manager.query(
+      `${SELECT_APPLICATIONS} WHERE resource_uri = ${this.placeholder(1)}`,
+      [uri],
+    );
+    return rows.length === 0 ? null : fromRow(rows[0]);
+  }
+
+  /** A resource URI another app holds is the unique index's violation: 'conflict'. */
+  async updateApplicationExchange(
+    clientId: string,
+    patch: ApplicationExchangePatch,
+  ): Promise<'updated' | 'not_found' | 'conflict'> {
+    const { resourceUri, exchangeAudiences, mayImpersonate } = patch;
+    const set: Partial<ApplicationEntity> = {
+      ...(resourceUri !== undefined && { resourceUri }),
+      ...(exchangeAudiences !== undefined && { exchangeAudiences }),
+      ...(mayImpersonate !== undefined && { mayImpersonate }),
+    };
+    if (Object.keys(set).length === 0) {
+      return (await this.findApplication(clientId)) ? 'updated' : 'not_found';
+    }
+    const result = await writeOnce(this.manager, (m) => m.update(ApplicationEntity, { clientId }, set));
+    if (result === 'duplicate') return 'conflict';
+    return (result.affected ?? 0) > 0 ? 'updated' : 'not_found';
+  }
+
   async updateApplicationSecret(clientId: string, secretHash: string, rotatedAt: Date): Promise<boolean> {
     const result = await this.manager.update(ApplicationEntity, { clientId }, { secretHash, rotatedAt });
     return (result.affected ?? 0) > 0;
@@ -109,5 +150,8 @@ function fromRow(row: ApplicationRow): Application {
     createdAt: epochMillis.from(row.created_at) as Date,
     rotatedAt: epochMillis.from(row.rotated_at) as Date | null,
     tenant: row.tenant,
+    resourceUri: row.resource_uri,
+    exchangeAudiences: jsonStringArray.from(row.exchange_audiences) as string[],
+    mayImpersonate: Boolean(row.may_impersonate),
   };
 }

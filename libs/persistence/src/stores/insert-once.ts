@@ -4,23 +4,30 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { isUniqueViolation } from '../driver-errors';
 
 /**
- * Inserts one row, answering 'duplicate' on a key clash instead of throwing. Inside a
- * transaction the insert runs under a savepoint: Postgres aborts the whole transaction on a
- * failed statement, and the caller may want to carry on after a duplicate.
+ * Runs one write, answering 'duplicate' on a key clash instead of throwing. Inside a transaction
+ * the write runs under a savepoint: Postgres aborts the whole transaction on a failed statement,
+ * and the caller may want to carry on after a duplicate.
  */
+export async function writeOnce<T>(
+  manager: EntityManager,
+  write: (m: EntityManager) => Promise<T>,
+): Promise<T | 'duplicate'> {
+  try {
+    return manager.queryRunner?.isTransactionActive ? await manager.transaction(write) : await write(manager);
+  } catch (error) {
+    if (isUniqueViolation(error)) return 'duplicate';
+    throw error;
+  }
+}
+
+/** Inserts one row, answering 'duplicate' on a key clash (`writeOnce`). */
 export async function insertOnce<Entity extends ObjectLiteral>(
   manager: EntityManager,
   target: EntityTarget<Entity>,
   row: QueryDeepPartialEntity<Entity>,
 ): Promise<InsertResult> {
-  const insert = (m: EntityManager) =>
-    m.createQueryBuilder().insert().into(target).values(row).updateEntity(false).execute();
-  try {
-    if (manager.queryRunner?.isTransactionActive) await manager.transaction(insert);
-    else await insert(manager);
-    return 'created';
-  } catch (error) {
-    if (isUniqueViolation(error)) return 'duplicate';
-    throw error;
-  }
+  return writeOnce(manager, async (m) => {
+    await m.createQueryBuilder().insert().into(target).values(row).updateEntity(false).execute();
+    return 'created' as const;
+  });
 }

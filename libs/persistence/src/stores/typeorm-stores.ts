@@ -4,6 +4,7 @@ import type {
   AuthorizationCodeStore,
   DefinitionStore,
   GroupStore,
+  ImpersonationPolicyStore,
   JobStore,
   RefreshTokenStore,
   RevocationStore,
@@ -22,6 +23,7 @@ import { TypeOrmApplicationStore } from './application.store';
 import { TypeOrmAuditStore } from './audit.store';
 import { TypeOrmAuthorizationCodeStore } from './authorization-code.store';
 import { TypeOrmGroupStore } from './group.store';
+import { TypeOrmImpersonationPolicyStore } from './impersonation-policy.store';
 import { TypeOrmJobStore } from './job.store';
 import { TypeOrmRefreshTokenStore } from './refresh-token.store';
 import { TypeOrmRevocationStore } from './revocation.store';
@@ -50,6 +52,7 @@ export class TypeOrmStores implements Stores {
   readonly webhooks: WebhookStore;
   readonly definitions: DefinitionStore;
   readonly secrets: SecretStore;
+  readonly impersonationPolicies: ImpersonationPolicyStore;
   readonly jobs: JobStore;
 
   constructor(manager: EntityManager) {
@@ -67,6 +70,7 @@ export class TypeOrmStores implements Stores {
     this.webhooks = new TypeOrmWebhookStore(manager);
     this.definitions = new TypeOrmDefinitionStore(manager);
     this.secrets = new TypeOrmSecretStore(manager);
+    this.impersonationPolicies = new TypeOrmImpersonationPolicyStore(manager);
     this.jobs = new TypeOrmJobStore(manager);
   }
 
@@ -93,6 +97,7 @@ export class TypeOrmStores implements Stores {
       webhooks: serialized(stores.webhooks, lock),
       definitions: serialized(stores.definitions, lock),
       secrets: serialized(stores.secrets, lock),
+      impersonationPolicies: serialized(stores.impersonationPolicies, lock),
       jobs: serialized(stores.jobs, lock),
     };
   }

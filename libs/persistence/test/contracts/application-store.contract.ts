@@ -8,6 +8,9 @@ export const applicationStoreContract: Contract = (context) => {
     const app = anApplication({
       rotatedAt: at(5),
       redirectUris: ['https://a.example/cb', 'http://127.0.0.1/cb'],
+      resourceUri: 'https://api.billing.example',
+      exchangeAudiences: ['https://api.ledger.example', 'urn:platform:reports'],
+      mayImpersonate: true,
     });
 
     await expect(store().insertApplication(app)).resolves.toBe('created');
@@ -136,5 +139,100 @@ export const applicationStoreContract: Contract = (context) => {
 
   it('says false when rotating the secret of an unknown application', async () => {
     await expect(store().updateApplicationSecret('no-such-app', 'hash', at(0))).resolves.toBe(false);
+  });
+
+  it('finds the app that is a resource by its exact URI', async () => {
+    const app = anApplication({ resourceUri: 'https://api.billing.example/v1' });
+    await store().insertApplication(app);
+    await store().insertApplication(anApplication());
+
+    await expect(store().findApplicationByResource('https://api.billing.example/v1')).resolves.toEqual(app);
+    await expect(store().findApplicationByResource('https://api.billing.example/V1')).resolves.toBeNull();
+    await expect(store().findApplicationByResource('https://api.billing.example')).resolves.toBeNull();
+  });
+
+  it('reports a resource URI another app holds as a duplicate at insertion', async () => {
+    const first = anApplication({ resourceUri: 'urn:platform:billing' });
+    await store().insertApplication(first);
+
+    await expect(
+      store().insertApplication(anApplication({ resourceUri: 'urn:platform:billing' })),
+    ).resolves.toBe('duplicate');
+    await expect(store().findApplicationByResource('urn:platform:billing')).resolves.toEqual(first);
+  });
+
+  it('lets any number of apps be no resource', async () => {
+    await expect(store().insertApplication(anApplication({ resourceUri: null }))).resolves.toBe('created');
+    await expect(store().insertApplication(anApplication({ resourceUri: null }))).resolves.toBe('created');
+  });
+
+  it('changes only the exchange fields a patch names', async () => {
+    const app = anApplication({ resourceUri: 'https://api.billing.example', mayImpersonate: true });
+    await store().insertApplication(app);
+
+    await expect(
+      store().updateApplicationExchange(app.clientId, { exchangeAudiences: ['https://api.ledger.example'] }),
+    ).resolves.toBe('updated');
+    await expect(store().findApplication(app.clientId)).resolves.toEqual({
+      ...app,
+      exchangeAudiences: ['https://api.ledger.example'],
+    });
+
+    await expect(
+      store().updateApplicationExchange(app.clientId, { resourceUri: null, mayImpersonate: false }),
+    ).resolves.toBe('updated');
+    await expect(store().findApplication(app.clientId)).resolves.toEqual({
+      ...app,
+      resourceUri: null,
+      exchangeAudiences: ['https://api.ledger.example'],
+      mayImpersonate: false,
+    });
+    await expect(store().findApplicationByResource('https://api.billing.example')).resolves.toBeNull();
+  });
+
+  it('answers not_found when patching an unknown application', async () => {
+    await expect(store().updateApplicationExchange('no-such-app', { mayImpersonate: true })).resolves.toBe(
+      'not_found',
+    );
+  });
+
+  it('answers conflict when the resource URI is another app’s, changing nothing', async () => {
+    const holder = anApplication({ resourceUri: 'https://api.billing.example' });
+    const other = anApplication();
+    await store().insertApplication(holder);
+    await store().insertApplication(other);
+
+    await expect(
+      store().updateApplicationExchange(other.clientId, {
+        resourceUri: 'https://api.billing.example',
+        mayImpersonate: true,
+      }),
+    ).resolves.toBe('conflict');
+    await expect(store().findApplication(other.clientId)).resolves.toEqual(other);
+    // The app that holds it may name it again.
+    await expect(
+      store().updateApplicationExchange(holder.clientId, { resourceUri: 'https://api.billing.example' }),
+    ).resolves.toBe('updated');
+  });
+
+  it('answers conflict inside a transaction and lets the transaction carry on', async () => {
+    const holder = anApplication({ resourceUri: 'urn:platform:billing' });
+    const other = anApplication();
+    await store().insertApplication(holder);
+    await store().insertApplication(other);
+
+    const outcome = await context().transactor.inTransaction(async (stores) => {
+      const result = await stores.applications.updateApplicationExchange(other.clientId, {
+        resourceUri: 'urn:platform:billing',
+      });
+      await stores.applications.updateApplicationExchange(other.clientId, { mayImpersonate: true });
+      return result;
+    });
+
+    expect(outcome).toBe('conflict');
+    await expect(store().findApplication(other.clientId)).resolves.toEqual({
+      ...other,
+      mayImpersonate: true,
+    });
   });
 };

@@ -32,6 +32,9 @@ export function anApplication(overrides: Partial<Application> = {}): Application
     createdAt: T0,
     rotatedAt: null,
     tenant: null,
+    resourceUri: null,
+    exchangeAudiences: [],
+    mayImpersonate: false,
     ...overrides,
   };
 }

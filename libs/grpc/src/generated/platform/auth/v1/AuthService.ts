@@ -91,16 +91,20 @@ export interface AuthServiceClient extends grpc.Client {
   syncRevocations(argument: _platform_auth_v1_SyncRevocationsRequest, callback: grpc.requestCallback<_platform_auth_v1_SyncRevocationsResponse__Output>): grpc.ClientUnaryCall;
   
   /**
-   * Verifies signature (RS256, ES256, PS256; never "none"), typ at+jwt, exp, issuer,
-   * the deny-list and whether the app still exists. Invalid token: UNAUTHENTICATED.
+   * Verifies signature (RS256, ES256, PS256; never "none"), typ at+jwt, exp, issuer, audience
+   * (the request's `audience`, else the issuer), the deny-list (the token's subject, client,
+   * grant, and every actor of its `act` chain) and whether the app still exists. Invalid token:
+   * UNAUTHENTICATED.
    */
   ValidateToken(argument: _platform_auth_v1_ValidateTokenRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_platform_auth_v1_ValidateTokenResponse__Output>): grpc.ClientUnaryCall;
   ValidateToken(argument: _platform_auth_v1_ValidateTokenRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_platform_auth_v1_ValidateTokenResponse__Output>): grpc.ClientUnaryCall;
   ValidateToken(argument: _platform_auth_v1_ValidateTokenRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_platform_auth_v1_ValidateTokenResponse__Output>): grpc.ClientUnaryCall;
   ValidateToken(argument: _platform_auth_v1_ValidateTokenRequest, callback: grpc.requestCallback<_platform_auth_v1_ValidateTokenResponse__Output>): grpc.ClientUnaryCall;
   /**
-   * Verifies signature (RS256, ES256, PS256; never "none"), typ at+jwt, exp, issuer,
-   * the deny-list and whether the app still exists. Invalid token: UNAUTHENTICATED.
+   * Verifies signature (RS256, ES256, PS256; never "none"), typ at+jwt, exp, issuer, audience
+   * (the request's `audience`, else the issuer), the deny-list (the token's subject, client,
+   * grant, and every actor of its `act` chain) and whether the app still exists. Invalid token:
+   * UNAUTHENTICATED.
    */
   validateToken(argument: _platform_auth_v1_ValidateTokenRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_platform_auth_v1_ValidateTokenResponse__Output>): grpc.ClientUnaryCall;
   validateToken(argument: _platform_auth_v1_ValidateTokenRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_platform_auth_v1_ValidateTokenResponse__Output>): grpc.ClientUnaryCall;
@@ -167,8 +171,10 @@ export interface AuthServiceHandlers extends grpc.UntypedServiceImplementation {
   SyncRevocations: grpc.handleUnaryCall<_platform_auth_v1_SyncRevocationsRequest__Output, _platform_auth_v1_SyncRevocationsResponse>;
   
   /**
-   * Verifies signature (RS256, ES256, PS256; never "none"), typ at+jwt, exp, issuer,
-   * the deny-list and whether the app still exists. Invalid token: UNAUTHENTICATED.
+   * Verifies signature (RS256, ES256, PS256; never "none"), typ at+jwt, exp, issuer, audience
+   * (the request's `audience`, else the issuer), the deny-list (the token's subject, client,
+   * grant, and every actor of its `act` chain) and whether the app still exists. Invalid token:
+   * UNAUTHENTICATED.
    */
   ValidateToken: grpc.handleUnaryCall<_platform_auth_v1_ValidateTokenRequest__Output, _platform_auth_v1_ValidateTokenResponse>;
   

@@ -5,10 +5,18 @@ export interface AuthorizeRequest {
   'token'?: (string);
   'action'?: (string);
   'resource_tenant'?: (string);
+  /**
+   * The token's expected `aud`, as ValidateTokenRequest.audience ('' = the issuer).
+   */
+  'audience'?: (string);
 }
 
 export interface AuthorizeRequest__Output {
   'token': (string);
   'action': (string);
   'resource_tenant': (string);
+  /**
+   * The token's expected `aud`, as ValidateTokenRequest.audience ('' = the issuer).
+   */
+  'audience': (string);
 }

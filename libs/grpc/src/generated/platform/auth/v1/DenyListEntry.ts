@@ -5,10 +5,11 @@ import type { Long } from '@grpc/proto-loader';
 export interface DenyListEntry {
   /**
    * "jti" (one access token), "client" (every token of the app issued at or before
-   * `created_at`: the app was deleted), "subject" (every token of the user `sub` issued at or
-   * before `created_at`: the user was deprovisioned), "grant" (every token of the grant), or
-   * "secret" (no token: the app's secret was rotated at `created_at`; forget any authentication
-   * of the app remembered before). Never in `ready.deny_list`.
+   * `created_at`: the app was deleted), "subject" (every token of the user `sub`, or in whose
+   * `act` chain the user acts, issued at or before `created_at`: the user was deprovisioned),
+   * "grant" (every token of the grant), or "secret" (no token: the app's secret was rotated at
+   * `created_at`; forget any authentication of the app remembered before). Never in
+   * `ready.deny_list`.
    */
   'kind'?: (string);
   'value'?: (string);
@@ -25,10 +26,11 @@ export interface DenyListEntry {
 export interface DenyListEntry__Output {
   /**
    * "jti" (one access token), "client" (every token of the app issued at or before
-   * `created_at`: the app was deleted), "subject" (every token of the user `sub` issued at or
-   * before `created_at`: the user was deprovisioned), "grant" (every token of the grant), or
-   * "secret" (no token: the app's secret was rotated at `created_at`; forget any authentication
-   * of the app remembered before). Never in `ready.deny_list`.
+   * `created_at`: the app was deleted), "subject" (every token of the user `sub`, or in whose
+   * `act` chain the user acts, issued at or before `created_at`: the user was deprovisioned),
+   * "grant" (every token of the grant), or "secret" (no token: the app's secret was rotated at
+   * `created_at`; forget any authentication of the app remembered before). Never in
+   * `ready.deny_list`.
    */
   'kind': (string);
   'value': (string);

@@ -1,5 +1,6 @@
 // Original file: proto/platform/auth/v1/auth.proto
 
+import type { Actor as _platform_auth_v1_Actor, Actor__Output as _platform_auth_v1_Actor__Output } from '../../../platform/auth/v1/Actor';
 import type { Long } from '@grpc/proto-loader';
 
 export interface TokenClaims {
@@ -20,6 +21,15 @@ export interface TokenClaims {
    * Authorization grant the token belongs to (user tokens only).
    */
   'grant_id'?: (string);
+  /**
+   * Who acts for `sub` (token exchange, impersonation); unset when the subject acts itself.
+   */
+  'act'?: (_platform_auth_v1_Actor | null);
+  /**
+   * "full" or "read_only" on an impersonation token (`sub` the impersonated user, `act.sub` the
+   * impersonator; read_only is allowed only `*.read` actions), '' on any other token.
+   */
+  'impersonation'?: (string);
 }
 
 export interface TokenClaims__Output {
@@ -40,4 +50,13 @@ export interface TokenClaims__Output {
    * Authorization grant the token belongs to (user tokens only).
    */
   'grant_id': (string);
+  /**
+   * Who acts for `sub` (token exchange, impersonation); unset when the subject acts itself.
+   */
+  'act': (_platform_auth_v1_Actor__Output | null);
+  /**
+   * "full" or "read_only" on an impersonation token (`sub` the impersonated user, `act.sub` the
+   * impersonator; read_only is allowed only `*.read` actions), '' on any other token.
+   */
+  'impersonation': (string);
 }
