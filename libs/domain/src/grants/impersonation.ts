@@ -92,7 +92,6 @@ export class Impersonation {
       (await this.stores.impersonationPolicies.findImpersonationPolicy(user.tenant)) ??
       DEFAULT_IMPERSONATION_MODE;
     if (mode === 'disabled') throw unacceptable(`impersonation is disabled in tenant ${user.tenant}`);
-    const expiresAt = new Date((now + lifetimeSeconds) * 1000).toISOString();
     return issueExchangedToken(
       this.accessTokens,
       this.events,
@@ -118,7 +117,6 @@ export class Impersonation {
           impersonator_tenant: impersonator.tenant,
           reason,
           mode,
-          expires_at: expiresAt,
         },
       },
     );

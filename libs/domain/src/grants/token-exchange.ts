@@ -45,7 +45,15 @@ export async function issueExchangedToken(
   const [signed] = await Promise.all([
     signing,
     events.appendTokenEvents([
-      { ...event, clientId: claims.client_id, subject: claims.sub, jti: claims.jti, occurredAt: clock.now() },
+      {
+        ...event,
+        clientId: claims.client_id,
+        subject: claims.sub,
+        jti: claims.jti,
+        occurredAt: clock.now(),
+        // Until when, from the token itself: the record and the token never disagree.
+        attributes: { ...event.attributes, expires_at: new Date(claims.exp * 1000).toISOString() },
+      },
     ]),
   ]);
   return {
