@@ -94,6 +94,8 @@ describe('npm run bench (quick scenarios, a second each, no warm-up)', () => {
         'issuance-peer',
         'issuance-floor',
         'issuance-floor-writes',
+        'exchange',
+        'exchange-issuance',
         'protected',
         'revocation',
         'revocation-backend',
