@@ -53,3 +53,11 @@ describe('encodePrincipal', () => {
     expect(decoded).toEqual({ ...callerPrincipal(userClaims), scope: 'users.read' });
   });
 });
+
+describe('callerPrincipal of an impersonation or delegated token', () => {
+  it('names the current actor, so what the caller does is audited with it', () => {
+    const act = { sub: 'engineer-1', client_id: 'console', act: { sub: 'earlier' } };
+    expect(callerPrincipal({ ...userClaims, act })).toMatchObject({ id: 'user-1', acted_by: 'engineer-1' });
+    expect(callerPrincipal({ ...userClaims, act: null })).not.toHaveProperty('acted_by');
+  });
+});

@@ -15,6 +15,8 @@ export interface PrincipalClaims {
   scope: string;
   /** Set (non-empty) on a user token only. */
   grant_id?: string;
+  /** Who acts for `sub` (an exchanged or impersonation token, RFC 8693): the current actor first. */
+  act?: { sub: string } | null;
 }
 
 /** The caller as the header describes it. */
@@ -24,6 +26,8 @@ export interface CallerPrincipal {
   client_id: string;
   tenant: string;
   roles: string[];
+  /** The token's current actor (its `act.sub`), when someone acts for the caller: audited with it. */
+  acted_by?: string;
 }
 
 /** A user token (it has a grant) acts as its user; any other as its app, in its tenant if bound. */
@@ -35,11 +39,12 @@ export function callerPrincipal(claims: PrincipalClaims): CallerPrincipal {
     client_id: claims.client_id,
     tenant: claims.tenant ?? '',
     roles: user ? [...(claims.roles ?? [])] : [],
+    ...(claims.act && { acted_by: claims.act.sub }),
   };
 }
 
 /**
- * `base64url(JSON {kind, id, client_id, tenant, roles, scope})` (docs/internal-api.md), with the
+ * `base64url(JSON {kind, id, client_id, tenant, roles, scope, acted_by?})` (docs/internal-api.md), with the
  * token's scope, which decides for a service token whether it is a platform administrator.
  */
 export function encodePrincipal(claims: PrincipalClaims): string {

@@ -154,7 +154,15 @@ describe('impersonation: a support engineer obtains a token as a user of its ten
       impersonation: 'full',
     });
     expect((await api(response.access_token, `/api/v1/tenants/${ACME}/jobs`)).status).toBe(200);
-    expect((await submitJob(response.access_token, ACME)).status).toBe(201);
+    const submitted = await submitJob(response.access_token, ACME);
+    expect(submitted.status).toBe(201);
+    // What is done with the token is the user's, audited with who acted for it.
+    const { id } = (await submitted.json()) as { id: string };
+    const query = new URLSearchParams({ action: 'job.submitted', target: id });
+    const { records } = (await (
+      await api(admin, `/api/v1/audit/records?${query}`)
+    ).json()) as AuditRecordPageDto;
+    expect(records).toMatchObject([{ actor: { kind: 'user', id: ada }, attributes: { acted_by: actor.id } }]);
   });
 
   it('audits token.impersonated in the user’s tenant (who, whom, why, until when) and delivers it to the tenant’s webhook', async () => {

@@ -26,6 +26,12 @@ describe(readPrincipal.name, () => {
     });
   });
 
+  it('reads who acts for the caller, and refuses an acted_by that is not a string', () => {
+    const user = { kind: 'user', id: 'u1', client_id: 'console', tenant: 'acme', roles: [], scope: '' };
+    expect(readPrincipal(encode({ ...user, acted_by: 'engineer' }))).toMatchObject({ actedBy: 'engineer' });
+    expect(() => readPrincipal(encode({ ...user, acted_by: 7 }))).toThrow(DomainError);
+  });
+
   it('reads a service principal: an empty tenant is none', () => {
     expect(
       readPrincipal(

@@ -7,7 +7,7 @@ const isStringArray = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((v) => typeof v === 'string');
 
 /**
- * `base64url(JSON {kind, id, client_id, tenant, roles, scope})` (docs/internal-api.md). Only
+ * `base64url(JSON {kind, id, client_id, tenant, roles, scope, acted_by?})` (docs/internal-api.md). Only
  * our backend can send it (the route is behind the internal token); a missing or malformed
  * header is a broken caller: 400.
  */
@@ -26,7 +26,8 @@ export function readPrincipal(header: string | string[] | undefined): ActingPrin
     typeof p.id !== 'string' ||
     typeof p.client_id !== 'string' ||
     (p.tenant !== null && p.tenant !== undefined && typeof p.tenant !== 'string') ||
-    !isStringArray(p.roles ?? [])
+    !isStringArray(p.roles ?? []) ||
+    (p.acted_by !== undefined && typeof p.acted_by !== 'string')
   ) {
     throw validationFailed(`${PRINCIPAL_HEADER} is missing or malformed`);
   }
@@ -37,6 +38,7 @@ export function readPrincipal(header: string | string[] | undefined): ActingPrin
     tenant: typeof p.tenant === 'string' && p.tenant !== '' ? p.tenant : null,
     roles: (p.roles as string[] | undefined) ?? [],
     scopes: typeof p.scope === 'string' ? p.scope.split(' ').filter((s) => s !== '') : [],
+    ...(typeof p.acted_by === 'string' && p.acted_by !== '' && { actedBy: p.acted_by }),
   };
 }
 

@@ -7,6 +7,8 @@ import type { AuditActorKind, AuditAttributes, AuditEventInput, AuditOutcome } f
 export interface AuditActor {
   kind: AuditActorKind;
   id: string;
+  /** Who acted for it (an impersonator, a delegate): the record's `acted_by` attribute. */
+  actedBy?: string;
 }
 
 /** Who the platform's own records name when no caller did it: its own processes. */
@@ -14,9 +16,9 @@ export const PLATFORM_ACTOR: AuditActor = { kind: 'platform', id: 'platform' };
 
 /** The actor a caller acts as: the user of a user token, else the application. */
 export function auditActorOf(principal: ActingPrincipal): AuditActor {
-  return principal.kind === 'user'
-    ? { kind: 'user', id: principal.id }
-    : { kind: 'app', id: principal.clientId };
+  const actor: AuditActor =
+    principal.kind === 'user' ? { kind: 'user', id: principal.id } : { kind: 'app', id: principal.clientId };
+  return principal.actedBy === undefined ? actor : { ...actor, actedBy: principal.actedBy };
 }
 
 export interface AuditEntry {
@@ -52,7 +54,10 @@ export class AuditTrail {
       outcome: entry.outcome ?? 'success',
       occurredAt: entry.occurredAt ?? this.clock.now(),
       correlationId: entry.correlationId !== undefined ? entry.correlationId : (this.correlationId() ?? null),
-      attributes: entry.attributes ?? {},
+      attributes:
+        entry.actor.actedBy === undefined
+          ? (entry.attributes ?? {})
+          : { ...entry.attributes, acted_by: entry.actor.actedBy },
     };
   }
 
@@ -70,7 +75,10 @@ export class AuditTrail {
     return this.record({
       actor: event.type.startsWith('app.')
         ? PLATFORM_ACTOR
-        : (event.actor ?? { kind: byUser ? 'user' : 'app', id: byUser ? (event.subject as string) : event.clientId }),
+        : (event.actor ?? {
+            kind: byUser ? 'user' : 'app',
+            id: byUser ? (event.subject as string) : event.clientId,
+          }),
       action: event.type,
       tenant: event.tenant,
       target: event.type.startsWith('app.') ? event.clientId : (event.jti ?? event.grantId ?? event.clientId),

@@ -52,6 +52,8 @@ export interface ActingPrincipal {
   tenant: string | null;
   roles: string[];
   scopes: string[];
+  /** Who acts for it (the current actor of an exchanged or impersonation token): audited beside it. */
+  actedBy?: string;
 }
 
 /** The same principal as the decision takes it. */
