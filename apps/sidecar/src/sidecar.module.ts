@@ -47,8 +47,8 @@ export interface SidecarModuleOptions {
 }
 
 /**
- * The sidecar process: gRPC Auth, Policy and Tenant services on loopback (served by `server`, the
- * app's transport) plus an HTTP health endpoint.
+ * The sidecar process: the gRPC services of proto/platform on loopback, one controller each
+ * (served by `server`, the app's transport), plus an HTTP health endpoint.
  */
 @Module({})
 export class SidecarModule {

@@ -84,7 +84,6 @@ export function openApiDocument(
     .setTitle('OAuth platform: token issuance and application registry')
     .setDescription(DESCRIPTION)
     .setVersion(version)
-    .setLicense('UNLICENSED', '')
     .addServer(issuer, 'The configured ISSUER.')
     .addBearerAuth(
       {
@@ -116,8 +115,15 @@ export function openApiDocument(
       'sessionCookie',
     );
   for (const [name, description] of TAGS) builder.addTag(name, description);
-  return { ...generateOpenApi(app, builder), webhooks: WEBHOOKS };
+  const document = generateOpenApi(app, builder);
+  return { ...document, info: { ...document.info, license: LICENSE }, webhooks: WEBHOOKS };
 }
+
+/**
+ * The repository's LICENSE, by its SPDX identifier (OpenAPI 3.1; `identifier` excludes `url`),
+ * which DocumentBuilder's `setLicense` cannot write.
+ */
+const LICENSE = { name: 'Apache-2.0', identifier: 'Apache-2.0' };
 
 /** What the platform POSTs to a registered endpoint (OpenAPI 3.1 `webhooks`). */
 const WEBHOOKS: OpenAPIObject['webhooks'] = {
