@@ -3,6 +3,7 @@ import { PlatformClient } from './platform-client';
 import { ServiceTokenSource, type ServiceTokenSourceOptions } from './service-token-source';
 import type {
   Application,
+  ApplicationUpdate,
   DefinedScope,
   RegisterAppRequest,
   RegisteredApplication,
@@ -72,6 +73,14 @@ export class AdminClient {
 
   getApp(clientId: string): Promise<Application> {
     return this.client.json<Application>(appPath(clientId));
+  }
+
+  /**
+   * Changes the app's part in token exchange (docs/tokens.md): its `resource_uri`, the
+   * `token_exchange_audiences` it may exchange for, `impersonation_allowed`. Audited.
+   */
+  updateApp(clientId: string, update: ApplicationUpdate): Promise<Application> {
+    return this.client.json<Application>(appPath(clientId), jsonBody('PATCH', update));
   }
 
   /** Deletes the app; every token it holds stops working at once. */

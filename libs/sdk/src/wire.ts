@@ -22,6 +22,9 @@ export type RegisterAppRequest = Schemas['ApplicationRegistration'];
 /** An application as the registry shows it: never a secret. */
 export type Application = Schemas['Application'];
 
+/** What an administrator changes of an app's part in token exchange; every member optional. */
+export type ApplicationUpdate = Schemas['ApplicationUpdate'];
+
 /** The registration answer: the secret is shown this once (never for `spa` apps). */
 export type RegisteredApplication = Schemas['RegisteredApplication'];
 

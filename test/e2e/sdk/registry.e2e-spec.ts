@@ -125,6 +125,32 @@ describe('AdminClient and OAuthClient (registry, introspection, revocation)', ()
     });
   });
 
+  describe('updateApp', () => {
+    it('makes an app a resource and lets another exchange tokens for it', async () => {
+      await service('sdk-ledger', ['jobs.read']);
+      await service('sdk-orders', ['jobs.read']);
+      const ledger = await admin.updateApp('sdk-ledger', { resource_uri: 'https://sdk-ledger.example' });
+      expect(ledger).toMatchObject({ resource_uri: 'https://sdk-ledger.example' });
+      const orders = await admin.updateApp('sdk-orders', {
+        token_exchange_audiences: ['https://sdk-ledger.example'],
+      });
+      expect(await admin.getApp('sdk-orders')).toEqual(orders);
+      expect(orders).toMatchObject({
+        token_exchange_audiences: ['https://sdk-ledger.example'],
+        impersonation_allowed: false,
+      });
+    });
+
+    it('throws a ProblemError 409 for a resource URI another app is', async () => {
+      await service('sdk-taken', ['jobs.read']);
+      await service('sdk-twin', ['jobs.read']);
+      await admin.updateApp('sdk-taken', { resource_uri: 'https://sdk-taken.example' });
+      await expect(
+        admin.updateApp('sdk-twin', { resource_uri: 'https://sdk-taken.example' }),
+      ).rejects.toMatchObject({ name: 'ProblemError', status: 409 });
+    });
+  });
+
   describe('rotateSecret', () => {
     it('returns a new secret with rotated_at, and the old secret fails at once with invalid_client', async () => {
       const app = await service('sdk-rotating');
