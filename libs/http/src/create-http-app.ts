@@ -15,6 +15,7 @@ import {
   observeHttpRequest,
   withCorrelationId,
 } from '@platform/telemetry';
+import { connectionSweep } from './connection-sweep';
 import { HttpExceptionFilter, toErrorResponse, type RequestLike } from './http-exception.filter';
 import { registerLiveRoutes } from './live-feed';
 import { DEFAULT_LIVE_STREAM_LIMITS, type LiveStreamLimits } from './live-streams';
@@ -25,8 +26,6 @@ import { StorableTextGuard } from './text-rule';
 type TracedRequest = { span?: ServerSpan };
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
-/** While the server closes, how often connections that have gone idle since are closed. */
-const IDLE_SWEEP_MS = 100;
 
 export interface HttpAppOptions {
   logger: LoggerService;
@@ -115,10 +114,11 @@ export async function createHttpApp(
   fastify.addHook('preHandler', (request, _reply, done) =>
     withCorrelationId(request.id, () => inServerSpan((request as TracedRequest).span, done)),
   );
-  // Closing the server closes the keep-alive connections idle at that moment; one busy then
-  // would stay open after its answer for Fastify's keepAliveTimeout (72 s) and hold the exit.
+  // Closing the server waits for its connections: those carrying no request are ended, now and
+  // as each finishes its answer (a kept-alive one would stay for Fastify's keepAliveTimeout, 72 s).
+  const sweepConnections = connectionSweep(fastify.server);
   fastify.addHook('preClose', (done) => {
-    setInterval(() => fastify.server.closeIdleConnections(), IDLE_SWEEP_MS).unref();
+    sweepConnections();
     done();
   });
   app.useGlobalFilters(new HttpExceptionFilter(options.logger));

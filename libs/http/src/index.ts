@@ -1,4 +1,5 @@
 export * from './bearer';
+export * from './connection-sweep';
 export * from './create-http-app';
 export * from './http-exception.filter';
 export * from './internal-token.guard';

@@ -26,10 +26,11 @@ export async function registerLiveRoutes(adapter: FastifyAdapter, limits: LiveSt
   // Typed against the fastify copy @fastify/sse resolves, not the one Nest bundles: same API.
   await adapter.register(fastifySse as never, { heartbeatInterval: 15_000 } as never);
   // Open streams never end on their own: end them when the server closes, or it waits for them.
-  const open = new Set<Closable>();
-  openStreams.set(fastify, open);
+  const streams: ServerStreams = { closing: false, open: new Set() };
+  serverStreams.set(fastify, streams);
   fastify.addHook('preClose', (done) => {
-    for (const stream of open) stream.close();
+    streams.closing = true;
+    for (const stream of streams.open) stream.close();
     done();
   });
 }
@@ -38,16 +39,26 @@ interface Closable {
   close(): void;
 }
 
-const openStreams = new WeakMap<object, Set<Closable>>();
+interface ServerStreams {
+  closing: boolean;
+  open: Set<Closable>;
+}
+
+const serverStreams = new WeakMap<object, ServerStreams>();
 
 /**
  * Ends `stream` when the server closes (a stream never ends on its own, and the server would
- * wait for it). Returns the release to call once the stream has ended otherwise.
+ * wait for it), or at once when it is closing already (a request on a kept-alive connection is
+ * still served then). Returns the release to call once the stream has ended otherwise.
  */
 export function closeWithServer(server: object, stream: Closable): () => void {
-  const open = openStreams.get(server);
-  open?.add(stream);
-  return () => open?.delete(stream);
+  const streams = serverStreams.get(server);
+  if (streams?.closing === true) {
+    stream.close();
+    return () => undefined;
+  }
+  streams?.open.add(stream);
+  return () => streams?.open.delete(stream);
 }
 
 /** The route also streams: `Accept: text/event-stream` gets the live feed (`followFeed`). */

@@ -1,4 +1,4 @@
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -163,12 +163,9 @@ export function answerMetrics(response: ServerResponse): void {
 
 /**
  * `GET /metrics` on a port of its own (the backend's admin port, so the public one never shows
- * it); anything else is 404. Resolves once listening, with the way to stop it.
+ * it); anything else is 404. Resolves once listening, with the server (its owner closes it).
  */
-export async function serveMetrics(
-  port: number,
-  host: string,
-): Promise<{ port: number; close(): Promise<void> }> {
+export async function serveMetrics(port: number, host: string): Promise<{ port: number; server: Server }> {
   const server = createServer((request, response) => {
     if (request.method !== 'GET' || (request.url ?? '').split('?')[0] !== '/metrics') {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -180,8 +177,5 @@ export async function serveMetrics(
     server.once('error', reject);
     server.listen(port, host, resolve);
   });
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { port: (server.address() as AddressInfo).port, server };
 }

@@ -1,7 +1,11 @@
-import { JobWorker } from '@platform/sdk';
-import { serviceClient } from '../../support/jobs';
+import { connect, type Socket } from 'node:net';
+import * as grpc from '@grpc/grpc-js';
+import { createAuthServiceClient, INTERNAL_TOKEN_METADATA } from '@platform/grpc';
+import { JobsClient, JobWorker, PlatformError } from '@platform/sdk';
+import { serviceClient, untilJob } from '../../support/jobs';
 import { adminToken, basic, discover, postForm } from '../../support/oauth';
 import { startPlatform, type TestPlatform } from '../../support/platform';
+import { closedWithin, openSse } from '../../support/sse';
 
 /** Liveness, readiness and the drain at SIGTERM, on the built processes. */
 describe('probes and graceful shutdown', () => {
@@ -12,6 +16,18 @@ describe('probes and graceful shutdown', () => {
     platform = await startPlatform({ env: { SHUTDOWN_DRAIN_MS: String(DRAIN_MS) } });
   });
   afterAll(async () => platform?.stop());
+
+  const within = (promise: Promise<unknown>, ms: number) =>
+    Promise.race([
+      promise,
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`not done within ${ms} ms`)), ms).unref()),
+    ]);
+  const until = async (ready: () => Promise<boolean>) => {
+    for (const deadline = Date.now() + 10_000; !(await ready());) {
+      if (Date.now() > deadline) throw new Error('not ready within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
 
   const status = (url: string) =>
     fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
@@ -137,4 +153,112 @@ describe('probes and graceful shutdown', () => {
     expect(answered).toEqual([204, 204]);
     expect(took).toBeLessThan(DRAIN_MS + 2_000);
   }, 30_000);
+
+  it('stops every process within its drain plus one second whatever it served, and a worker loses no job across the restarts', async () => {
+    const admin = await adminToken(await discover(platform), platform);
+    const { client, token } = await serviceClient(platform.baseUrl, admin, platform, 'lifecycle-rolling', [
+      'jobs.work',
+      'jobs.write',
+      'jobs.read',
+    ]);
+    const jobs = new JobsClient(client);
+    const ran: string[] = [];
+    const worker = new JobWorker(client, {
+      types: ['lifecycle.rolling'],
+      concurrency: 2,
+      handler: async (payload) => {
+        ran.push((payload as { n: string }).n);
+        return {};
+      },
+    });
+    worker.start();
+    // Submitted as a client does: again, under the same key, after a 503 (a process just back).
+    const done = async (n: string) => {
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          const job = await jobs.submit('acme', {
+            type: 'lifecycle.rolling',
+            payload: { n },
+            idempotency_key: `rolling-${n}`,
+          });
+          return await untilJob(jobs, 'acme', job.id, (j) => j.done, 20_000);
+        } catch (error) {
+          if (!(error instanceof PlatformError && error.status === 503) || attempt === 50) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      }
+    };
+    await expect(done('before')).resolves.toMatchObject({ state: 'SUCCEEDED' });
+    // A worker that has served and stopped: its claims were aborted, after which undici opens a
+    // connection it sends nothing on (before: the backend waited ~64 s, for Node's headers timeout).
+    const stopped = new JobWorker(client, {
+      types: ['lifecycle.none'],
+      concurrency: 2,
+      handler: async () => ({}),
+    });
+    stopped.start();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await stopped.stop();
+
+    const bearer = await token();
+    const sidecar = createAuthServiceClient(platform.sidecarAddress);
+    const opened: Array<{ close(): void }> = [];
+    const took: Record<string, number> = {};
+    const answered: Record<string, number> = {};
+    try {
+      for (const name of ['backend', 'control-plane', 'sidecar'] as const) {
+        // What each process serves, open as it is stopped: a live follower (through the backend
+        // to the control plane, and the sidecar's own feed streams), a gRPC watch stream (and the
+        // backend's), a long poll waiting, and connections that have sent nothing.
+        const follower = await openSse(`${platform.baseUrl}/api/v1/token-events`, {
+          authorization: `Bearer ${admin}`,
+        });
+        const metadata = new grpc.Metadata();
+        metadata.set(INTERNAL_TOKEN_METADATA, platform.internalToken);
+        const watch = sidecar.WatchInvalidations({}, metadata);
+        const watchEnded = new Promise((resolve) => watch.on('error', resolve).on('end', resolve));
+        const silent = [
+          platform.baseUrl,
+          platform.controlPlaneUrl,
+          `http://127.0.0.1:${platform.env.BACKEND_METRICS_PORT}`,
+        ].map((url) => connect(Number(new URL(url).port), '127.0.0.1').on('error', () => undefined));
+        opened.push(
+          follower,
+          { close: () => watch.cancel() },
+          ...silent.map((socket: Socket) => ({ close: () => socket.destroy() })),
+        );
+        const waiting = fetch(`${platform.baseUrl}/api/v1/jobs/claim`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ types: ['lifecycle.never'], wait_seconds: 5 }),
+        }).then(
+          (response) => response.status,
+          () => 0,
+        );
+        expect(follower.status).toBe(200);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+
+        const since = Date.now();
+        await platform.stopProcess(name); // SIGTERM, until it exits (SIGKILL after 5 s)
+        took[name] = Date.now() - since;
+        // What the stopped process served has ended, not waited for.
+        await (name === 'sidecar' ? within(watchEnded, 2_000) : closedWithin(follower, 2_000));
+        answered[name] = await waiting;
+        await platform.restartProcess(name);
+        await until(async () => (await status(`${platform.baseUrl}/readyz`)).code === 200);
+      }
+      // Each exited right after its drain (the sidecar has none); none waited for the SIGKILL.
+      expect(Object.entries(took).filter(([, ms]) => ms >= DRAIN_MS + 1_000)).toEqual([]);
+      // The long poll waiting through the backend was answered, never cut: nothing came (204),
+      // from the backend closing, the control plane closing, or its wait running out.
+      expect(answered).toEqual({ backend: 204, 'control-plane': 204, sidecar: 204 });
+      // The worker that ran all along reconnected: a job submitted now runs.
+      await expect(done('after')).resolves.toMatchObject({ state: 'SUCCEEDED' });
+      expect(ran).toEqual(['before', 'after']);
+    } finally {
+      for (const stream of opened) stream.close();
+      sidecar.close();
+      await worker.stop();
+    }
+  }, 90_000);
 });

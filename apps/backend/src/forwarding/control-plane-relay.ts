@@ -43,9 +43,10 @@ export interface ForwardRoute {
    */
   live?: boolean;
   /**
-   * The control plane holds the request until there is something to answer (a job to claim):
-   * when the client leaves, or this server closes, the upstream request is abandoned, so that
-   * neither the control plane nor a shutdown waits on it.
+   * The control plane holds the request until there is something to answer (a job to claim),
+   * else answers 204: when the client leaves, or this server closes, the upstream request is
+   * abandoned, so that neither the control plane nor a shutdown waits on it. Abandoned at close,
+   * it is answered 204 here, the answer a client asks again after (at another replica).
    */
   longPoll?: boolean;
 }
@@ -69,20 +70,29 @@ export class ControlPlaneRelay {
     const body = route.body === undefined ? undefined : bodyOf(request, route.body);
     const authorization =
       route.forwardAuthorization === false ? undefined : headerValue(request.headers.authorization);
-    const response = await this.controlPlane.request({
-      method: request.method as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-      path: fillPath(route.to, request.params as Record<string, string>),
-      ...(route.query !== undefined && {
-        query: pick(request.query as Record<string, unknown>, route.query),
-      }),
-      ...(authorization !== undefined && { authorization }),
-      ...(route.upstreamHeaders !== undefined && { headers: route.upstreamHeaders(request) }),
-      ...(body !== undefined && {
-        contentType: CONTENT_TYPES[route.body ?? 'json'],
-        body,
-      }),
-      ...(route.longPoll === true && { signal: abandonable(request, reply) }),
-    });
+    const poll = route.longPoll === true ? abandonable(request, reply) : undefined;
+    let response: UpstreamResponse;
+    try {
+      response = await this.controlPlane.request({
+        method: request.method as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+        path: fillPath(route.to, request.params as Record<string, string>),
+        ...(route.query !== undefined && {
+          query: pick(request.query as Record<string, unknown>, route.query),
+        }),
+        ...(authorization !== undefined && { authorization }),
+        ...(route.upstreamHeaders !== undefined && { headers: route.upstreamHeaders(request) }),
+        ...(body !== undefined && {
+          contentType: CONTENT_TYPES[route.body ?? 'json'],
+          body,
+        }),
+        ...(poll !== undefined && { signal: poll.signal }),
+      });
+    } catch (error) {
+      // Abandoned at this server's close: nothing came, and the client asks again elsewhere.
+      if (poll?.closed !== true) throw error;
+      await reply.status(204).send();
+      return;
+    }
     await this.answer(request, reply, response, route.then);
   }
 
@@ -181,16 +191,25 @@ export class ControlPlaneRelay {
 
 /**
  * A long poll is waiting, not working: it is abandoned when its client leaves before the answer
- * or when the server closes (the client then asks another replica).
+ * or when the server closes (`closed`: the client then asks another replica).
  */
-function abandonable(request: PlatformRequest, reply: FastifyReply): AbortSignal {
+function abandonable(
+  request: PlatformRequest,
+  reply: FastifyReply,
+): { signal: AbortSignal; closed: boolean } {
   const abandon = new AbortController();
-  const release = closeWithServer(request.server, { close: () => abandon.abort() });
+  const poll = { signal: abandon.signal, closed: false };
+  const release = closeWithServer(request.server, {
+    close: () => {
+      poll.closed = true;
+      abandon.abort();
+    },
+  });
   reply.raw.once('close', () => {
     release();
     if (!reply.raw.writableFinished) abandon.abort();
   });
-  return abandon.signal;
+  return poll;
 }
 
 const CONTENT_TYPES = { form: FORM, json: JSON_TYPE, scim: SCIM_TYPE } as const;

@@ -6,6 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { PlatformConfig } from '@platform/config';
+import { closingOf } from '@platform/http';
 import { serveMetrics } from '@platform/telemetry';
 import { PLATFORM_CONFIG } from '../config';
 
@@ -13,7 +14,7 @@ import { PLATFORM_CONFIG } from '../config';
 @Injectable()
 export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Metrics');
-  private server: { port: number; close(): Promise<void> } | undefined;
+  private close: (() => Promise<void>) | undefined;
 
   constructor(@Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig) {}
 
@@ -21,8 +22,10 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
     if (this.config.backendMetricsPort === 0) return;
     const host = this.config.backendMetricsHost;
     try {
-      this.server = await serveMetrics(this.config.backendMetricsPort, host);
-      this.logger.log(`metrics on http://${host}:${this.server.port}/metrics`);
+      const { port, server } = await serveMetrics(this.config.backendMetricsPort, host);
+      // A scraper's kept-alive connection, or one it opened and left silent, holds no exit.
+      this.close = closingOf(server);
+      this.logger.log(`metrics on http://${host}:${port}/metrics`);
     } catch (error) {
       // The platform serves without its metrics rather than not at all (a taken port, say).
       this.logger.error(
@@ -32,6 +35,6 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.server?.close();
+    await this.close?.();
   }
 }

@@ -47,7 +47,8 @@ export async function streamFeed<Entry extends { seq: number }>(
   if (raw.destroyed) end();
   let following = false;
   const send = (entry: Entry) => {
-    if (left.signal.aborted) return;
+    // Ended by the server's close, perhaps before the catch-up was read: nothing more to write.
+    if (left.signal.aborted || raw.writableEnded) return;
     raw.write(`id: ${entry.seq}\ndata: ${JSON.stringify(entry)}\n\n`);
     // Catching up, each page waits for the reader (`taken`); following, nothing waits.
     if (following && raw.writableLength > slot.limits.bufferedBytes) raw.destroy();
