@@ -33,7 +33,7 @@ function runBench(args: string[]): Promise<{ code: number; output: string }> {
     execFile(
       process.execPath,
       ['bench/run.mjs', ...args],
-      { cwd: ROOT, timeout: 200_000, maxBuffer: 16 * 1024 * 1024 },
+      { cwd: ROOT, timeout: 260_000, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, output: `${stdout}\n${stderr}` });
@@ -77,7 +77,7 @@ describe('npm run bench (quick scenarios, a second each, no warm-up)', () => {
     ]);
     if (run.code !== 0) throw new Error(`bench/run.mjs exited with ${run.code}:\n${run.output}`);
     report = JSON.parse(readFileSync(jsonOut, 'utf8')) as BenchReport;
-  }, 240_000);
+  }, 300_000);
 
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
