@@ -127,26 +127,28 @@ describe('AdminClient and OAuthClient (registry, introspection, revocation)', ()
 
   describe('updateApp', () => {
     it('makes an app a resource and lets another exchange tokens for it', async () => {
-      await service('sdk-ledger', ['jobs.read']);
-      await service('sdk-orders', ['jobs.read']);
-      const ledger = await admin.updateApp('sdk-ledger', { resource_uri: 'https://sdk-ledger.example' });
-      expect(ledger).toMatchObject({ resource_uri: 'https://sdk-ledger.example' });
-      const orders = await admin.updateApp('sdk-orders', {
-        token_exchange_audiences: ['https://sdk-ledger.example'],
+      await service('sdk-exchange-ledger', ['jobs.read']);
+      await service('sdk-exchange-orders', ['jobs.read']);
+      const ledger = await admin.updateApp('sdk-exchange-ledger', {
+        resource_uri: 'https://sdk-exchange-ledger.example',
       });
-      expect(await admin.getApp('sdk-orders')).toEqual(orders);
+      expect(ledger).toMatchObject({ resource_uri: 'https://sdk-exchange-ledger.example' });
+      const orders = await admin.updateApp('sdk-exchange-orders', {
+        token_exchange_audiences: ['https://sdk-exchange-ledger.example'],
+      });
+      expect(await admin.getApp('sdk-exchange-orders')).toEqual(orders);
       expect(orders).toMatchObject({
-        token_exchange_audiences: ['https://sdk-ledger.example'],
+        token_exchange_audiences: ['https://sdk-exchange-ledger.example'],
         impersonation_allowed: false,
       });
     });
 
     it('throws a ProblemError 409 for a resource URI another app is', async () => {
-      await service('sdk-taken', ['jobs.read']);
-      await service('sdk-twin', ['jobs.read']);
-      await admin.updateApp('sdk-taken', { resource_uri: 'https://sdk-taken.example' });
+      await service('sdk-exchange-taken', ['jobs.read']);
+      await service('sdk-exchange-twin', ['jobs.read']);
+      await admin.updateApp('sdk-exchange-taken', { resource_uri: 'https://sdk-exchange-taken.example' });
       await expect(
-        admin.updateApp('sdk-twin', { resource_uri: 'https://sdk-taken.example' }),
+        admin.updateApp('sdk-exchange-twin', { resource_uri: 'https://sdk-exchange-taken.example' }),
       ).rejects.toMatchObject({ name: 'ProblemError', status: 409 });
     });
   });
