@@ -1,12 +1,13 @@
 import * as grpc from '@grpc/grpc-js';
+import { TOKEN_EXCHANGE_GRANT, TOKEN_TYPE } from '@platform/domain';
 import type { AuthServiceClient, TokenClaims } from '@platform/grpc';
 import * as oauth from 'oauth4webapi';
 import { unaryCall } from '../../support/grpc';
 import type { RegisteredApp } from '../../support/oauth';
 
 /** RFC 8693's grant type and the subject token type of a platform access token. */
-export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
-export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
+export const TOKEN_EXCHANGE = TOKEN_EXCHANGE_GRANT;
+export const ACCESS_TOKEN_TYPE = TOKEN_TYPE.accessToken;
 
 /**
  * Token exchange by `app` (client_secret_basic) through oauth4webapi's generic token endpoint

@@ -1,5 +1,6 @@
 import { OAuthError } from '../errors';
 import type { ApplicationStore } from '../registry/application';
+import { resourceUriProblem } from '../registry/resource-uri';
 
 const invalidTarget = (description: string) => new OAuthError('invalid_target', description);
 
@@ -14,13 +15,11 @@ export class TokenTargets {
     private readonly issuer: string,
   ) {}
 
-  /** `resource`: an absolute URI without a fragment (RFC 8707 section 2), registered as a resource. */
+  /** `resource`: the issuer, or a resource URI (the registry's rule, RFC 8707 section 2) registered as one. */
   async resource(resource: string | undefined): Promise<string | undefined> {
-    if (resource === undefined) return undefined;
-    if (!isAbsoluteUriWithoutFragment(resource)) {
-      throw invalidTarget('resource must be an absolute URI without a fragment');
-    }
-    if (resource === this.issuer) return undefined;
+    if (resource === undefined || resource === this.issuer) return undefined;
+    const problem = resourceUriProblem(resource);
+    if (problem !== null) throw invalidTarget(`resource ${problem}`);
     const app = await this.apps.findApplicationByResource(resource);
     if (!app) throw invalidTarget('the resource is not registered');
     return resource;
@@ -32,19 +31,10 @@ export class TokenTargets {
    */
   async audience(audience: string | undefined): Promise<string | undefined> {
     if (audience === undefined) return undefined;
-    if (isAbsoluteUriWithoutFragment(audience)) return this.resource(audience);
+    // A client_id has no colon (CLIENT_ID_PATTERN); anything with one is meant as a URI.
+    if (audience.includes(':')) return this.resource(audience);
     const app = await this.apps.findApplication(audience);
     if (!app?.resourceUri) throw invalidTarget('the audience is not a registered resource');
     return app.resourceUri;
-  }
-}
-
-function isAbsoluteUriWithoutFragment(value: string): boolean {
-  if (value.includes('#') || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value)) return false;
-  try {
-    new URL(value);
-    return true;
-  } catch {
-    return false;
   }
 }
