@@ -21,6 +21,11 @@ import { SealedBox } from './browser/sealed-box';
 import { AppLoginClient } from './clients/app-login.client';
 import { AuthorizationClient } from './clients/authorization.client';
 import { ControlPlaneClient } from './clients/control-plane.client';
+import { DeviceClient } from './clients/device.client';
+import { DeviceAuthorizationController } from './device/device-authorization.controller';
+import { DeviceController } from './device/device.controller';
+import { DeviceVerificationService } from './device/device-verification.service';
+import { UserCodeGuesses } from './device/user-code-guesses';
 import { SessionsClient } from './clients/sessions.client';
 import { SidecarClient } from './clients/sidecar.client';
 import { ApiDocsModule, Drain, RouteAuthorityModule } from '@platform/http';
@@ -30,9 +35,14 @@ import { HealthService } from './health/health.service';
 import { MetricsServer } from './health/metrics-server';
 import { IdentityProviderClient } from './login/identity-provider.client';
 import { LoginController } from './login/login.controller';
+import { EndSessionController } from './end-session/end-session.controller';
+import { EndSessionClient } from './end-session/end-session.client';
+import { EndSessionService } from './end-session/end-session.service';
 import { LoginService } from './login/login.service';
 import { LoginTransactions } from './login/login-transactions';
 import { MeController } from './me/me.controller';
+import { UserInfoController } from './openid-connect/userinfo.controller';
+import { UserInfoClient } from './clients/userinfo.client';
 import { MetadataController } from './metadata/metadata.controller';
 import { ControlPlaneRelay } from './forwarding/control-plane-relay';
 import { KeysController } from './keys/keys.controller';
@@ -76,10 +86,14 @@ export class BackendModule {
         TokenEventsController,
         KeysController,
         MeController,
+        UserInfoController,
         HealthController,
         MetadataController,
         AuthorizeController,
+        DeviceAuthorizationController,
+        DeviceController,
         LoginController,
+        EndSessionController,
         AppLoginController,
         AuthTokensController,
         ServiceAccountsController,
@@ -128,6 +142,9 @@ export class BackendModule {
         ServiceAccountsHooks,
         ControlPlaneRelay,
         ClientRateLimits,
+        UserCodeGuesses,
+        DeviceClient,
+        DeviceVerificationService,
         MetricsServer,
         { provide: Drain, useFactory: () => new Drain(config.shutdownDrainMs) },
         HealthService,
@@ -158,9 +175,12 @@ function browserProviders(config: PlatformConfig): Provider[] {
         ),
     },
     SessionsClient,
+    UserInfoClient,
     AuthorizationClient,
     AppLoginClient,
     LoginService,
     AuthorizeService,
+    EndSessionClient,
+    EndSessionService,
   ];
 }

@@ -141,7 +141,7 @@ describe('browser routes (HTTPS issuer)', () => {
 
     it('shows the consent screen with a CSP naming the redirect origin as a form target', async () => {
       h.authorization.check.mockResolvedValue({ ok: true, request: acceptedRequest() });
-      h.sessions.resolve.mockResolvedValue(userFactory());
+      h.sessions.resolve.mockResolvedValue({ user: userFactory(), authTime: new Date() });
       const response = await h.app.inject({
         method: 'GET',
         url: AUTHORIZE,
@@ -259,7 +259,7 @@ describe('browser routes (HTTPS issuer)', () => {
       const response = await h.app.inject({ method: 'GET', url: '/auth/login?return_to=%2Fnext' });
       expect(response.statusCode).toBe(302);
       expect(response.headers.location).toBe('https://idp.example/authorize?state=s');
-      expect(h.identityProvider.startLogin).toHaveBeenCalledWith('/next');
+      expect(h.identityProvider.startLogin).toHaveBeenCalledWith('/next', undefined, { forceLogin: false });
       const [cookie] = setCookies(response.headers);
       expect(cookie).toMatch(
         /^__Host-login=[A-Za-z0-9_-]+; Max-Age=600; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
@@ -274,7 +274,7 @@ describe('browser routes (HTTPS issuer)', () => {
         transaction: { state: 's', nonce: 'n', codeVerifier: 'v', returnTo: '/' },
       });
       await h.app.inject({ method: 'GET', url: '/auth/login' });
-      expect(h.identityProvider.startLogin).toHaveBeenCalledWith('/');
+      expect(h.identityProvider.startLogin).toHaveBeenCalledWith('/', undefined, { forceLogin: false });
     });
 
     it('answers 503 with an HTML page when the identity provider is down', async () => {
@@ -452,7 +452,7 @@ describe('browser routes (plain-HTTP development)', () => {
 
   it('reads the session from the cookie named session', async () => {
     h.authorization.check.mockResolvedValue({ ok: true, request: acceptedRequest() });
-    h.sessions.resolve.mockResolvedValue(userFactory());
+    h.sessions.resolve.mockResolvedValue({ user: userFactory(), authTime: new Date() });
     const response = await h.app.inject({
       method: 'GET',
       url: AUTHORIZE,

@@ -100,3 +100,29 @@ describe('platform (secrets and URLs)', () => {
     },
   );
 });
+
+describe('platform login', () => {
+  it('needs the client_id of a cli app', async () => {
+    const { code, stderr } = await cli(['login', '--url', 'http://127.0.0.1:1'], {});
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toMatch(/login needs the client_id of a cli app: --client-id <id> or PLATFORM_CLIENT_ID/);
+  });
+
+  it('refuses plain http to another machine before sending anything', async () => {
+    const { code, stderr } = await cli(
+      ['login', '--client-id', 'ops-cli', '--url', 'http://auth.example.com'],
+      {},
+    );
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toMatch(/refusing http:\/\/auth\.example\.com/);
+  });
+
+  it('says the platform cannot be reached', async () => {
+    const { code, stderr } = await cli(
+      ['login', '--client-id', 'ops-cli', '--url', 'http://127.0.0.1:1'],
+      {},
+    );
+    expect(code).toBe(EXIT.unreachable);
+    expect(stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:1/);
+  });
+});

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isLoopbackAddress } from '@platform/config';
 import { APP_TYPES, type AppType } from '@platform/domain';
@@ -23,6 +23,10 @@ const USAGE = `usage: platform <command> [options]
   keys rotate
   tokens introspect [-]              tokens revoke [-]
   audit verify [--from <n>] [--through <n>]
+  login [--scopes <a,b>] [--token-file <f>]
+                                     sign in as yourself through a cli app (device flow, RFC 8628):
+                                     open the address shown, enter the code; --client-id names the
+                                     app, its secret as below when it has one
 
 options:
   --url <base url>            the backend (default $PLATFORM_URL, else http://localhost:3000);
@@ -30,7 +34,9 @@ options:
   --client-id <id>            an app declaring admin.* (default $PLATFORM_CLIENT_ID, else admin)
   --client-secret-file <f>    a file holding its secret, - for stdin (default $PLATFORM_CLIENT_SECRET)
   --token-file <f>            for tokens introspect|revoke: a file holding the token
-                              (- or "tokens introspect -" for stdin; default $PLATFORM_TOKEN)
+                              (- or "tokens introspect -" for stdin; default $PLATFORM_TOKEN);
+                              for login: where to write the access token (mode 600) instead of
+                              printing the token answer
   --json                      print the platform's answer as JSON, for scripts
   -h, --help
 
@@ -79,6 +85,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv, out = console)
     return values.help ? EXIT.ok : EXIT.usage;
   }
   const baseUrl = values.url ?? env.PLATFORM_URL ?? DEFAULT_URL;
+  if (positionals[0] === 'login') return login(values, baseUrl, env, out);
   let credentials;
   try {
     const tokenOnStdin = positionals[0] === 'tokens' && (positionals[2] ?? values['token-file']) === STDIN;
@@ -214,6 +221,67 @@ function platformUrl(value: string): string {
     `refusing ${url.origin}: plain http to another machine would send the client secret and tokens ` +
       'in the clear. Use https:// (http:// is for localhost, 127.0.0.1 or [::1] only)',
   );
+}
+
+/**
+ * `platform login`: the device flow (RFC 8628) for a `cli` app. The address and the code go to
+ * stderr (stdout stays the answer, for scripts); the token answer is printed, or with
+ * `--token-file` the access token alone is written there (mode 600), as `tokens introspect`
+ * reads it.
+ */
+async function login(
+  values: {
+    'client-id'?: string;
+    'client-secret-file'?: string;
+    'token-file'?: string;
+    scopes?: string;
+    json?: boolean;
+  },
+  baseUrl: string,
+  env: NodeJS.ProcessEnv,
+  out: Pick<Console, 'log' | 'error'>,
+): Promise<number> {
+  let client: OAuthClient;
+  try {
+    const clientId = values['client-id'] ?? env.PLATFORM_CLIENT_ID;
+    if (clientId === undefined || clientId === '') {
+      throw new UsageError('login needs the client_id of a cli app: --client-id <id> or PLATFORM_CLIENT_ID');
+    }
+    const secretFile = values['client-secret-file'];
+    const clientSecret =
+      secretFile !== undefined
+        ? readSecret(secretFile, 'the client secret')
+        : env.PLATFORM_CLIENT_SECRET || undefined;
+    client = new OAuthClient({
+      baseUrl: platformUrl(baseUrl),
+      clientId,
+      ...(clientSecret !== undefined && { clientSecret }),
+    });
+  } catch (error) {
+    return failure(error, baseUrl, out);
+  }
+  try {
+    const device = await client.deviceAuthorization(
+      values.scopes === undefined ? {} : { scope: values.scopes.split(',').join(' ') },
+    );
+    out.error(
+      `To sign in, open ${device.verification_uri} and enter the code ${device.user_code}\n` +
+        `(or open ${device.verification_uri_complete}). The code expires in ${Math.round(device.expires_in / 60)} minutes.`,
+    );
+    const tokens = await client.pollDeviceToken(device);
+    const tokenFile = values['token-file'];
+    if (tokenFile !== undefined && tokenFile !== STDIN) {
+      writeFileSync(tokenFile, `${tokens.access_token}\n`, { mode: 0o600 });
+      const saved = { token_file: tokenFile, scope: tokens.scope, expires_in: tokens.expires_in };
+      out.log(values.json ? JSON.stringify(saved, null, 2) : human(saved));
+    } else {
+      out.log(values.json ? JSON.stringify(tokens, null, 2) : human(tokens));
+    }
+    out.error('Signed in.');
+    return EXIT.ok;
+  } catch (error) {
+    return failure(error, baseUrl, out);
+  }
 }
 
 /** `audit verify` of a broken chain is a failure too, for scripts that check it. */

@@ -4,8 +4,10 @@ import { TracingShutdown } from '@platform/telemetry';
 import { AppLoginModule } from './app-login/app-login.module';
 import { AppsModule } from './apps/apps.module';
 import { AuditModule } from './audit/audit.module';
+import { DeviceModule } from './device/device.module';
 import { HealthModule } from './health/health.module';
 import { KeysModule } from './keys/keys.module';
+import { LogoutModule } from './logout/logout.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { BootstrapService } from './platform/bootstrap.service';
 import { PlatformModule } from './platform/platform.module';
@@ -35,6 +37,8 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     TokenEventsModule,
     OAuthModule,
     UserFlowModule,
+    LogoutModule,
+    DeviceModule,
     AppLoginModule,
     TenantsModule,
     AuditModule,

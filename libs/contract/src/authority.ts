@@ -18,6 +18,7 @@ export interface RouteAuthority {
  *   Authorize), on the tenant of `tenant`;
  * - `admin.*` (PLATFORM_ADMIN): the unbound admin app or a `global_admin` user;
  * - `token`: any valid access token;
+ * - `openid`: a valid access token issued with the `openid` scope (OpenID Connect UserInfo);
  * - `own-token`: the Bearer token the route acts on, valid or not (revoking it);
  * - `client`: OAuth client authentication (Basic or the form's credentials);
  * - `session`: the browser session cookie (none: the login page);
@@ -25,7 +26,7 @@ export interface RouteAuthority {
  * - `none`: no credential.
  */
 export type RoutePermission =
-  typeof PLATFORM_ADMIN | 'token' | 'own-token' | 'client' | 'session' | 'internal' | 'none' | (string & {});
+  typeof PLATFORM_ADMIN | 'token' | 'openid' | 'own-token' | 'client' | 'session' | 'internal' | 'none' | (string & {});
 
 /**
  * Where the tenant of the resource comes from: a path parameter (`path:tenant`), the

@@ -37,7 +37,8 @@ const urlList = { type: 'string', isArray: true } as const;
 
 @ApiSchema({
   name: 'AuthorizationServerMetadata',
-  description: 'RFC 8414 metadata; every URL is under the issuer.',
+  description:
+    'RFC 8414 metadata, which is also the OpenID Provider configuration (OpenID Connect Discovery 1.0); every URL is under the issuer.',
 })
 export class AuthorizationServerMetadataDto {
   @ApiProperty({ format: 'uri' }) issuer: string;
@@ -46,6 +47,7 @@ export class AuthorizationServerMetadataDto {
   @ApiProperty({ format: 'uri' }) jwks_uri: string;
   @ApiProperty({ format: 'uri' }) introspection_endpoint: string;
   @ApiProperty({ format: 'uri' }) revocation_endpoint: string;
+  @ApiProperty({ format: 'uri', description: 'RFC 8628 section 4.' }) device_authorization_endpoint: string;
   @ApiPropertyOptional(urlList) scopes_supported?: string[];
   @ApiProperty({ enum: ['code'], isArray: true }) response_types_supported: string[];
   @ApiPropertyOptional({ enum: ['query'], isArray: true }) response_modes_supported?: string[];
@@ -55,6 +57,15 @@ export class AuthorizationServerMetadataDto {
   @ApiPropertyOptional(urlList) revocation_endpoint_auth_methods_supported?: string[];
   @ApiProperty({ enum: ['S256'], isArray: true }) code_challenge_methods_supported: string[];
   @ApiPropertyOptional() authorization_response_iss_parameter_supported?: boolean;
+  // OpenID Connect Discovery 1.0 section 3: the same document serves /.well-known/openid-configuration.
+  @ApiProperty({ format: 'uri' }) userinfo_endpoint: string;
+  @ApiProperty({ enum: ['public'], isArray: true }) subject_types_supported: string[];
+  @ApiProperty({ enum: ['RS256'], isArray: true }) id_token_signing_alg_values_supported: string[];
+  @ApiPropertyOptional(urlList) claims_supported?: string[];
+  @ApiPropertyOptional(urlList) prompt_values_supported?: string[];
+  @ApiPropertyOptional() request_parameter_supported?: boolean;
+  @ApiPropertyOptional() request_uri_parameter_supported?: boolean;
+  @ApiPropertyOptional() claims_parameter_supported?: boolean;
 }
 
 @ApiSchema({ name: 'RotatedSigningKey' })

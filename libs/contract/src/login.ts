@@ -278,6 +278,46 @@ export class AuthorizationRequestDto implements AuthorizationRequestParams {
   @IsString()
   @MaxLength(LIMIT.state)
   state?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMIT.nonce)
+  nonce?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMIT.prompt)
+  prompt?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMIT.max_age)
+  max_age?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMIT.id_token_hint)
+  id_token_hint?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMIT.login_hint)
+  login_hint?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMIT.request)
+  request?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMIT.request_uri)
+  request_uri?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMIT.registration)
+  registration?: string;
 }
 
 export class AuthorizationDecisionDto extends AuthorizationRequestDto {
@@ -295,6 +335,8 @@ export class ConsentPromptDto {
   client_name: string;
   redirect_uri: string;
   scopes: { name: string; description: string }[];
+  /** The user the request's `id_token_hint` names. */
+  hinted_subject?: string;
 }
 
 /** The authorization endpoint's decisions; the backend renders the pages around them. */
@@ -382,6 +424,8 @@ export class OpenedSessionDto {
 
 export class ResolvedSessionDto {
   user: SessionUserDto;
+  /** When the user signed in (OpenID Connect `auth_time`). */
+  auth_time: string;
 }
 
 /** Browser sessions, opened by the backend once the identity provider vouched for the user. */

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import {
   MAX_ACCESS_TOKEN_LENGTH,
   MAX_IMPERSONATION_REASON_LENGTH,
+  DEVICE_CODE_GRANT,
   ROLE_BUNDLE,
   TOKEN_EXCHANGE_GRANT,
   TOKEN_TYPE,
@@ -43,9 +44,15 @@ export class TokenResponseDto {
 
   @ApiPropertyOptional({
     description:
-      'Opaque; for the `authorization_code` and `refresh_token` grants only. Rotates on every use and lives 30 days from its issue; presenting a rotated one revokes the whole grant.',
+      'Opaque; for the `authorization_code`, `refresh_token` and device code grants only. Rotates on every use and lives 30 days from its issue; presenting a rotated one revokes the whole grant.',
   })
   refresh_token?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'OpenID Connect: when the scope holds `openid` (code exchange and refresh). An RS256 JWT (header `typ: JWT`): `iss`, `sub` (the user id), `aud` (the client_id), `exp` (1 hour), `iat`, `at_hash`, the request’s `nonce`, and for a browser login `auth_time`, `sid` and `amr: ["fed"]` (docs/openid-connect.md).',
+  })
+  id_token?: string;
 
   @ApiPropertyOptional({
     enum: [TOKEN_TYPE.accessToken, TOKEN_TYPE.jwt],
@@ -164,12 +171,26 @@ export class TokenExchangeRequestDto extends TokenRequestFields {
   reason?: string;
 }
 
+@ApiSchema({
+  name: 'DeviceCodeTokenRequest',
+  description:
+    "RFC 8628 section 3.4, for a `cli` app: the device polls with its `device_code` (from `POST /v1/oauth/device_authorization`) every `interval` seconds until the user answered on the verification page. Meanwhile **400** `authorization_pending`, or `slow_down` for a poll that came too soon (the interval then grows by 5 s); `access_denied` when the user denied, `expired_token` after 600 s; the user's tokens once approved, and `invalid_grant` for every poll after (or a code of another client). An app holding a secret authenticates with it; one without sends `client_id` alone.",
+})
+export class DeviceCodeTokenRequestDto extends TokenRequestFields {
+  @ApiProperty({ enum: [DEVICE_CODE_GRANT] })
+  grant_type: string;
+
+  @ApiProperty()
+  device_code: string;
+}
+
 /** The grants of the token endpoint, in the order the document lists them. */
 export const TOKEN_REQUESTS = [
   ClientCredentialsTokenRequestDto,
   AuthorizationCodeTokenRequestDto,
   RefreshTokenRequestDto,
   TokenExchangeRequestDto,
+  DeviceCodeTokenRequestDto,
 ] as const;
 
 @ApiSchema({

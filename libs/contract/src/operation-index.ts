@@ -15,6 +15,9 @@ import { RATE_LIMIT_OPERATIONS } from './rate-limits';
 import { SECRET_OPERATIONS, SECRETS_ADMIN_OPERATIONS } from './secrets';
 import { INTERNAL_APP_LOGIN_OPERATIONS, INTERNAL_AUTHORIZE_OPERATIONS, SESSION_OPERATIONS } from './login';
 import { INTERNAL_OAUTH_OPERATIONS, REVOCATION_FEED_OPERATIONS } from './oauth';
+import { INTERNAL_USERINFO_OPERATIONS } from './openid-connect';
+import { INTERNAL_LOGOUT_OPERATIONS } from './logout';
+import { INTERNAL_DEVICE_OPERATIONS } from './device';
 import {
   ADMIN_AUDIT_OPERATIONS,
   AUDIT_CHECKPOINT_OPERATIONS,
@@ -49,7 +52,10 @@ export const OPERATION_TABLES: Readonly<Record<string, Readonly<Record<string, O
   internalAppLogin: INTERNAL_APP_LOGIN_OPERATIONS,
   internalAuthorize: INTERNAL_AUTHORIZE_OPERATIONS,
   sessions: SESSION_OPERATIONS,
+  internalUserInfo: INTERNAL_USERINFO_OPERATIONS,
+  internalLogout: INTERNAL_LOGOUT_OPERATIONS,
   internalOAuth: INTERNAL_OAUTH_OPERATIONS,
+  internalDevice: INTERNAL_DEVICE_OPERATIONS,
   revocationFeed: REVOCATION_FEED_OPERATIONS,
   controlPlaneProbes: CONTROL_PLANE_PROBE_OPERATIONS,
   auditRecords: AUDIT_RECORD_OPERATIONS,

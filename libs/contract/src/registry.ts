@@ -7,6 +7,7 @@ import {
   STANDARD_SCOPES,
   TOKEN_EVENT_TYPES,
   type TokenEventType,
+  WEBHOOK_URL_MAX_LENGTH,
 } from '@platform/domain';
 import { IsArray, IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ClientIdProperty, ScopeNamesProperty, TimestampProperty } from './fields';
@@ -85,12 +86,25 @@ export class RegisterApplicationDto {
   @IsOptional()
   @IsBoolean()
   impersonation_allowed?: boolean;
+
+  @PostLogoutRedirectUrisProperty({ also: 'Omitted: none.' })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @MaxLength(2000, { each: true })
+  post_logout_redirect_uris?: string[];
+
+  @BackchannelLogoutUriProperty({ also: 'Omitted or null: none.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(WEBHOOK_URL_MAX_LENGTH)
+  backchannel_logout_uri?: string | null;
 }
 
 @ApiSchema({
   name: 'ApplicationUpdate',
   description:
-    'The app’s part in token exchange (docs/tokens.md): the members sent change, the others stay; at least one (**400** otherwise).',
+    'The app’s part in token exchange (docs/tokens.md) and in OpenID Connect logout (docs/openid-connect.md): the members sent change, the others stay; at least one (**400** otherwise).',
 })
 export class UpdateApplicationDto {
   @ResourceUriProperty({ also: '`null`: the app is no longer a resource.' })
@@ -110,6 +124,19 @@ export class UpdateApplicationDto {
   @IsOptional()
   @IsBoolean()
   impersonation_allowed?: boolean;
+
+  @PostLogoutRedirectUrisProperty({ also: 'Replaces the list; `[]`: none.' })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @MaxLength(2000, { each: true })
+  post_logout_redirect_uris?: string[];
+
+  @BackchannelLogoutUriProperty({ also: '`null`: no more back-channel logout.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(WEBHOOK_URL_MAX_LENGTH)
+  backchannel_logout_uri?: string | null;
 }
 
 @ApiSchema({
@@ -133,6 +160,9 @@ export class ApplicationDto {
   @ResourceUriProperty({ required: true, also: 'null: none.' }) resource_uri: string | null;
   @ExchangeAudiencesProperty({ required: true }) token_exchange_audiences: string[];
   @ImpersonationAllowedProperty({ required: true }) impersonation_allowed: boolean;
+  @PostLogoutRedirectUrisProperty({ required: true }) post_logout_redirect_uris: string[];
+  @BackchannelLogoutUriProperty({ required: true, also: 'null: none.' }) backchannel_logout_uri:
+    string | null;
 }
 
 @ApiSchema({
@@ -292,7 +322,7 @@ export const APP_OPERATIONS = {
     tag: 'Registry',
     summary: 'Register an application',
     description:
-      'Registers an OAuth client. The body is the specification’s fields plus optional `redirect_uris` (required for `web`, `spa` and `cli`). The answer is the application record with `client_secret`, shown this once (no secret for `spa`). Duplicate `client_id`: **409**; a rule broken (client_id syntax, name length, no or undefined declared scope, app type, redirect URIs): **400**. Missing admin token: **401**; a token without `admin.*` or `global_admin`: **403**.',
+      'Registers an OAuth client. The body is the specification’s fields plus optional `redirect_uris` (required for `web`, `spa` and `cli`), `post_logout_redirect_uris` and `backchannel_logout_uri`. The answer is the application record with `client_secret`, shown this once (no secret for `spa`). Duplicate `client_id`: **409**; a rule broken (client_id syntax, name length, no or undefined declared scope, app type, redirect URIs, logout URIs): **400**. Missing admin token: **401**; a token without `admin.*` or `global_admin`: **403**.',
     method: 'POST',
     path: 'v1/oauth/apps',
     internal: 'api/v1/apps',
@@ -336,9 +366,9 @@ export const APP_OPERATIONS = {
   update: operation({
     id: 'updateApp',
     tag: 'Registry',
-    summary: 'Change an application’s part in token exchange',
+    summary: 'Change an application’s part in token exchange and logout',
     description:
-      'Changes the members sent of `resource_uri`, `token_exchange_audiences` and `impersonation_allowed` (at least one; a body naming none is **400**), for the token requests that come after. A `resource_uri` another application is: **409**. Audited (`app.updated`, with the values set).',
+      'Changes the members sent of `resource_uri`, `token_exchange_audiences`, `impersonation_allowed`, `post_logout_redirect_uris` and `backchannel_logout_uri` (at least one; a body naming none is **400**), for the requests that come after. A `resource_uri` another application is: **409**; a logout URI breaking its rules, or one given to a `service` app: **400**. Audited (`app.updated`, with the values set).',
     method: 'PATCH',
     path: 'v1/oauth/apps/:id',
     internal: 'api/v1/apps/:id',
@@ -497,6 +527,36 @@ function ImpersonationAllowedProperty({ also, ...options }: MemberOptions = {}) 
     description:
       `Whether this client may ask for impersonation tokens (its user still needs the permission \`users.impersonate\`, and the tenant's impersonation policy applies). ${also ?? ''}`.trim(),
     example: false,
+    ...options,
+  } as ApiPropertyOptions);
+}
+
+/** Where RP-initiated logout may send the browser back (docs/openid-connect.md). */
+function PostLogoutRedirectUrisProperty({ also, ...options }: MemberOptions = {}) {
+  return ApiProperty({
+    required: false,
+    type: 'string',
+    isArray: true,
+    format: 'uri',
+    maxLength: 2000,
+    description:
+      `OpenID Connect RP-Initiated Logout 1.0: where \`/oauth/logout\` may send the browser after signing out, named by the request's \`post_logout_redirect_uri\` and matched exactly. The rules of \`redirect_uris\`; \`web\`, \`spa\` and \`cli\` apps only. ${also ?? ''}`.trim(),
+    example: ['https://reports.example/signed-out'],
+    ...options,
+  } as ApiPropertyOptions);
+}
+
+/** Where logout tokens go (docs/openid-connect.md). */
+function BackchannelLogoutUriProperty({ also, ...options }: MemberOptions = {}) {
+  return ApiProperty({
+    required: false,
+    type: 'string',
+    nullable: true,
+    format: 'uri',
+    maxLength: WEBHOOK_URL_MAX_LENGTH,
+    description:
+      `OpenID Connect Back-Channel Logout 1.0: where a logout token is posted when a session the app holds a grant of ends (delivered and retried as webhooks are). The rules of a webhook URL: \`https\` to a public address (\`http\` and local addresses only where webhooks allow them, outside production); \`web\`, \`spa\` and \`cli\` apps only. ${also ?? ''}`.trim(),
+    example: 'https://reports.example/backchannel-logout',
     ...options,
   } as ApiPropertyOptions);
 }

@@ -3,7 +3,10 @@
  * translates them. Nothing in the domain knows about HTTP status codes.
  */
 
-/** RFC 6749 section 5.2 / 4.1.2.1 error codes, plus RFC 7009's and RFC 8707's `invalid_target`. */
+/**
+ * RFC 6749 section 5.2 / 4.1.2.1 error codes, plus RFC 7009's and RFC 8707's `invalid_target` and
+ * OpenID Connect's authorization errors.
+ */
 export const OAUTH_ERROR_CODES = [
   'invalid_request',
   'invalid_client',
@@ -17,6 +20,16 @@ export const OAUTH_ERROR_CODES = [
   'invalid_target',
   'server_error',
   'temporarily_unavailable',
+  // OpenID Connect Core section 3.1.2.6: answered at the authorization endpoint.
+  'login_required',
+  'consent_required',
+  'request_not_supported',
+  'request_uri_not_supported',
+  'registration_not_supported',
+  // RFC 8628 section 3.5: answered to a device polling the token endpoint.
+  'authorization_pending',
+  'slow_down',
+  'expired_token',
 ] as const;
 export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
 

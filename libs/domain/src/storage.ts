@@ -7,11 +7,13 @@
  */
 import type { AuditStore } from './audit/audit-record';
 import type { DefinitionStore } from './definitions/service-definition';
+import type { DeviceAuthorizationStore } from './device/device-authorization';
 import type { TokenEventStore } from './events/token-event';
 import type { AuthorizationCodeStore } from './grants/authorization-code';
 import type { RefreshTokenStore } from './grants/refresh-token';
 import type { ImpersonationPolicyStore } from './impersonation/impersonation-policy';
 import type { JobStore } from './jobs/job';
+import type { BackchannelLogoutStore } from './logout/backchannel-logout';
 import type { SigningKeyStore } from './keys/signing-key';
 import type { ApplicationStore } from './registry/application';
 import type { ScopeStore } from './registry/scope-definition';
@@ -46,6 +48,8 @@ export interface Stores {
   secrets: SecretStore;
   impersonationPolicies: ImpersonationPolicyStore;
   jobs: JobStore;
+  backchannelLogouts: BackchannelLogoutStore;
+  deviceAuthorizations: DeviceAuthorizationStore;
 }
 
 export interface Transactor {

@@ -165,6 +165,14 @@ export function oauthStatus(code: OAuthErrorCode): number {
     case 'unsupported_response_type':
     case 'unsupported_token_type':
     case 'invalid_target':
+    case 'login_required':
+    case 'consent_required':
+    case 'request_not_supported':
+    case 'request_uri_not_supported':
+    case 'registration_not_supported':
+    case 'authorization_pending':
+    case 'slow_down':
+    case 'expired_token':
       return 400;
     default:
       return assertNever(code);

@@ -23,7 +23,8 @@ export function headerValue(value: string | string[] | undefined): string | unde
   return Array.isArray(value) ? value[0] : value;
 }
 
-const OAUTH_ROUTE = /^(?:\/v1\/oauth\/(?:token|introspect|revoke)(?:\/|$)|\/internal\/v1\/oauth\/)/;
+const OAUTH_ROUTE =
+  /^(?:\/v1\/oauth\/(?:token|introspect|revoke|device_authorization)(?:\/|$)|\/internal\/v1\/oauth\/)/;
 
 const SCIM_ROUTE = /^(?:\/internal\/v1)?\/scim\/v2(?:\/|$)/;
 

@@ -108,7 +108,7 @@ for (const driver of databaseDrivers()) {
         engine.authenticator,
         database.transactor,
         engine.revoker,
-        new UserTokenIssuer(engine.accessTokens, TEST_REFRESH_TOKEN_LIFETIME, engine.clock),
+        new UserTokenIssuer(engine.accessTokens, engine.idTokens, TEST_REFRESH_TOKEN_LIFETIME, engine.clock),
         engine.clock,
       );
 

@@ -17,6 +17,7 @@ export {
   type ClientAuthMethod,
   type ImpersonationOptions,
   type OAuthClientOptions,
+  type Sleep,
   type TokenExchangeOptions,
 } from './oauth-client';
 export { PlatformClient, type PlatformClientOptions } from './platform-client';

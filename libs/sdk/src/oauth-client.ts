@@ -1,6 +1,12 @@
 import { errorFromResponse } from './errors';
 import { type FetchLike, globalFetch, joinUrl } from './fetch';
-import type { IntrospectionResponse, TokenResponse, TokenValidation } from './wire';
+import { OAuthProtocolError } from './errors';
+import type {
+  DeviceAuthorizationResponse,
+  IntrospectionResponse,
+  TokenResponse,
+  TokenValidation,
+} from './wire';
 
 /** How a confidential client proves itself at the token, introspection and revocation endpoints. */
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
@@ -17,6 +23,9 @@ export interface OAuthClientOptions {
 }
 
 const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+const DEVICE_CODE = 'urn:ietf:params:oauth:grant-type:device_code';
+/** RFC 8628 section 3.5: what each `slow_down` adds to the interval. */
+const SLOW_DOWN_SECONDS = 5;
 const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 const USER_ID_TYPE = 'urn:platform:params:oauth:token-type:user_id';
 
@@ -126,6 +135,41 @@ export class OAuthClient {
       : this.post('/v1/oauth/token', form, { authenticate: true });
   }
 
+  /**
+   * RFC 8628 section 3.1 (a `cli` app): a device code to poll with (`pollDeviceToken`) and a
+   * user code for the user to enter at `verification_uri`. A client with a secret authenticates
+   * with it; one without sends its `client_id` alone.
+   */
+  deviceAuthorization(options: { scope?: string } = {}): Promise<DeviceAuthorizationResponse> {
+    return this.postAsClient('/v1/oauth/device_authorization', defined({ scope: options.scope }));
+  }
+
+  /**
+   * RFC 8628 section 3.4: polls the token endpoint with the device code every `interval` seconds
+   * (5 more after each `slow_down`) until the user answered. Resolves with the user's tokens;
+   * rejects with the `OAuthProtocolError` that ended it (`access_denied`, `expired_token`, ...),
+   * or the signal's reason when aborted.
+   */
+  async pollDeviceToken(
+    authorization: { device_code: string; interval: number },
+    options: { signal?: AbortSignal; onPending?: (intervalSeconds: number) => void; sleep?: Sleep } = {},
+  ): Promise<TokenResponse> {
+    const sleep = options.sleep ?? abortableSleep;
+    let interval = authorization.interval > 0 ? authorization.interval : 5;
+    const form = { grant_type: DEVICE_CODE, device_code: authorization.device_code };
+    for (;;) {
+      await sleep(interval * 1000, options.signal);
+      try {
+        return await this.postAsClient<TokenResponse>('/v1/oauth/token', form);
+      } catch (error) {
+        if (!(error instanceof OAuthProtocolError)) throw error;
+        if (error.error === 'slow_down') interval += SLOW_DOWN_SECONDS;
+        else if (error.error !== 'authorization_pending') throw error;
+        options.onPending?.(interval);
+      }
+    }
+  }
+
   /** RFC 7662. A token this client may not see, or an expired or revoked one, is `{ active: false }`. */
   introspect(token: string, options: { tokenTypeHint?: string } = {}): Promise<IntrospectionResponse> {
     return this.post('/v1/oauth/introspect', withHint({ token }, options.tokenTypeHint), {
@@ -136,6 +180,13 @@ export class OAuthClient {
   /** RFC 7009: resolves for unknown, expired and already revoked tokens too. */
   async revoke(token: string, options: { tokenTypeHint?: string } = {}): Promise<void> {
     await this.post('/v1/oauth/revoke', withHint({ token }, options.tokenTypeHint), { authenticate: true });
+  }
+
+  /** With the secret when the client has one, else (a public client) its client_id alone. */
+  private postAsClient<T>(path: string, form: Record<string, string>): Promise<T> {
+    return this.options.clientSecret === undefined
+      ? this.post(path, { ...form, client_id: this.options.clientId }, { authenticate: false })
+      : this.post(path, form, { authenticate: true });
   }
 
   private async post<T>(
@@ -177,6 +228,26 @@ export function basicAuthorization(clientId: string, clientSecret: string): stri
   const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+');
   return `Basic ${btoa(`${encode(clientId)}:${encode(clientSecret)}`)}`;
 }
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+const abortableSleep: Sleep = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    signal?.addEventListener('abort', abort, { once: true });
+  });
 
 /** The form's members that have a value. */
 function defined(form: Record<string, string | undefined>): Record<string, string> {

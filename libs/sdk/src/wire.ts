@@ -13,6 +13,9 @@ export type AppType = Schemas['AppType'];
 /** RFC 6749 section 5.1. */
 export type TokenResponse = Schemas['TokenResponse'];
 
+/** RFC 8628 section 3.2: the device code to poll with, and the user code to enter where it says. */
+export type DeviceAuthorizationResponse = Schemas['DeviceAuthorizationResponse'];
+
 /** RFC 7662. An expired, revoked or unknown token is exactly `{ active: false }`. */
 export type IntrospectionResponse = Schemas['InactiveIntrospection'] | Schemas['ActiveIntrospection'];
 

@@ -70,6 +70,12 @@ export const metrics = {
     labelNames: ['state'] as const,
     registers: [metricsRegistry],
   }),
+  backchannelLogoutAttempts: new Counter({
+    name: 'platform_backchannel_logout_attempts_total',
+    help: 'Back-channel logout delivery attempts, by what they left the logout in (succeeded, pending retry, dead).',
+    labelNames: ['state'] as const,
+    registers: [metricsRegistry],
+  }),
   retentionDeletedRows: new Counter({
     name: 'platform_retention_deleted_rows_total',
     help: 'Rows the retention sweep deleted, by table (docs/operations.md, "Retention").',

@@ -124,6 +124,8 @@ export function expectedOutcome(principal: Principal, need: Need, tenant: string
     case 'token':
     case 'own-token':
       return 'allow';
+    case 'openid':
+      return principal.scopes.includes('openid') ? 'allow' : 'deny';
     case 'session':
       return 'as-anonymous';
     case 'client':

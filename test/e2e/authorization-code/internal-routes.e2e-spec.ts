@@ -68,7 +68,7 @@ describe('control plane /internal/v1/sessions and /internal/v1/authorize', () =>
       const { session, user } = await createSession(platform);
       const resolved = await internalPost(platform, '/internal/v1/sessions/resolve', { session });
       expect(resolved.status).toBe(200);
-      expect(await resolved.json()).toEqual({ user });
+      expect(await resolved.json()).toEqual({ user, auth_time: expect.any(String) });
 
       const ended = await internalPost(platform, '/internal/v1/sessions/end', { session });
       expect(ended.status).toBe(204);

@@ -228,10 +228,12 @@ describe('/v1/oauth/apps', () => {
         expect(Object.keys(item).sort()).toEqual(
           [
             'app_type',
+            'backchannel_logout_uri',
             'client_id',
             'created_at',
             'declared_scopes',
             'name',
+            'post_logout_redirect_uris',
             'redirect_uris',
             'rotated_at',
             'resource_uri',

@@ -115,7 +115,7 @@ describe(AuthorizeService.name, () => {
 
     it('shows the consent screen to a signed-in user with the CSRF token of their session', async () => {
       authorization.check.mockResolvedValue({ ok: true, request: acceptedRequest() });
-      sessions.resolve.mockResolvedValue(userFactory());
+      sessions.resolve.mockResolvedValue({ user: userFactory(), authTime: new Date() });
       const outcome = await service.begin(request(), 'session-1');
       expect(outcome).toEqual({
         kind: 'consent',
@@ -135,7 +135,7 @@ describe(AuthorizeService.name, () => {
 
     it('passes only the authorization parameters to the check, missing ones left out', async () => {
       authorization.check.mockResolvedValue({ ok: true, request: acceptedRequest() });
-      await service.begin(request('client_id=dashboard&prompt=none&foo=bar'), undefined);
+      await service.begin(request('client_id=dashboard&display=page&foo=bar'), undefined);
       expect(authorization.check).toHaveBeenCalledWith({ client_id: 'dashboard' });
     });
 
@@ -162,6 +162,76 @@ describe(AuthorizeService.name, () => {
       expect(location.searchParams.get('error')).toBe('invalid_request');
       expect(location.searchParams.get('state')).toBe('af0ifjsldkj');
       expect(sessions.resolve).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('begin, OpenID Connect', () => {
+    const signedIn = (authTime = new Date()) =>
+      sessions.resolve.mockResolvedValue({ user: userFactory({ id: 'user-1' }), authTime });
+    const redirectError = (outcome: unknown) =>
+      new URL((outcome as { location: string }).location).searchParams.get('error');
+
+    beforeEach(() => authorization.check.mockResolvedValue({ ok: true, request: acceptedRequest() }));
+
+    it('answers login_required to prompt=none without a session, never showing a page', async () => {
+      const outcome = await service.begin(request({ ...PARAMETERS, prompt: 'none' }), undefined);
+      expect(outcome.kind).toBe('redirect');
+      expect(redirectError(outcome)).toBe('login_required');
+    });
+
+    it('decides prompt=none at once with the session, approving only what the control plane allows', async () => {
+      signedIn();
+      authorization.decide.mockResolvedValue({
+        outcome: 'redirect',
+        redirectTo: 'https://dashboard.example.com/callback?code=c',
+      });
+      const outcome = await service.begin(request({ ...PARAMETERS, prompt: 'none' }), 'session-1');
+      expect(outcome).toEqual({
+        kind: 'redirect',
+        location: 'https://dashboard.example.com/callback?code=c',
+      });
+      expect(authorization.decide).toHaveBeenCalledWith(
+        expect.objectContaining({ prompt: 'none' }),
+        'session-1',
+        true,
+      );
+    });
+
+    it('sends prompt=login to log in again, coming back without login in prompt nor max_age', async () => {
+      signedIn();
+      const outcome = await service.begin(
+        request({ ...PARAMETERS, prompt: 'login consent', max_age: '0', login_hint: 'ada@example.com' }),
+        'session-1',
+      );
+      expect(outcome.kind).toBe('login');
+      const login = new URL((outcome as { location: string }).location, 'https://auth.example.test');
+      expect(login.pathname).toBe('/auth/login');
+      expect(login.searchParams.get('prompt')).toBe('login');
+      expect(login.searchParams.get('login_hint')).toBe('ada@example.com');
+      const back = new URL(login.searchParams.get('return_to')!, 'https://auth.example.test');
+      expect(back.searchParams.get('prompt')).toBe('consent');
+      expect(back.searchParams.has('max_age')).toBe(false);
+      expect(back.searchParams.get('state')).toBe(PARAMETERS.state);
+    });
+
+    it('sends a login older than max_age to log in again, and shows consent to a recent one', async () => {
+      signedIn(new Date(Date.now() - 120_000));
+      expect((await service.begin(request({ ...PARAMETERS, max_age: '60' }), 'session-1')).kind).toBe(
+        'login',
+      );
+      expect((await service.begin(request({ ...PARAMETERS, max_age: '600' }), 'session-1')).kind).toBe(
+        'consent',
+      );
+    });
+
+    it('refuses with login_required when the id_token_hint names someone else than the session', async () => {
+      signedIn();
+      authorization.check.mockResolvedValue({
+        ok: true,
+        request: acceptedRequest({ hintedSubject: 'user-2' }),
+      });
+      const outcome = await service.begin(request({ ...PARAMETERS, id_token_hint: 'x.y.z' }), 'session-1');
+      expect(redirectError(outcome)).toBe('login_required');
     });
   });
 

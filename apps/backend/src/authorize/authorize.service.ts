@@ -2,9 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { PlatformConfig } from '@platform/config';
 import {
   AUTHORIZATION_PARAMETER_MAX_LENGTH,
+  afterForcedLogin,
   authorizationResponseUri,
   DomainError,
   oversizedAuthorizationParameter,
+  readOidcParameters,
+  sessionVerdict,
 } from '@platform/domain';
 import { CsrfTokens } from '../browser/csrf';
 import { PLATFORM_CONFIG } from '../config';
@@ -13,6 +16,7 @@ import type { ConsentView } from '../browser/pages';
 import { MAX_RETURN_TO_LENGTH } from '../browser/return-to';
 import {
   AuthorizationClient,
+  type AuthorizeDecision,
   type AuthorizeParameters,
   type AuthorizeRefusal,
 } from '../clients/authorization.client';
@@ -85,9 +89,36 @@ export class AuthorizeService {
         }),
       };
     }
-    if (session === undefined) return toLogin(returnTo, false);
-    const user = await this.sessions.resolve(session);
-    if (user === undefined) return toLogin(returnTo, true);
+    const resolved = session === undefined ? undefined : await this.sessions.resolve(session);
+    const oidc = readOidcParameters(parameters);
+    // The control plane refused malformed prompt and max_age values already.
+    if (typeof oidc === 'string') throw new DomainError('validation_failed', oidc);
+    const verdict = sessionVerdict(
+      { ...oidc, hintedSubject: check.request.hintedSubject },
+      resolved && { userId: resolved.user.id, authTime: resolved.authTime },
+      new Date(),
+    );
+    if (verdict === 'login_required') {
+      return {
+        kind: 'redirect',
+        location: authorizationResponseUri(check.request.redirectUri, this.issuer, {
+          error: 'login_required',
+          error_description:
+            resolved === undefined ? 'no one is signed in' : 'the request needs a new or different sign-in',
+          state: parameters.state,
+        }),
+      };
+    }
+    if (verdict === 'login' || session === undefined || resolved === undefined) {
+      const back = authorizePath(afterForcedLogin(parameters));
+      return toLogin(back, session !== undefined && resolved === undefined, {
+        forceLogin: resolved !== undefined,
+        loginHint: parameters.login_hint,
+      });
+    }
+    // prompt=none: no page; the control plane issues the code if the user consented before.
+    if (oidc.prompt.includes('none')) return this.decided(await this.authorization.decide(parameters, session, true), parameters);
+    const { user } = resolved;
 
     const formAction = formActionSource(check.request.redirectUri);
     return {
@@ -131,7 +162,10 @@ export class AuthorizeService {
         `The authorization request is invalid: ${oversized} is too long.`,
       );
     }
-    const answer = await this.authorization.decide(parameters, session, decision === 'approve');
+    return this.decided(await this.authorization.decide(parameters, session, decision === 'approve'), parameters);
+  }
+
+  private decided(answer: AuthorizeDecision, parameters: AuthorizeParameters): AuthorizeOutcome {
     switch (answer.outcome) {
       case 'redirect':
         return { kind: 'redirect', location: answer.redirectTo };
@@ -195,12 +229,19 @@ function refusalOutcome(
   };
 }
 
-function toLogin(returnTo: string, sessionEnded: boolean): AuthorizeOutcome {
-  return {
-    kind: 'login',
-    location: `/auth/login?${new URLSearchParams({ return_to: returnTo }).toString()}`,
-    sessionEnded,
-  };
+/**
+ * To the login, coming back to `returnTo`. `forceLogin` asks the identity provider to
+ * authenticate the user again (prompt=login, max_age); `loginHint` is passed on to it.
+ */
+function toLogin(
+  returnTo: string,
+  sessionEnded: boolean,
+  upstream: { forceLogin?: boolean; loginHint?: string } = {},
+): AuthorizeOutcome {
+  const query = new URLSearchParams({ return_to: returnTo });
+  if (upstream.forceLogin) query.set('prompt', 'login');
+  if (upstream.loginHint !== undefined) query.set('login_hint', upstream.loginHint);
+  return { kind: 'login', location: `/auth/login?${query.toString()}`, sessionEnded };
 }
 
 function presentParameters(parameters: AuthorizeParameters): Record<string, string> {

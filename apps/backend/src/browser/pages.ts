@@ -7,7 +7,8 @@ export interface ScopeView {
 
 export interface ConsentView {
   clientName: string;
-  redirectUri: string;
+  /** Where the browser is sent back to (the code flow); absent in the device flow. */
+  redirectUri?: string;
   scopes: ScopeView[];
   user: { name?: string; email?: string };
   /** The authorization request, echoed into hidden fields. */
@@ -15,12 +16,15 @@ export interface ConsentView {
   csrfToken: string;
   /** Where "Sign out" comes back to: this same authorization request. */
   returnTo: string;
+  /** Where the answer posts; the authorization endpoint's decision unless said (the device flow's). */
+  action?: string;
+  /** What approving leads to, where nobody is sent back to `redirectUri` (the device flow). */
+  outcome?: string;
 }
 
 /** The consent screen: who asks, for what, as whom; Approve and Deny post the request back with the CSRF token. */
 export function consentPage(view: ConsentView): string {
   const who = view.user.name || view.user.email || 'you';
-  const destination = hostOf(view.redirectUri);
   const hidden = Object.entries(view.parameters).map(
     ([name, value]) => html`<input type="hidden" name="${name}" value="${value}" /> `,
   );
@@ -38,8 +42,10 @@ export function consentPage(view: ConsentView): string {
       </p>
       <p>If you approve, it will be allowed to:</p>
       ${scopes}
-      <p class="muted">You will then be sent back to ${destination}.</p>
-      <form method="post" action="/oauth/authorize/decision">
+      <p class="muted">
+        ${view.outcome ?? `You will then be sent back to ${hostOf(view.redirectUri ?? '')}.`}
+      </p>
+      <form method="post" action="${view.action ?? '/oauth/authorize/decision'}">
         ${hidden}<input type="hidden" name="csrf_token" value="${view.csrfToken}" />
         <div class="actions">
           <button type="submit" name="decision" value="approve" class="primary">Approve</button>

@@ -17,6 +17,14 @@ export const AUTHORIZE_PARAMETERS = [
   'code_challenge',
   'code_challenge_method',
   'state',
+  'nonce',
+  'prompt',
+  'max_age',
+  'id_token_hint',
+  'login_hint',
+  'request',
+  'request_uri',
+  'registration',
 ] as const;
 
 export type AuthorizeParameterName = (typeof AUTHORIZE_PARAMETERS)[number];
@@ -37,6 +45,8 @@ export interface AcceptedAuthorizeRequest {
   clientName: string;
   redirectUri: string;
   scopes: Array<{ name: string; description: string }>;
+  /** The user the request's `id_token_hint` names. */
+  hintedSubject?: string;
 }
 
 export type AuthorizeCheck =
@@ -102,6 +112,7 @@ function toAccepted(body: unknown): AcceptedAuthorizeRequest | undefined {
     clientId: body.client_id,
     clientName: isString(body.client_name) && body.client_name !== '' ? body.client_name : body.client_id,
     redirectUri: body.redirect_uri,
+    ...(isString(body.hinted_subject) && { hintedSubject: body.hinted_subject }),
     scopes: scopes.filter(isRecord).map((scope) => ({
       name: isString(scope.name) ? scope.name : '',
       description:

@@ -71,9 +71,10 @@ describe(SessionsClient.name, () => {
   });
 
   describe('resolve', () => {
-    it('answers the user of a live session', async () => {
-      controlPlane.request.mockResolvedValue(upstream(200, { user: USER }));
-      await expect(sessions.resolve('s')).resolves.toEqual(USER);
+    it('answers the user of a live session and when they signed in', async () => {
+      const authTime = '2026-11-28T09:00:00.000Z';
+      controlPlane.request.mockResolvedValue(upstream(200, { user: USER, auth_time: authTime }));
+      await expect(sessions.resolve('s')).resolves.toEqual({ user: USER, authTime: new Date(authTime) });
       expect(controlPlane.request).toHaveBeenCalledWith(
         expect.objectContaining({ path: '/internal/v1/sessions/resolve', answersUnauthorized: true }),
       );

@@ -28,6 +28,11 @@ export interface VerifiedIdentity {
   userInfo: Record<string, unknown>;
 }
 
+export interface ResolvedSession {
+  user: SessionUser;
+  authTime: Date;
+}
+
 export interface NewSession {
   /** The opaque value for the session cookie. */
   session: string;
@@ -61,8 +66,11 @@ export class SessionsClient {
     return { session: answer.session, expiresAt, user };
   }
 
-  /** The session's user; undefined when the control plane does not know it or it expired. */
-  async resolve(session: string): Promise<SessionUser | undefined> {
+  /**
+   * The session's user and when they signed in; undefined when the control plane does not know
+   * the session or it expired.
+   */
+  async resolve(session: string): Promise<ResolvedSession | undefined> {
     const path = `/${internalPathOf(SESSION_OPERATIONS.resolve)}`;
     const { status, body } = await postInternalJson(
       this.controlPlane,
@@ -74,7 +82,9 @@ export class SessionsClient {
     );
     if (status === 401) return undefined;
     const user = status === 200 && isRecord(body) ? toUser(body.user) : undefined;
-    return user ?? unexpectedAnswer(path, status);
+    const authTime = isRecord(body) ? toDate(body.auth_time) : undefined;
+    if (user === undefined || authTime === undefined) return unexpectedAnswer(path, status);
+    return { user, authTime };
   }
 
   /** Ends the session (logout); unknown sessions too. */

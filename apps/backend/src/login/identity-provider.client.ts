@@ -30,6 +30,13 @@ export interface LoginTransaction {
 
 const DISCOVERY_TIMEOUT_SECONDS = 5;
 
+/** What an OpenID Connect client of the platform asked of the login, passed on to the provider. */
+export interface LoginHints {
+  /** Authenticate the user again (the client's `prompt=login`, or a `max_age` the session exceeds). */
+  forceLogin?: boolean;
+  loginHint?: string;
+}
+
 /**
  * The backend as an OpenID Connect relying party (openid-client): authorization code flow with
  * PKCE (S256), state and nonce, client_secret_basic at the token endpoint. Discovery happens
@@ -49,6 +56,7 @@ export class IdentityProviderClient {
   async startLogin(
     returnTo: string,
     app?: AppLoginTransaction,
+    hints: LoginHints = {},
   ): Promise<{ authorizationUrl: URL; transaction: LoginTransaction }> {
     const config = await this.configuration();
     const transaction: LoginTransaction = {
@@ -66,6 +74,8 @@ export class IdentityProviderClient {
       nonce: transaction.nonce,
       code_challenge: await oidc.calculatePKCECodeChallenge(transaction.codeVerifier),
       code_challenge_method: 'S256',
+      ...(hints.forceLogin && { prompt: 'login' }),
+      ...(hints.loginHint !== undefined && { login_hint: hints.loginHint }),
     });
     return { authorizationUrl, transaction };
   }

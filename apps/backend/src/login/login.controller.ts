@@ -44,9 +44,26 @@ export class LoginController {
     type: 'string',
     description: 'A path on this server to come back to after sign-in.',
   })
+  @ApiQuery({
+    name: 'prompt',
+    required: false,
+    type: 'string',
+    description: '`login`: the identity provider is asked to authenticate the user again (OpenID Connect `prompt=login`, `max_age`). Other values are ignored.',
+  })
+  @ApiQuery({
+    name: 'login_hint',
+    required: false,
+    type: 'string',
+    description: 'Passed on to the identity provider as its `login_hint` (at most 512 characters; longer is ignored).',
+  })
   @Redirects(302, 'To the identity provider.')
   @Page(400, BAD_REQUEST_PAGE)
-  async start(@Query('return_to') returnTo: unknown, @Res() reply: FastifyReply): Promise<void> {
+  async start(
+    @Query('return_to') returnTo: unknown,
+    @Query('prompt') prompt: unknown,
+    @Query('login_hint') loginHint: unknown,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const target = returnTo === undefined ? '/' : safeReturnTo(returnTo);
     if (target === undefined) {
       throw new DomainError(
@@ -54,7 +71,10 @@ export class LoginController {
         'return_to must be a path on this server, such as /oauth/authorize?...',
       );
     }
-    const { authorizationUrl, sealedTransaction } = await this.login.start(target);
+    const { authorizationUrl, sealedTransaction } = await this.login.start(target, undefined, {
+      forceLogin: prompt === 'login',
+      ...(typeof loginHint === 'string' && loginHint.length <= 512 && { loginHint }),
+    });
     this.cookies.setLoginTransaction(reply, sealedTransaction);
     await sendRedirect(reply, 302, authorizationUrl);
   }

@@ -3,7 +3,7 @@ import { DomainError } from '@platform/domain';
 import { CsrfTokens } from '../browser/csrf';
 import type { AppLoginTransaction } from '../clients/app-login.client';
 import { type NewSession, SessionsClient } from '../clients/sessions.client';
-import { IdentityProviderClient } from './identity-provider.client';
+import { IdentityProviderClient, type LoginHints } from './identity-provider.client';
 import { LoginTransactions } from './login-transactions';
 
 /**
@@ -28,11 +28,9 @@ export class LoginService {
   async start(
     returnTo: string,
     app?: AppLoginTransaction,
+    hints: LoginHints = {},
   ): Promise<{ authorizationUrl: string; sealedTransaction: string }> {
-    const { authorizationUrl, transaction } =
-      app === undefined
-        ? await this.identityProvider.startLogin(returnTo)
-        : await this.identityProvider.startLogin(returnTo, app);
+    const { authorizationUrl, transaction } = await this.identityProvider.startLogin(returnTo, app, hints);
     return {
       authorizationUrl: authorizationUrl.href,
       sealedTransaction: this.transactions.seal(transaction),

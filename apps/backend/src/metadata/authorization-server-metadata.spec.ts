@@ -11,6 +11,7 @@ describe('authorizationServerMetadata', () => {
       jwks_uri: 'https://auth.example.test/v1/jwks',
       introspection_endpoint: 'https://auth.example.test/v1/oauth/introspect',
       revocation_endpoint: 'https://auth.example.test/v1/oauth/revoke',
+      device_authorization_endpoint: 'https://auth.example.test/v1/oauth/device_authorization',
     });
   });
 
@@ -32,6 +33,7 @@ describe('authorizationServerMetadata', () => {
       'authorization_code',
       'refresh_token',
       'urn:ietf:params:oauth:grant-type:token-exchange',
+      'urn:ietf:params:oauth:grant-type:device_code',
     ]);
     expect(metadata.authorization_response_iss_parameter_supported).toBe(true);
   });
@@ -50,5 +52,23 @@ describe('authorizationServerMetadata', () => {
       'client_secret_basic',
       'client_secret_post',
     ]);
+  });
+
+  it('is an OpenID Provider configuration: userinfo, ID token algorithm, subjects, prompts, no request objects', () => {
+    expect(metadata).toMatchObject({
+      userinfo_endpoint: 'https://auth.example.test/v1/oauth/userinfo',
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['RS256'],
+      prompt_values_supported: ['none', 'login', 'consent'],
+      request_parameter_supported: false,
+      request_uri_parameter_supported: false,
+      claims_parameter_supported: false,
+    });
+    expect(metadata.scopes_supported).toEqual(
+      expect.arrayContaining(['openid', 'profile', 'email', 'offline_access']),
+    );
+    expect(metadata.claims_supported).toEqual(
+      expect.arrayContaining(['sub', 'auth_time', 'nonce', 'at_hash', 'sid', 'email', 'name']),
+    );
   });
 });

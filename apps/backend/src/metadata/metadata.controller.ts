@@ -28,4 +28,18 @@ export class MetadataController {
   serverMetadata(): AuthorizationServerMetadata {
     return this.metadata;
   }
+
+  @Get('openid-configuration')
+  @PublicOperation({
+    id: 'getOpenIdConfiguration',
+    tag: 'Keys and discovery',
+    summary: 'OpenID Provider configuration (OpenID Connect Discovery 1.0)',
+    description:
+      'The same document as `/.well-known/oauth-authorization-server`: OpenID Connect relying parties discover the ID token, UserInfo and logout endpoints from it. No credential.',
+  })
+  @Answers(200, AuthorizationServerMetadataDto, 'The configuration.')
+  @Header('cache-control', 'public, max-age=300')
+  openIdConfiguration(): AuthorizationServerMetadata {
+    return this.metadata;
+  }
 }

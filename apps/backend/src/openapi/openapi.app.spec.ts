@@ -20,6 +20,7 @@ import { GUARDS_METADATA } from '@nestjs/common/constants';
 import { AUTHORITY_EXTENSION, type RouteAuthority, routeHandlersOf } from '@platform/contract';
 import { AdminGuard } from '../auth/admin.guard';
 import { BearerGuard } from '../auth/bearer.guard';
+import { OpenIdTokenGuard } from '../openid-connect/openid-token.guard';
 import { PermissionGuard } from '../auth/permission';
 import { openApiDocument } from './document';
 
@@ -127,7 +128,11 @@ describe('OpenAPI document and the routes the backend registers', () => {
   });
 
   it('applies the guard of what each route declares, and no other', () => {
-    const guardOf: Record<string, unknown> = { 'admin.*': AdminGuard, token: BearerGuard };
+    const guardsOf: Record<string, unknown[]> = {
+      'admin.*': [AdminGuard],
+      token: [BearerGuard],
+      openid: [BearerGuard, OpenIdTokenGuard],
+    };
     const wrong = controllersOf(BackendModule.forRoot(config)).flatMap((controller) =>
       routeHandlersOf(controller).flatMap(([name, handler]) => {
         const { permission } = declaredAuthority(controller, handler)!;
@@ -138,9 +143,7 @@ describe('OpenAPI document and the routes the backend registers', () => {
         const expected =
           /^[a-z]+\.[a-z*]+$/.test(permission) && permission !== 'admin.*'
             ? [PermissionGuard]
-            : guardOf[permission] === undefined
-              ? []
-              : [guardOf[permission]];
+            : (guardsOf[permission] ?? []);
         return guards.length === expected.length && guards.every((guard, i) => guard === expected[i])
           ? []
           : [`${controller.name}.${name} (${permission})`];

@@ -33,6 +33,8 @@ export class ApplicationsController {
       resourceUri: body.resource_uri,
       exchangeAudiences: body.token_exchange_audiences,
       mayImpersonate: body.impersonation_allowed,
+      postLogoutRedirectUris: body.post_logout_redirect_uris,
+      backchannelLogoutUri: body.backchannel_logout_uri,
     });
     return {
       ...toApplicationResponse(app),
@@ -63,6 +65,8 @@ export class ApplicationsController {
       resourceUri: body.resource_uri,
       exchangeAudiences: body.token_exchange_audiences,
       mayImpersonate: body.impersonation_allowed,
+      postLogoutRedirectUris: body.post_logout_redirect_uris,
+      backchannelLogoutUri: body.backchannel_logout_uri,
     });
     return toApplicationResponse(app);
   }

@@ -15,5 +15,7 @@ export function toApplicationResponse(app: Application): ApplicationDto {
     resource_uri: app.resourceUri,
     token_exchange_audiences: app.exchangeAudiences,
     impersonation_allowed: app.mayImpersonate,
+    post_logout_redirect_uris: app.postLogoutRedirectUris ?? [],
+    backchannel_logout_uri: app.backchannelLogoutUri ?? null,
   };
 }

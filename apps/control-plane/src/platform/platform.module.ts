@@ -22,13 +22,16 @@ import {
   ClientAuthenticator,
   ClientCredentialsGrant,
   ConsentService,
+  DeviceCodeGrant,
   Envelope,
   GroupedTokenEvents,
   JwtAccessTokenStrategy,
+  IdTokenIssuer,
   REFRESH_TOKEN_IDLE_SECONDS,
   RefreshTokenGrant,
   ScopeRegistry,
   SESSION_LIFETIME_SECONDS,
+  SessionEnding,
   SessionService,
   SigningKeyRing,
   systemClock,
@@ -175,17 +178,29 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
       inject: [STORES, SECRET_HASHER],
     },
     {
+      provide: IdTokenIssuer,
+      useFactory: (keys: SigningKeyRing, config: PlatformConfig, clock: Clock) =>
+        new IdTokenIssuer(keys, config.issuer, clock),
+      inject: [SigningKeyRing, PLATFORM_CONFIG, CLOCK],
+    },
+    {
       provide: UserTokenIssuer,
-      useFactory: (tokens: JwtAccessTokenStrategy, config: PlatformConfig, clock: Clock) =>
+      useFactory: (
+        tokens: JwtAccessTokenStrategy,
+        idTokens: IdTokenIssuer,
+        config: PlatformConfig,
+        clock: Clock,
+      ) =>
         new UserTokenIssuer(
           tokens,
+          idTokens,
           {
             idleSeconds: REFRESH_TOKEN_IDLE_SECONDS,
             absoluteSeconds: config.refreshTokenAbsoluteLifetimeDays * 24 * 3600,
           },
           clock,
         ),
-      inject: [JwtAccessTokenStrategy, PLATFORM_CONFIG, CLOCK],
+      inject: [JwtAccessTokenStrategy, IdTokenIssuer, PLATFORM_CONFIG, CLOCK],
     },
     {
       provide: TokenTargets,
@@ -220,6 +235,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
             new ClientCredentialsGrant(tokens, events, targets, clock),
             new AuthorizationCodeGrant(transactor, revoker, userTokens, targets, clock),
             new RefreshTokenGrant(transactor, revoker, userTokens, targets, clock),
+            new DeviceCodeGrant(transactor, userTokens, targets, clock),
             new TokenExchangeGrant(
               tokens,
               validator,
@@ -296,7 +312,11 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
           scopes,
           hasher,
           transactor,
-          { accessTokenLifetimeSeconds: ACCESS_TOKEN_LIFETIME_SECONDS, adminClientId: config.adminClientId },
+          {
+            accessTokenLifetimeSeconds: ACCESS_TOKEN_LIFETIME_SECONDS,
+            adminClientId: config.adminClientId,
+            backchannelLogoutUrls: { allowPrivateNetworks: config.webhooks.allowPrivateUrls },
+          },
           clock,
         ),
       inject: [STORES, ScopeRegistry, SECRET_HASHER, TRANSACTOR, PLATFORM_CONFIG, CLOCK],
@@ -309,6 +329,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
         trail: AuditTrail,
         config: PlatformConfig,
         clock: Clock,
+        revoker: TokenRevoker,
       ) =>
         new SessionService(
           stores.users,
@@ -323,8 +344,9 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
             lifetimeSeconds: SESSION_LIFETIME_SECONDS,
           },
           clock,
+          new SessionEnding(transactor, revoker, trail, clock),
         ),
-      inject: [STORES, TRANSACTOR, AuditTrail, PLATFORM_CONFIG, CLOCK],
+      inject: [STORES, TRANSACTOR, AuditTrail, PLATFORM_CONFIG, CLOCK, TokenRevoker],
     },
     {
       provide: ConsentService,
@@ -332,6 +354,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
         stores: Stores,
         scopes: ScopeRegistry,
         sessions: SessionService,
+        idTokens: IdTokenIssuer,
         transactor: Transactor,
         trail: AuditTrail,
         config: PlatformConfig,
@@ -341,12 +364,22 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
           new AuthorizationRequestValidator(stores.applications),
           scopes,
           sessions,
+          idTokens,
           transactor,
           trail,
           config.issuer,
           clock,
         ),
-      inject: [STORES, ScopeRegistry, SessionService, TRANSACTOR, AuditTrail, PLATFORM_CONFIG, CLOCK],
+      inject: [
+        STORES,
+        ScopeRegistry,
+        SessionService,
+        IdTokenIssuer,
+        TRANSACTOR,
+        AuditTrail,
+        PLATFORM_CONFIG,
+        CLOCK,
+      ],
     },
     {
       provide: AppLoginService,
@@ -424,6 +457,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     ApplicationRegistry,
     SessionService,
     ConsentService,
+    ClientAuthenticator,
   ],
 })
 export class PlatformModule implements OnApplicationShutdown {

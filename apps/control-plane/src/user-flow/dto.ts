@@ -18,5 +18,6 @@ export function toConsentPromptResponse(prompt: ConsentPrompt) {
     client_name: prompt.client.name,
     redirect_uri: prompt.redirectUri,
     scopes: prompt.scopes,
+    ...(prompt.hintedSubject !== undefined && { hinted_subject: prompt.hintedSubject }),
   };
 }

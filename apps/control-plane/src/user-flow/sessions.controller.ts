@@ -6,6 +6,7 @@ import { toSessionResponse, toUserResponse } from './dto';
 import { IdentityTokenVerifier } from './identity-token-verifier';
 import { Implements } from '../platform/implements';
 import { PLATFORM_CONFIG } from '../platform/tokens';
+import { RevocationFeed } from '../platform/revocation-feed';
 
 /** Browser sessions, opened by the backend once the identity provider vouched for the user. */
 @Controller()
@@ -13,6 +14,7 @@ export class SessionsController {
   constructor(
     private readonly sessions: SessionService,
     private readonly verifier: IdentityTokenVerifier,
+    private readonly feed: RevocationFeed,
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
@@ -24,12 +26,15 @@ export class SessionsController {
 
   @Implements(SESSION_OPERATIONS.resolve)
   async resolve(@Body() body: SessionDto) {
-    return { user: toUserResponse(await this.sessions.resolve(body.session)) };
+    const { user, stamp } = await this.sessions.resolveSession(body.session);
+    return { user: toUserResponse(user), auth_time: stamp.authTime.toISOString() };
   }
 
+  /** The grants it revoked reach the sidecars' deny-lists at once (the revocation feed). */
   @Implements(SESSION_OPERATIONS.end)
   async end(@Body() body: SessionDto): Promise<void> {
-    await this.sessions.end(body.session);
+    const { revokedGrants } = await this.sessions.end(body.session);
+    if (revokedGrants > 0) this.feed.wake();
   }
 
   /**

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import type { PlatformConfig } from '@platform/config';
+import { type Stores, UserInfo } from '@platform/domain';
 import { InternalGuard } from '../platform/internal.guard';
-import { PLATFORM_CONFIG } from '../platform/tokens';
+import { PLATFORM_CONFIG, STORES } from '../platform/tokens';
 import { IdentityTokenVerifier } from './identity-token-verifier';
 import { InternalAuthorizeController } from './internal-authorize.controller';
 import { SessionsController } from './sessions.controller';
+import { UserInfoController } from './userinfo.controller';
 
 /**
  * Internal routes of the user flow (`/internal/v1/sessions`, `/internal/v1/authorize`), behind
@@ -12,9 +14,14 @@ import { SessionsController } from './sessions.controller';
  * renders the pages and talks to the identity provider.
  */
 @Module({
-  controllers: [SessionsController, InternalAuthorizeController],
+  controllers: [SessionsController, InternalAuthorizeController, UserInfoController],
   providers: [
     InternalGuard,
+    {
+      provide: UserInfo,
+      useFactory: (stores: Stores) => new UserInfo(stores.users),
+      inject: [STORES],
+    },
     {
       provide: IdentityTokenVerifier,
       useFactory: (config: PlatformConfig) => new IdentityTokenVerifier(config.oidc),

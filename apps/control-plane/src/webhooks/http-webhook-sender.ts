@@ -19,7 +19,7 @@ type LookupCallback = (
 ) => void;
 
 /**
- * POSTs webhook messages with undici: no redirects followed (a 3xx is a failed attempt), the
+ * POSTs webhook messages (and back-channel logout tokens) with undici: no redirects followed (a 3xx is a failed attempt), the
  * whole exchange bounded by the timeout, at most a KiB of the answer read. In production every
  * address a name resolves to must be public, checked at connection time, so DNS rebinding
  * cannot point a registered name at the platform's own network.
@@ -42,7 +42,7 @@ export class HttpWebhookSender implements WebhookSender {
     try {
       const response = await request(url, {
         method: 'POST',
-        headers: { ...headers, 'user-agent': 'platform-webhooks/1' },
+        headers: { 'user-agent': 'platform-webhooks/1', ...headers },
         body,
         dispatcher: this.agent,
         signal: AbortSignal.timeout(this.options.timeoutMs),

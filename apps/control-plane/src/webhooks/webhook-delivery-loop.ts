@@ -1,10 +1,5 @@
 import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import {
-  WebhookDeliveryWorker,
-  WebhookDispatcher,
-  type WebhookAttemptResult,
-  type WebhookDelivery,
-} from '@platform/domain';
+import type { WebhookAttemptResult, WebhookDelivery } from '@platform/domain';
 import { metrics } from '@platform/telemetry';
 
 /** How often the loop looks for new records and due retries. */
@@ -14,6 +9,29 @@ export interface WebhookLoopOptions {
   /** Deliveries in flight at once in this process. */
   concurrency: number;
 }
+
+/** Turns new events into deliveries (the webhooks' fan-out of the audit log); answers how many it read. */
+export interface DeliveryDispatcher {
+  dispatchOnce(): Promise<number>;
+}
+
+/** Claims due deliveries (leases), attempts one, records finished attempts in a batch. */
+export interface DeliveryWorker<Delivery extends { id: number }, Result> {
+  claim(limit: number): Promise<Delivery[]>;
+  attempt(delivery: Delivery): Promise<Result | null>;
+  record(results: Result[]): Promise<void>;
+}
+
+/** What a delivery loop names in its logs and counts once attempts are recorded. */
+export interface DeliveryLoopKind<Result> {
+  /** The log context and the word of its warnings (`webhook`, `back-channel logout`). */
+  logger: string;
+  noun: string;
+  recorded(results: Result[]): void;
+}
+
+/** Nothing to fan out: an outbox whose rows are written where the events happen. */
+export const NO_DISPATCH: DeliveryDispatcher = { dispatchOnce: () => Promise.resolve(0) };
 
 /**
  * Runs one step at a time: a call while it runs asks for one more run after it, so bursts of
@@ -45,17 +63,21 @@ class Coalesced {
 }
 
 /**
- * The control plane's delivery loop: fans new audit records out into deliveries, keeps up to
- * `concurrency` attempts in flight (claiming more as attempts end, so a slow receiver holds only
- * its own slots) and records finished attempts in batches. Every replica runs one; the cursor
- * lock and the delivery leases keep them from sending anything twice. At shutdown it stops
- * claiming, lets the attempts in flight finish and records them; a process killed mid-attempt
- * leaves a lease that runs out, and the delivery is sent again.
+ * A control plane's delivery loop over a durable outbox: fans new events out into deliveries
+ * (webhooks: the audit log's records), keeps up to `concurrency` attempts in flight (claiming
+ * more as attempts end, so a slow receiver holds only its own slots) and records finished
+ * attempts in batches. Every replica runs one; the cursor lock and the delivery leases keep them
+ * from sending anything twice. At shutdown it stops claiming, lets the attempts in flight finish
+ * and records them; a process killed mid-attempt leaves a lease that runs out, and the delivery
+ * is sent again. Webhooks and back-channel logouts each run one (`WebhookDeliveryLoop`,
+ * `BackchannelLogoutLoop`).
  */
-export class WebhookDeliveryLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('Webhooks');
+export class DeliveryLoop<Delivery extends { id: number }, Result>
+  implements OnApplicationBootstrap, BeforeApplicationShutdown
+{
+  private readonly logger: Logger;
   private readonly sending = new Set<Promise<void>>();
-  private finished: WebhookAttemptResult[] = [];
+  private finished: Result[] = [];
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private readonly poll = new Coalesced(() => this.guard('dispatch', () => this.dispatch()));
@@ -63,11 +85,14 @@ export class WebhookDeliveryLoop implements OnApplicationBootstrap, BeforeApplic
   private readonly flush = new Coalesced(() => this.guard('record', () => this.recordFinished()));
 
   constructor(
-    private readonly dispatcher: WebhookDispatcher,
-    private readonly worker: WebhookDeliveryWorker,
+    private readonly dispatcher: DeliveryDispatcher,
+    private readonly worker: DeliveryWorker<Delivery, Result>,
     private readonly options: WebhookLoopOptions,
     private readonly sender: { close(): Promise<void> },
-  ) {}
+    private readonly kind: DeliveryLoopKind<Result>,
+  ) {
+    this.logger = new Logger(kind.logger);
+  }
 
   onApplicationBootstrap(): void {
     this.running = true;
@@ -97,14 +122,14 @@ export class WebhookDeliveryLoop implements OnApplicationBootstrap, BeforeApplic
     for (const delivery of await this.worker.claim(free)) this.send(delivery);
   }
 
-  private send(delivery: WebhookDelivery): void {
+  private send(delivery: Delivery): void {
     const sent: Promise<void> = this.worker
       .attempt(delivery)
       .then((result) => {
         if (result) this.finished.push(result);
       })
       .catch((error: Error) =>
-        this.logger.warn(`webhook delivery ${delivery.id} failed: ${error.name}: ${error.message}`),
+        this.logger.warn(`${this.kind.noun} delivery ${delivery.id} failed: ${error.name}: ${error.message}`),
       )
       .finally(() => {
         this.sending.delete(sent);
@@ -120,7 +145,7 @@ export class WebhookDeliveryLoop implements OnApplicationBootstrap, BeforeApplic
     this.finished = [];
     try {
       await this.worker.record(batch);
-      for (const { outcome } of batch) metrics.webhookAttempts.labels(outcome.state).inc();
+      this.kind.recorded(batch);
     } catch (error) {
       this.finished.push(...batch); // tried again with the next batch; the leases still hold
       throw error;
@@ -133,7 +158,27 @@ export class WebhookDeliveryLoop implements OnApplicationBootstrap, BeforeApplic
       await work();
     } catch (error) {
       const { name, message } = error as Error;
-      this.logger.warn(`webhook ${step} failed: ${name}: ${message}`);
+      this.logger.warn(`${this.kind.noun} ${step} failed: ${name}: ${message}`);
     }
+  }
+}
+
+const WEBHOOKS: DeliveryLoopKind<WebhookAttemptResult> = {
+  logger: 'Webhooks',
+  noun: 'webhook',
+  recorded: (results) => {
+    for (const { outcome } of results) metrics.webhookAttempts.labels(outcome.state).inc();
+  },
+};
+
+/** The webhooks' loop (docs/webhooks.md): the dispatcher follows the audit log. */
+export class WebhookDeliveryLoop extends DeliveryLoop<WebhookDelivery, WebhookAttemptResult> {
+  constructor(
+    dispatcher: DeliveryDispatcher,
+    worker: DeliveryWorker<WebhookDelivery, WebhookAttemptResult>,
+    options: WebhookLoopOptions,
+    sender: { close(): Promise<void> },
+  ) {
+    super(dispatcher, worker, options, sender, WEBHOOKS);
   }
 }

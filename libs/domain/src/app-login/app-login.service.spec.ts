@@ -33,9 +33,9 @@ async function setUp() {
     redirectUris: [CALLBACK, 'https://app.example.com/other'],
   });
   const spa = await engine.seed({ clientId: 'spa', appType: 'spa', redirectUris: [SPA_CALLBACK] });
-  const { authenticator, clock, stores, transactor, revoker, accessTokens } = engine;
+  const { authenticator, clock, stores, transactor, revoker, accessTokens, idTokens } = engine;
   const login = new AppLoginService(stores.applications, engine.sessions, stores.authorizationCodes, clock);
-  const userTokens = new UserTokenIssuer(accessTokens, TEST_REFRESH_TOKEN_LIFETIME, clock);
+  const userTokens = new UserTokenIssuer(accessTokens, idTokens, TEST_REFRESH_TOKEN_LIFETIME, clock);
   const codes = new LoginCodeGrant(authenticator, transactor, revoker, userTokens, clock);
   const refresher = new AppTokenRefresher(
     authenticator,

@@ -44,6 +44,8 @@ describe(AuthorizationRequestValidator.name, () => {
         scopes: ['jobs.read'],
         codeChallenge: PKCE_CHALLENGE,
         state: 'xyz',
+        oidc: { prompt: [] },
+        nonce: undefined,
       },
     );
   });

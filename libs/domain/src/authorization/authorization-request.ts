@@ -4,6 +4,8 @@ import { parseScope, uncoveredScopes } from '../scopes';
 import { isS256CodeChallenge } from './pkce';
 import { redirectUriProblem, registeredRedirectUri } from '../registry/redirect-uri';
 import { isServiceOnlyScope, userScopes } from '../authority/reserved-scopes';
+import { isOidcScope } from '../oidc/oidc-scopes';
+import { type OidcRequest, readOidcParameters } from '../oidc/oidc-request';
 
 /** RFC 6749 section 4.1.1 and RFC 7636 section 4.3, as the browser sent them (any may be missing). */
 export interface AuthorizationRequestParams {
@@ -14,6 +16,16 @@ export interface AuthorizationRequestParams {
   code_challenge?: string;
   code_challenge_method?: string;
   state?: string;
+  /** OpenID Connect Core section 3.1.2.1 (docs/openid-connect.md). */
+  nonce?: string;
+  prompt?: string;
+  max_age?: string;
+  id_token_hint?: string;
+  login_hint?: string;
+  /** Request objects and dynamic registration are not supported: their errors are answered. */
+  request?: string;
+  request_uri?: string;
+  registration?: string;
 }
 
 /**
@@ -29,6 +41,14 @@ export const AUTHORIZATION_PARAMETER_MAX_LENGTH: Readonly<Record<keyof Authoriza
     code_challenge: 256,
     code_challenge_method: 256,
     state: 4096,
+    nonce: 512,
+    prompt: 256,
+    max_age: 16,
+    id_token_hint: 8192,
+    login_hint: 512,
+    request: 8192,
+    request_uri: 4096,
+    registration: 4096,
   };
 
 /** The first parameter longer than its bound, if any. */
@@ -46,7 +66,17 @@ export interface ValidAuthorizationRequest {
   scopes: string[];
   codeChallenge: string;
   state: string | undefined;
+  /** `prompt` and `max_age`, read. */
+  oidc: OidcRequest;
+  nonce: string | undefined;
 }
+
+/** Core section 3.1.2.6: the parameters of features the platform does not offer, and their errors. */
+const UNSUPPORTED_PARAMETERS: ReadonlyArray<[keyof AuthorizationRequestParams, OAuthErrorCode]> = [
+  ['request', 'request_not_supported'],
+  ['request_uri', 'request_uri_not_supported'],
+  ['registration', 'registration_not_supported'],
+];
 
 /**
  * RFC 6749 section 4.1.2.1. `redirectable` is false when the client or its redirect URI cannot
@@ -102,6 +132,9 @@ export class AuthorizationRequestValidator {
 
     const refuse = (code: OAuthErrorCode, description: string) =>
       new AuthorizationRequestError(code, description, true);
+    // First: a client sending a request object may have put every other parameter in it.
+    const unsupported = UNSUPPORTED_PARAMETERS.find(([name]) => params[name] !== undefined);
+    if (unsupported) throw refuse(unsupported[1], `the ${unsupported[0]} parameter is not supported`);
     if (!params.response_type) throw refuse('invalid_request', 'response_type is required');
     if (params.response_type !== 'code') {
       throw refuse('unsupported_response_type', 'only response_type code is supported');
@@ -113,18 +146,39 @@ export class AuthorizationRequestValidator {
     if (!isS256CodeChallenge(params.code_challenge)) {
       throw refuse('invalid_request', 'code_challenge must be 43 characters of base64url');
     }
-    const requested = parseScope(params.scope);
-    // A user is never granted a service-only scope, even one an app declared before 1.0 refused it.
-    const grantable = userScopes(client.declaredScopes);
-    const scopes = requested.length === 0 ? grantable : requested;
-    const serviceOnly = scopes.filter(isServiceOnlyScope);
-    if (serviceOnly.length > 0) {
-      throw refuse('invalid_scope', `scope is for service apps only: ${serviceOnly.join(' ')}`);
-    }
-    const refused = uncoveredScopes(grantable, scopes);
-    if (refused.length > 0) {
-      throw refuse('invalid_scope', `scope not declared by the client: ${refused.join(' ')}`);
-    }
-    return { client, redirectUri, scopes, codeChallenge: params.code_challenge, state: params.state };
+    const oidc = readOidcParameters(params);
+    if (typeof oidc === 'string') throw refuse('invalid_request', oidc);
+    const scopes = requestedUserScopes(client, params.scope);
+    if (typeof scopes === 'string') throw refuse('invalid_scope', scopes);
+    return {
+      client,
+      redirectUri,
+      scopes,
+      codeChallenge: params.code_challenge,
+      state: params.state,
+      oidc,
+      nonce: params.nonce,
+    };
   }
+}
+
+/**
+ * The scopes a user grant of `client` asks for (`scope` omitted: every one it may grant a user),
+ * or why they are refused (`invalid_scope`). The authorization request's rule, which the device
+ * authorization request (RFC 8628 section 3.1) follows too.
+ */
+export function requestedUserScopes(client: Application, scope: string | undefined): string[] | string {
+  const requested = parseScope(scope);
+  // A user is never granted a service-only scope, even one an app declared before 1.0 refused
+  // it; the identity scopes need no declaration.
+  const grantable = userScopes(client.declaredScopes);
+  const scopes = requested.length === 0 ? grantable : requested;
+  const serviceOnly = scopes.filter(isServiceOnlyScope);
+  if (serviceOnly.length > 0) return `scope is for service apps only: ${serviceOnly.join(' ')}`;
+  const refused = uncoveredScopes(
+    grantable,
+    scopes.filter((scope) => !isOidcScope(scope)),
+  );
+  if (refused.length > 0) return `scope not declared by the client: ${refused.join(' ')}`;
+  return scopes;
 }

@@ -86,6 +86,7 @@ describe(ConsentService.name, () => {
         scopes: ['jobs.read'],
         codeChallenge: PKCE_CHALLENGE,
         codeChallengeMethod: 'S256',
+        session: { sid: expect.any(String), authTime: TEST_START },
         createdAt: TEST_START,
         expiresAt: new Date(TEST_START.getTime() + 60_000),
         consumedAt: null,

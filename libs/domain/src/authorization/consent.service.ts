@@ -7,7 +7,16 @@ import type { SessionService } from '../sessions/session.service';
 import type { AuditTrail } from '../audit/audit-trail';
 import type { Transactor } from '../storage';
 import { authorizationCodes } from '../tokens/opaque-token';
-import type { AuthorizationRequestParams, AuthorizationRequestValidator } from './authorization-request';
+import {
+  AuthorizationRequestError,
+  type AuthorizationRequestParams,
+  type AuthorizationRequestValidator,
+  type ValidAuthorizationRequest,
+} from './authorization-request';
+import { DomainError } from '../errors';
+import type { IdTokenIssuer } from '../oidc/id-token';
+import { sessionVerdict } from '../oidc/oidc-request';
+import { scopesCover } from '../scopes';
 
 export const AUTHORIZATION_CODE_LIFETIME_SECONDS = 60;
 
@@ -16,6 +25,8 @@ export interface ConsentPrompt {
   client: Application;
   redirectUri: string;
   scopes: ScopeDescription[];
+  /** The user an `id_token_hint` names: the browser's session must be that user's. */
+  hintedSubject?: string;
 }
 
 export interface ConsentDecision {
@@ -34,7 +45,8 @@ export class ConsentService {
   constructor(
     private readonly validator: AuthorizationRequestValidator,
     private readonly scopes: Pick<ScopeRegistry, 'describe'>,
-    private readonly sessions: Pick<SessionService, 'resolve'>,
+    private readonly sessions: Pick<SessionService, 'resolveSession'>,
+    private readonly idTokens: Pick<IdTokenIssuer, 'verifyHint'>,
     private readonly transactor: Transactor,
     private readonly trail: AuditTrail,
     private readonly issuer: string,
@@ -43,10 +55,12 @@ export class ConsentService {
 
   async check(params: AuthorizationRequestParams): Promise<ConsentPrompt> {
     const request = await this.validator.validate(params);
+    const hintedSubject = await this.hintedSubject(params);
     return {
       client: request.client,
       redirectUri: request.redirectUri,
       scopes: await this.scopes.describe(request.scopes),
+      ...(hintedSubject !== undefined && { hintedSubject }),
     };
   }
 
@@ -56,9 +70,19 @@ export class ConsentService {
    * transaction that stores its code.
    */
   async decide(decision: ConsentDecision): Promise<string> {
-    const user = await this.sessions.resolve(decision.session);
+    const { user, stamp } = await this.sessions.resolveSession(decision.session);
     const request = await this.validator.validate(decision.request);
     const now = this.clock.now();
+    // The rule the edge applied before showing the page, again: the form may be stale or forged.
+    const hintedSubject = await this.hintedSubject(decision.request);
+    const verdict = sessionVerdict({ ...request.oidc, hintedSubject }, { ...stamp, userId: user.id }, now);
+    if (verdict === 'login') throw new DomainError('unauthenticated', 'the request asks for a new login');
+    if (verdict === 'login_required') {
+      throw new AuthorizationRequestError('login_required', 'the signed-in user cannot be used', true);
+    }
+    if (request.oidc.prompt.includes('none') && !(await this.consented(user.id, request))) {
+      throw new AuthorizationRequestError('consent_required', 'the user has not approved these scopes', true);
+    }
     const audited = (approved: boolean) =>
       this.trail.record({
         actor: { kind: 'user', id: user.id },
@@ -88,6 +112,8 @@ export class ConsentService {
         scopes: request.scopes,
         codeChallenge: request.codeChallenge,
         codeChallengeMethod: 'S256',
+        ...(request.nonce !== undefined && { nonce: request.nonce }),
+        session: stamp,
         createdAt: now,
         expiresAt: new Date(now.getTime() + AUTHORIZATION_CODE_LIFETIME_SECONDS * 1000),
         consumedAt: null,
@@ -98,5 +124,29 @@ export class ConsentService {
       code: code.value,
       state: request.state,
     });
+  }
+
+  /**
+   * The subject of the request's `id_token_hint`: it must be an ID token of ours (Core section
+   * 3.1.2.1), else the request is refused.
+   */
+  private async hintedSubject(params: AuthorizationRequestParams): Promise<string | undefined> {
+    if (params.id_token_hint === undefined) return undefined;
+    const claims = await this.idTokens.verifyHint(params.id_token_hint);
+    if (claims === null) {
+      throw new AuthorizationRequestError('invalid_request', 'id_token_hint is not an ID token of this issuer', true);
+    }
+    return claims.sub;
+  }
+
+  /**
+   * Consent a silent request may rely on: a live grant of the user to this client holding every
+   * scope asked for. Revoking the grant (or its refresh token expiring) forgets it.
+   */
+  private async consented(userId: string, request: ValidAuthorizationRequest): Promise<boolean> {
+    const live = await this.transactor.inTransaction((stores) =>
+      stores.refreshTokens.findLiveRefreshTokens(userId, request.client.clientId, this.clock.now()),
+    );
+    return live.some((token) => request.scopes.every((scope) => scopesCover(token.scopes, scope)));
   }
 }

@@ -60,15 +60,36 @@ export class TokenRevoker {
     clientId: string,
     subject: string | null,
   ): Promise<void> {
+    await this.revokeGrants(stores, [{ grantId, clientId, subject }]);
+  }
+
+  /**
+   * `revokeGrant` for several grants in one transaction: every refresh-token row first, then the
+   * feeds (deny-list, token events), so the feeds' locks are taken after the row writes
+   * (libs/persistence feed-order.ts).
+   */
+  async revokeGrants(
+    stores: Stores,
+    grants: ReadonlyArray<{ grantId: string; clientId: string; subject: string | null }>,
+  ): Promise<void> {
+    if (grants.length === 0) return;
     const now = this.clock.now();
-    await stores.refreshTokens.revokeRefreshTokenFamily(grantId, now);
+    for (const { grantId } of grants) await stores.refreshTokens.revokeRefreshTokenFamily(grantId, now);
+    const expiresAt = this.accessTokenHorizon(now);
     await stores.revocations.addRevocations(
-      [{ kind: 'grant', value: grantId, expiresAt: this.accessTokenHorizon(now) }],
+      grants.map(({ grantId }) => ({ kind: 'grant' as const, value: grantId, expiresAt })),
       now,
     );
-    await stores.tokenEvents.appendTokenEvents([
-      { type: 'grant.revoked', clientId, subject, jti: null, grantId, occurredAt: now },
-    ]);
+    await stores.tokenEvents.appendTokenEvents(
+      grants.map(({ grantId, clientId, subject }) => ({
+        type: 'grant.revoked' as const,
+        clientId,
+        subject,
+        jti: null,
+        grantId,
+        occurredAt: now,
+      })),
+    );
   }
 
   private async revokeAccessToken(claims: AccessTokenClaims): Promise<void> {

@@ -93,6 +93,8 @@ describe(AuthorizationCodeGrant.name, () => {
         expiresAt: new Date(TEST_START.getTime() + 30 * DAY_MS),
         rotatedAt: null,
         revokedAt: null,
+        // The session the code was approved in, carried on for ID tokens and logout.
+        session: { sid: expect.any(String), authTime: TEST_START },
       },
     ]);
   });

@@ -90,6 +90,8 @@ export class AuthorizationCodeGrant implements GrantHandler {
       scopes: code.scopes,
       grantedScopes: code.scopes,
       ...(audience !== undefined && { audience }),
+      ...(code.session && { session: code.session }),
+      ...(code.nonce !== undefined && { nonce: code.nonce }),
     });
   }
 }

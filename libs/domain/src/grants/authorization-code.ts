@@ -1,3 +1,5 @@
+import type { SessionStamp } from '../sessions/session';
+
 export interface AuthorizationCodeRecord {
   /** SHA-256 of the code; the code itself is never stored. */
   codeHash: string;
@@ -16,6 +18,10 @@ export interface AuthorizationCodeRecord {
   createdAt: Date;
   expiresAt: Date;
   consumedAt: Date | null;
+  /** OpenID Connect: the request's `nonce`, echoed in the ID token. */
+  nonce?: string;
+  /** The browser session the code was approved in (docs/openid-connect.md): its `sid` and login time. */
+  session?: SessionStamp;
 }
 
 export interface AuthorizationCodeStore {

@@ -7,6 +7,8 @@ export interface TokenResponse {
   expires_in: number;
   scope: string;
   refresh_token?: string;
+  /** OpenID Connect: for a user grant whose scope holds `openid` (docs/openid-connect.md). */
+  id_token?: string;
   /** RFC 8693 section 2.2.1: token exchange answers what it issued. */
   issued_token_type?: string;
 }

@@ -240,12 +240,12 @@ describe(RefreshTokenGrant.name, () => {
   });
 
   it('applies a shortened absolute lifetime at once to the families already issued', async () => {
-    const { first, clock, transactor, revoker, accessTokens, authenticator, targets } = await setUp();
+    const { first, clock, transactor, revoker, accessTokens, idTokens, authenticator, targets } = await setUp();
     const lifetime = { ...TEST_REFRESH_TOKEN_LIFETIME, absoluteSeconds: 7 * 24 * 3600 };
     const grant = new RefreshTokenGrant(
       transactor,
       revoker,
-      new UserTokenIssuer(accessTokens, lifetime, clock),
+      new UserTokenIssuer(accessTokens, idTokens, lifetime, clock),
       targets,
       clock,
     );

@@ -77,6 +77,8 @@ export class RefreshTokenGrant implements GrantHandler {
         grantedScopes: token.scopes,
         familyCreatedAt: token.familyCreatedAt,
         ...(audience !== undefined && { audience }),
+        // The ID token of a refresh keeps the original login's auth_time and sid (Core 12.2).
+        ...(token.session && { session: token.session }),
       });
     });
     if (outcome instanceof OAuthError) throw outcome;

@@ -65,7 +65,7 @@ describe(TokenEndpoint.name, () => {
     );
     await expectOAuthError(
       tokenEndpoint.handle(
-        { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', ...postCredentials(worker) },
+        { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', ...postCredentials(worker) },
         undefined,
       ),
       'unsupported_grant_type',

@@ -7,6 +7,9 @@ import type { Stores } from '../storage';
 import type { User } from '../users/user';
 import type { JwtAccessTokenStrategy } from '../tokens/access-token';
 import { refreshTokens } from '../tokens/opaque-token';
+import type { IdTokenIssuer } from '../oidc/id-token';
+import { OPENID_SCOPE } from '../oidc/oidc-scopes';
+import type { SessionStamp } from '../sessions/session';
 import type { TokenResponse } from './grant-handler';
 
 /** The specification's idle window: a refresh token unused this long expires. */
@@ -36,6 +39,10 @@ export interface UserGrantStep {
   familyCreatedAt?: Date;
   /** The one resource the access token is for (RFC 8707); the refresh token is not bound to it. */
   audience?: string;
+  /** The browser session the grant began in: the refresh token carries it on, ID tokens name it. */
+  session?: SessionStamp;
+  /** The authorization request's nonce, for the ID token of a code exchange. */
+  nonce?: string;
 }
 
 /** What a user holds: the roles bound to it and those its groups grant. */
@@ -53,6 +60,7 @@ export function effectiveRoles(user: Pick<User, 'roles' | 'groupRoles'>): string
 export class UserTokenIssuer {
   constructor(
     private readonly accessTokens: JwtAccessTokenStrategy,
+    private readonly idTokens: IdTokenIssuer,
     private readonly refreshLifetime: RefreshTokenLifetime,
     private readonly clock: Clock,
   ) {}
@@ -94,6 +102,7 @@ export class UserTokenIssuer {
       expiresAt: new Date(Math.min(idleEnd, this.familyEnd(familyCreatedAt).getTime())),
       rotatedAt: null,
       revokedAt: null,
+      ...(step.session && { session: step.session }),
     });
     const event: TokenEventInput = {
       type: 'token.issued',
@@ -106,12 +115,23 @@ export class UserTokenIssuer {
     };
     await stores.tokenEvents.appendTokenEvents([event]);
     const token = await signing;
+    // at_hash binds the ID token to the access token, so it is signed second.
+    const idToken = scopes.includes(OPENID_SCOPE)
+      ? await this.idTokens.issue({
+          clientId: step.clientId,
+          userId: step.user.id,
+          accessToken: token,
+          ...(step.nonce !== undefined && { nonce: step.nonce }),
+          ...(step.session && { session: step.session }),
+        })
+      : undefined;
     return {
       access_token: token,
       token_type: 'Bearer',
       expires_in: claims.exp - claims.iat,
       scope: formatScope(scopes),
       refresh_token: refresh.value,
+      ...(idToken !== undefined && { id_token: idToken }),
     };
   }
 }

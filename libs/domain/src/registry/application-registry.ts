@@ -7,17 +7,20 @@ import {
   TENANT_PATTERN,
   type Application,
   type ApplicationExchangePatch,
+  type ApplicationLogoutPatch,
   type ApplicationPage,
+  type ApplicationPatch,
   type ApplicationStore,
   type AppType,
 } from './application';
 import { generateClientSecret, type SecretHasher } from '../clients/secret-hasher';
 import type { AuditAttributes } from '../audit/audit-record';
 import type { Clock } from '../clock';
-import { conflict, notFound, validationFailed } from '../errors';
+import { conflict, DomainError, notFound, validationFailed } from '../errors';
 import { isDefinedScope, SCOPE_PATTERN } from '../scopes';
 import type { Transactor } from '../storage';
-import { redirectUriProblems } from './redirect-uri';
+import { redirectUriProblem, redirectUriProblems } from './redirect-uri';
+import { checkWebhookUrl, type WebhookUrlPolicy } from '../webhooks/webhook-url-policy';
 import { EXCHANGE_AUDIENCES_MAX, resourceUriProblem } from './resource-uri';
 import type { ScopeRegistry } from './scope-registry';
 import { holdsAdminScope } from '../admin';
@@ -35,6 +38,10 @@ export interface RegistrationInput {
   resourceUri?: string | null;
   exchangeAudiences?: string[];
   mayImpersonate?: boolean;
+  /** Omitted: none (RP-initiated logout sends the browser nowhere). */
+  postLogoutRedirectUris?: string[];
+  /** Omitted or null: no back-channel logout. */
+  backchannelLogoutUri?: string | null;
 }
 
 /** A service account (`POST /api/v1/apps/register`): the platform names it. */
@@ -62,6 +69,11 @@ export interface RegistrySettings {
   accessTokenLifetimeSeconds: number;
   /** The bootstrap admin app, which may not be deleted (it is how operators get back in). */
   adminClientId: string;
+  /**
+   * Where a `backchannel_logout_uri` may point: the webhooks' rules (docs/webhooks.md, "Where a
+   * webhook may point"). Omitted: production's (https to public addresses only).
+   */
+  backchannelLogoutUrls?: WebhookUrlPolicy;
 }
 
 /** Registration, listing, changes, secret rotation and deletion of applications. */
@@ -173,8 +185,14 @@ export class ApplicationRegistry {
       mayImpersonate: input.mayImpersonate ?? false,
     };
     checkedExchangePatch(exchange);
+    const logout = this.checkedLogoutPatch(appType, {
+      postLogoutRedirectUris: input.postLogoutRedirectUris ?? [],
+      backchannelLogoutUri: input.backchannelLogoutUri ?? null,
+    });
     return {
       ...exchange,
+      ...(logout.postLogoutRedirectUris?.length && { postLogoutRedirectUris: logout.postLogoutRedirectUris }),
+      ...(logout.backchannelLogoutUri != null && { backchannelLogoutUri: logout.backchannelLogoutUri }),
       tenant,
       clientId: input.clientId,
       name,
@@ -199,17 +217,29 @@ export class ApplicationRegistry {
 
   /**
    * Changes the app's part in token exchange (docs/tokens.md, "Resources and exchange rights of
-   * an app"): the fields the patch names, at least one; audited as `app.updated` with them.
+   * an app") and in OpenID Connect logout (docs/openid-connect.md): the fields the patch names, at
+   * least one; audited as `app.updated` with them.
    */
-  async updateExchange(clientId: string, patch: ApplicationExchangePatch): Promise<Application> {
-    const checked = checkedExchangePatch(patch);
-    if (Object.keys(checked).length === 0) {
+  async updateExchange(clientId: string, patch: ApplicationPatch): Promise<Application> {
+    const exchange = checkedExchangePatch(patch);
+    const names = (({ postLogoutRedirectUris, backchannelLogoutUri }) => ({
+      ...(postLogoutRedirectUris !== undefined && { postLogoutRedirectUris }),
+      ...(backchannelLogoutUri !== undefined && { backchannelLogoutUri }),
+    }))(patch);
+    if (Object.keys(exchange).length === 0 && Object.keys(names).length === 0) {
       throw validationFailed(
-        'name at least one of resource_uri, token_exchange_audiences, impersonation_allowed',
+        'name at least one of resource_uri, token_exchange_audiences, impersonation_allowed, post_logout_redirect_uris, backchannel_logout_uri',
       );
     }
     const now = this.clock.now();
     return this.transactor.inTransaction(async (stores) => {
+      let logout: ApplicationLogoutPatch = {};
+      if (Object.keys(names).length > 0) {
+        const app = await stores.applications.findApplication(clientId);
+        if (!app) throw notFound(`application ${clientId}`);
+        logout = this.checkedLogoutPatch(app.appType, names);
+      }
+      const checked: ApplicationPatch = { ...exchange, ...logout };
       const result = await stores.applications.updateApplicationExchange(clientId, checked);
       if (result === 'not_found') throw notFound(`application ${clientId}`);
       if (result === 'conflict') throw resourceTaken(checked.resourceUri ?? null);
@@ -331,6 +361,41 @@ export class ApplicationRegistry {
     return configuredSecret === undefined ? secret : undefined;
   }
 
+  /** The logout fields a patch names, each checked for an app of this type (user-facing apps only). */
+  private checkedLogoutPatch(appType: AppType, patch: ApplicationLogoutPatch): ApplicationLogoutPatch {
+    const { postLogoutRedirectUris, backchannelLogoutUri } = patch;
+    const userFacing = appNeedsRedirectUris(appType);
+    if (postLogoutRedirectUris !== undefined && postLogoutRedirectUris.length > 0) {
+      if (!userFacing) throw validationFailed('a service app does not use post_logout_redirect_uris');
+      const problems = postLogoutRedirectUris.flatMap((uri, index) => {
+        const problem = redirectUriProblem(uri, appType);
+        return problem === null ? [] : [`post_logout_redirect_uris[${index}] ${problem}`];
+      });
+      if (problems.length > 0)
+        throw validationFailed(`invalid post_logout_redirect_uris: ${problems.join('; ')}`);
+    }
+    if (backchannelLogoutUri != null) {
+      if (!userFacing) throw validationFailed('a service app does not use backchannel_logout_uri');
+      try {
+        checkWebhookUrl(
+          backchannelLogoutUri,
+          this.settings.backchannelLogoutUrls ?? { allowPrivateNetworks: false },
+        );
+      } catch (error) {
+        // The webhook rules speak of `url`; the field here has its own name.
+        if (error instanceof DomainError)
+          throw validationFailed(error.message.replace(/^url\b/, 'backchannel_logout_uri'));
+        throw error;
+      }
+    }
+    return {
+      ...(postLogoutRedirectUris !== undefined && {
+        postLogoutRedirectUris: [...new Set(postLogoutRedirectUris)],
+      }),
+      ...(backchannelLogoutUri !== undefined && { backchannelLogoutUri }),
+    };
+  }
+
   private validateTenant(appType: AppType, tenant: string | undefined): string | null {
     if (tenant === undefined) return null;
     if (appType !== 'service') throw validationFailed('only a service app is bound to a tenant');
@@ -402,8 +467,12 @@ function checkedExchangePatch(patch: ApplicationExchangePatch): ApplicationExcha
 }
 
 /** What an `app.updated` record says changed, in the wire's names (audit attributes are flat). */
-function changedAttributes(patch: ApplicationExchangePatch): AuditAttributes {
+function changedAttributes(patch: ApplicationPatch): AuditAttributes {
   return {
+    ...(patch.postLogoutRedirectUris !== undefined && {
+      post_logout_redirect_uris: patch.postLogoutRedirectUris.join(' '),
+    }),
+    ...(patch.backchannelLogoutUri !== undefined && { backchannel_logout_uri: patch.backchannelLogoutUri }),
     ...(patch.resourceUri !== undefined && { resource_uri: patch.resourceUri }),
     ...(patch.exchangeAudiences !== undefined && {
       token_exchange_audiences: patch.exchangeAudiences.join(' '),

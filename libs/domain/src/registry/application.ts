@@ -7,7 +7,15 @@ export type AppType = (typeof APP_TYPES)[number];
 /** RFC 8693's grant type. */
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
 
-export type GrantType = 'client_credentials' | 'authorization_code' | 'refresh_token' | typeof TOKEN_EXCHANGE_GRANT;
+/** RFC 8628's grant type: a device polling for the user's approval. */
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
+export type GrantType =
+  | 'client_credentials'
+  | 'authorization_code'
+  | 'refresh_token'
+  | typeof TOKEN_EXCHANGE_GRANT
+  | typeof DEVICE_CODE_GRANT;
 
 export interface Application {
   clientId: string;
@@ -30,6 +38,16 @@ export interface Application {
   exchangeAudiences: string[];
   /** Whether this client may ask for impersonation tokens (its users still need `users.impersonate`). */
   mayImpersonate: boolean;
+  /**
+   * Where RP-initiated logout may send the browser back (OpenID Connect RP-Initiated Logout 1.0,
+   * `post_logout_redirect_uris`), under the redirect URI rules; absent or empty: none.
+   */
+  postLogoutRedirectUris?: string[];
+  /**
+   * Where logout tokens are posted when a session the app holds a grant of ends (OpenID Connect
+   * Back-Channel Logout 1.0, `backchannel_logout_uri`), under the webhook URL rules; absent or null: none.
+   */
+  backchannelLogoutUri?: string | null;
 }
 
 /** What an administrator may change of an app's part in token exchange (docs/tokens.md). */
@@ -39,16 +57,26 @@ export interface ApplicationExchangePatch {
   mayImpersonate?: boolean;
 }
 
+/** What an administrator may change of an app's part in OpenID Connect logout (docs/openid-connect.md). */
+export interface ApplicationLogoutPatch {
+  postLogoutRedirectUris?: string[];
+  backchannelLogoutUri?: string | null;
+}
+
+/** Every field `PATCH /v1/oauth/apps/{id}` changes: the members a patch names, the others stay. */
+export type ApplicationPatch = ApplicationExchangePatch & ApplicationLogoutPatch;
+
 /**
  * The spec's app_type table: which grants each kind of app may use. Token exchange is for the
  * confidential kinds (a service calling another, a web console impersonating), and only where
- * the app's registry entry allows it (docs/tokens.md).
+ * the app's registry entry allows it (docs/tokens.md). The device flow (RFC 8628) is for command
+ * lines on hosts without a browser.
  */
 const GRANTS_BY_APP_TYPE: Record<AppType, readonly GrantType[]> = {
   service: ['client_credentials', TOKEN_EXCHANGE_GRANT],
   web: ['authorization_code', 'refresh_token', TOKEN_EXCHANGE_GRANT],
   spa: ['authorization_code', 'refresh_token'],
-  cli: ['authorization_code', 'refresh_token'],
+  cli: ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT],
 };
 
 export function appMayUseGrant(appType: AppType, grant: GrantType): boolean {
@@ -90,7 +118,7 @@ export interface ApplicationStore {
   /** 'conflict' when another app already is the resource named. */
   updateApplicationExchange(
     clientId: string,
-    patch: ApplicationExchangePatch,
+    patch: ApplicationPatch,
   ): Promise<'updated' | 'not_found' | 'conflict'>;
   /** false when there was no such application. */
   updateApplicationSecret(clientId: string, secretHash: string, rotatedAt: Date): Promise<boolean>;

@@ -1,3 +1,4 @@
+import { OIDC_SCOPES } from '../oidc/oidc-scopes';
 import type { Clock } from '../clock';
 import { conflict, validationFailed } from '../errors';
 import { isServiceOnlyScope } from '../authority/reserved-scopes';
@@ -68,6 +69,7 @@ export class ScopeRegistry {
   async describe(names: readonly string[]): Promise<ScopeDescription[]> {
     const defined = await this.list();
     const describeOne = (name: string): string =>
+      OIDC_SCOPES.find((d) => d.name === name)?.description ??
       defined.find((d) => d.name === name)?.description ??
       defined.find((d) => scopeCovers(d.name, name))?.description ??
       defined

@@ -24,17 +24,25 @@ export interface RetentionCounts {
   sessions: number;
   refresh_tokens: number;
   token_events: number;
+  device_authorizations: number;
+  backchannel_logouts: number;
 }
 
 type RetentionStores = Pick<
   Stores,
-  'revocations' | 'authorizationCodes' | 'sessions' | 'refreshTokens' | 'tokenEvents'
+  | 'revocations'
+  | 'authorizationCodes'
+  | 'sessions'
+  | 'refreshTokens'
+  | 'tokenEvents'
+  | 'deviceAuthorizations'
+  | 'backchannelLogouts'
 >;
 
 /**
  * Deletes what no request can need any more (docs/operations.md, "Retention"): deny-list entries
- * no token can outlive, codes, sessions and refresh-token families past their expiry and the
- * grace, token events past their retention. Each table in batches of `batchRows` rows until a
+ * no token can outlive, codes (device codes too), sessions and refresh-token families past their
+ * expiry and the grace, back-channel logouts finished that long ago, token events past their retention. Each table in batches of `batchRows` rows until a
  * batch comes back short. Safe on every replica at once; a run asked for while one is under way
  * joins it.
  */
@@ -57,7 +65,15 @@ export class RetentionSweep {
     const now = this.clock.now();
     const ended = new Date(now.getTime() - this.policy.graceSeconds * 1000);
     const eventsBefore = new Date(now.getTime() - this.policy.tokenEventDays * 86_400_000);
-    const { revocations, authorizationCodes, sessions, refreshTokens, tokenEvents } = this.stores;
+    const {
+      revocations,
+      authorizationCodes,
+      sessions,
+      refreshTokens,
+      tokenEvents,
+      deviceAuthorizations,
+      backchannelLogouts,
+    } = this.stores;
     return {
       // An entry expires when no token it covers can still be valid: no grace needed.
       revocations: await this.inBatches((limit) => revocations.pruneRevocations(now, limit)),
@@ -70,6 +86,14 @@ export class RetentionSweep {
         this.policy.tokenEventDays > 0
           ? await this.inBatches((limit) => tokenEvents.pruneTokenEvents(eventsBefore, limit))
           : 0,
+      // A device code past its expiry is refused as expired_token: past the grace, unknown.
+      device_authorizations: await this.inBatches((limit) =>
+        deviceAuthorizations.pruneDeviceAuthorizations(ended, limit),
+      ),
+      // A logout token delivered or given up on: its audit record stays.
+      backchannel_logouts: await this.inBatches((limit) =>
+        backchannelLogouts.pruneBackchannelLogouts(ended, limit),
+      ),
     };
   }
 

@@ -3,8 +3,9 @@ import { DomainError } from '../errors';
 import type { AuditTrail } from '../audit/audit-trail';
 import type { Stores, Transactor } from '../storage';
 import type { User, UserStore } from '../users/user';
-import type { SessionStore } from './session';
+import { type SessionStamp, sessionStampOf, type SessionStore } from './session';
 import { sessionTokens } from '../tokens/opaque-token';
+import type { SessionEnd, SessionEnding } from '../logout/session-ending';
 import {
   userFromIdentity,
   type ExternalIdentity,
@@ -33,11 +34,13 @@ export interface SessionSettings {
 export class SessionService {
   constructor(
     private readonly users: Pick<UserStore, 'findUser'>,
-    private readonly sessions: Pick<SessionStore, 'findSession' | 'endSession'>,
+    private readonly sessions: Pick<SessionStore, 'findSession'>,
     private readonly transactor: Transactor,
     private readonly trail: AuditTrail,
     private readonly settings: SessionSettings,
     private readonly clock: Clock,
+    /** Ending a session: its revocations and back-channel logouts too (logout/session-ending.ts). */
+    private readonly ending: Pick<SessionEnding, 'end'>,
   ) {}
 
   /** A login: the user upserted, the session stored and `user.login` audited, in one transaction. */
@@ -104,18 +107,24 @@ export class SessionService {
 
   /** The user of a live session; unknown, expired and ended sessions are `unauthenticated`. */
   async resolve(session: string): Promise<User> {
+    return (await this.resolveSession(session)).user;
+  }
+
+  /** The user of a live session and what OpenID Connect names of it (`sid`, `auth_time`). */
+  async resolveSession(session: string): Promise<{ user: User; stamp: SessionStamp }> {
     const record = sessionTokens.accepts(session)
       ? await this.sessions.findSession(sessionTokens.hash(session))
       : null;
     const live = record !== null && record.endedAt === null && record.expiresAt > this.clock.now();
     const user = live ? await this.users.findUser(record.userId) : null;
-    if (!user?.active) throw new DomainError('unauthenticated', 'the session is unknown, expired or ended');
-    return user;
+    if (!live || !user?.active) {
+      throw new DomainError('unauthenticated', 'the session is unknown, expired or ended');
+    }
+    return { user, stamp: sessionStampOf(record) };
   }
 
   /** Logout. Ending an unknown or ended session is not an error: the outcome is the same. */
-  async end(session: string): Promise<void> {
-    if (sessionTokens.accepts(session))
-      await this.sessions.endSession(sessionTokens.hash(session), this.clock.now());
+  end(session: string): Promise<SessionEnd> {
+    return this.ending.end(session);
   }
 }

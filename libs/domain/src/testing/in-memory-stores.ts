@@ -12,6 +12,7 @@ import * as argon2 from 'argon2';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
 import { AUDIT_GENESIS_HASH, chainAuditRecords } from '../audit/audit-chain';
 import { AuditTrail } from '../audit/audit-trail';
+import { IdTokenIssuer } from '../oidc/id-token';
 import type {
   AuditChainHead,
   AuditCheckpoint,
@@ -23,7 +24,7 @@ import type {
 } from '../audit/audit-record';
 import type {
   Application,
-  ApplicationExchangePatch,
+  ApplicationPatch,
   ApplicationPage,
   ApplicationStore,
   AppType,
@@ -40,6 +41,8 @@ import { TokenIntrospector } from '../endpoints/introspection';
 import { TokenRevoker } from '../endpoints/revocation';
 import { DomainError, OAuthError, type DomainErrorCode, type OAuthErrorCode } from '../errors';
 import { AuthorizationCodeGrant } from '../grants/authorization-code.grant';
+import { DeviceCodeGrant } from '../grants/device-code.grant';
+import { DeviceAuthorizationEndpoint, DeviceVerification } from '../device/device-authorization.service';
 import { ClientCredentialsGrant } from '../grants/client-credentials.grant';
 import { RefreshTokenGrant } from '../grants/refresh-token.grant';
 import { TokenEndpoint } from '../grants/token-endpoint';
@@ -54,6 +57,9 @@ import { SigningKeyRing } from '../keys/signing-key-ring';
 import { Envelope } from '../secrets/envelope';
 import { InMemoryImpersonationPolicyStore } from './in-memory-impersonation-policy-store';
 import { InMemoryJobStore } from './in-memory-job-store';
+import { InMemoryBackchannelLogoutStore } from './in-memory-backchannel-logout-store';
+import { SessionEnding } from '../logout/session-ending';
+import { InMemoryDeviceAuthorizationStore } from './in-memory-device-authorization-store';
 import { InMemorySecretStore } from './in-memory-secret-store';
 import type { DefinitionKind, DefinitionStore, ServiceDefinition } from '../definitions/service-definition';
 import { ApplicationRegistry } from '../registry/application-registry';
@@ -61,7 +67,7 @@ import { ScopeRegistry } from '../registry/scope-registry';
 import { SESSION_LIFETIME_SECONDS, SessionService } from '../sessions/session.service';
 import type { TokenEvent, TokenEventInput, TokenEventStore } from '../events/token-event';
 import type { AuthorizationCodeRecord, AuthorizationCodeStore } from '../grants/authorization-code';
-import type { RefreshTokenRecord, RefreshTokenStore } from '../grants/refresh-token';
+import type { RefreshTokenRecord, RefreshTokenStore, SessionGrant } from '../grants/refresh-token';
 import type { SigningKeyRecord, SigningKeyStore } from '../keys/signing-key';
 import type { ScopeDefinition, ScopeStore } from '../registry/scope-definition';
 import type { Revocation, RevocationInput, RevocationKind, RevocationStore } from '../revocation/revocation';
@@ -142,7 +148,7 @@ export class InMemoryApplicationStore implements ApplicationStore, Snapshotting 
 
   async updateApplicationExchange(
     clientId: string,
-    patch: ApplicationExchangePatch,
+    patch: ApplicationPatch,
   ): Promise<'updated' | 'not_found' | 'conflict'> {
     const row = this.rows.get(clientId);
     if (!row) return 'not_found';
@@ -150,7 +156,11 @@ export class InMemoryApplicationStore implements ApplicationStore, Snapshotting 
       return 'conflict';
     }
     const defined = Object.entries(patch).filter(([, value]) => value !== undefined);
-    this.rows.set(clientId, { ...row, ...copy(Object.fromEntries(defined)) });
+    const updated: Application = { ...row, ...copy(Object.fromEntries(defined)) };
+    // As the SQL store reads them: the logout fields only where set.
+    if (updated.postLogoutRedirectUris?.length === 0) delete updated.postLogoutRedirectUris;
+    if (updated.backchannelLogoutUri === null) delete updated.backchannelLogoutUri;
+    this.rows.set(clientId, updated);
     return 'updated';
   }
 
@@ -612,6 +622,29 @@ export class InMemoryRefreshTokenStore implements RefreshTokenStore, Snapshottin
     return this.revokeWhere((t) => t.userId === userId, now);
   }
 
+  async findLiveRefreshTokens(userId: string, clientId: string, now: Date): Promise<RefreshTokenRecord[]> {
+    return [...this.rows.values()]
+      .filter((t) => t.userId === userId && t.clientId === clientId)
+      .filter((t) => !t.rotatedAt && !t.revokedAt && t.expiresAt > now)
+      .map(copy);
+  }
+
+  async listSessionGrants(sid: string, now: Date): Promise<SessionGrant[]> {
+    const grants = new Map<string, SessionGrant>();
+    const newestFirst = [...this.rows.values()].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+    for (const t of newestFirst) {
+      if (t.session?.sid !== sid || t.revokedAt !== null || t.expiresAt <= now || grants.has(t.grantId))
+        continue;
+      grants.set(t.grantId, {
+        grantId: t.grantId,
+        clientId: t.clientId,
+        userId: t.userId,
+        scopes: [...t.scopes],
+      });
+    }
+    return [...grants.values()].sort((a, b) => (a.grantId < b.grantId ? -1 : a.grantId > b.grantId ? 1 : 0));
+  }
+
   async pruneRefreshTokens(before: Date, limit: number): Promise<number> {
     const live = new Set([...this.rows.values()].filter((t) => t.expiresAt > before).map((t) => t.grantId));
     return deleteAtMost(this.rows, limit, (t) => !live.has(t.grantId));
@@ -833,6 +866,8 @@ export class InMemoryStores implements Stores {
   readonly secrets = new InMemorySecretStore();
   readonly impersonationPolicies = new InMemoryImpersonationPolicyStore();
   readonly jobs = new InMemoryJobStore();
+  readonly backchannelLogouts = new InMemoryBackchannelLogoutStore();
+  readonly deviceAuthorizations = new InMemoryDeviceAuthorizationStore();
 
   private all(): Snapshotting[] {
     return [
@@ -852,6 +887,8 @@ export class InMemoryStores implements Stores {
       this.secrets,
       this.impersonationPolicies,
       this.jobs,
+      this.deviceAuthorizations,
+      this.backchannelLogouts,
     ];
   }
 
@@ -955,6 +992,8 @@ export function autocommitting(stores: InMemoryStores, transactor: InMemoryTrans
     secrets: wrap(stores.secrets),
     impersonationPolicies: wrap(stores.impersonationPolicies),
     jobs: wrap(stores.jobs),
+    deviceAuthorizations: wrap(stores.deviceAuthorizations),
+    backchannelLogouts: wrap(stores.backchannelLogouts),
   };
 }
 
@@ -1122,6 +1161,7 @@ export interface TestEngine<S extends Stores = InMemoryStores, T extends Transac
   hasher: SecretHasher;
   keys: SigningKeyRing;
   accessTokens: JwtAccessTokenStrategy;
+  idTokens: IdTokenIssuer;
   validator: AccessTokenValidator;
   authenticator: ClientAuthenticator;
   tokenEndpoint: TokenEndpoint;
@@ -1132,6 +1172,9 @@ export interface TestEngine<S extends Stores = InMemoryStores, T extends Transac
   registry: ApplicationRegistry;
   sessions: SessionService;
   consent: ConsentService;
+  /** The device flow's authorization endpoint and verification page decisions (RFC 8628). */
+  deviceAuthorization: DeviceAuthorizationEndpoint;
+  deviceVerification: DeviceVerification;
   /** Seeds an app with a real argon2id-hashed secret. */
   seed(options: Parameters<typeof seedApplication>[1]): Promise<SeededApplication>;
   /** A client_credentials token for a seeded app, through the token endpoint. */
@@ -1168,13 +1211,15 @@ export async function createTestEngine(
     ACCESS_TOKEN_LIFETIME_SECONDS,
     clock,
   );
-  const userTokens = new UserTokenIssuer(accessTokens, TEST_REFRESH_TOKEN_LIFETIME, clock);
+  const idTokens = new IdTokenIssuer(keys, TEST_ISSUER, clock);
+  const userTokens = new UserTokenIssuer(accessTokens, idTokens, TEST_REFRESH_TOKEN_LIFETIME, clock);
   const targets = new TokenTargets(stores.applications, TEST_ISSUER);
   const tokenEndpoint = new TokenEndpoint(
     [
       new ClientCredentialsGrant(accessTokens, stores.tokenEvents, targets, clock),
       new AuthorizationCodeGrant(transactor, revoker, userTokens, targets, clock),
       new RefreshTokenGrant(transactor, revoker, userTokens, targets, clock),
+      new DeviceCodeGrant(transactor, userTokens, targets, clock),
       new TokenExchangeGrant(
         accessTokens,
         validator,
@@ -1215,14 +1260,26 @@ export async function createTestEngine(
     trail,
     { claims: TEST_CLAIM_NAMES, lifetimeSeconds: SESSION_LIFETIME_SECONDS },
     clock,
+    new SessionEnding(transactor, revoker, trail, clock),
   );
   const consent = new ConsentService(
     new AuthorizationRequestValidator(stores.applications),
     scopeRegistry,
     sessions,
+    idTokens,
     transactor,
     trail,
     TEST_ISSUER,
+    clock,
+  );
+  const deviceAuthorization = new DeviceAuthorizationEndpoint(authenticator, transactor, TEST_ISSUER, clock);
+  const deviceVerification = new DeviceVerification(
+    stores.applications,
+    stores.deviceAuthorizations,
+    scopeRegistry,
+    sessions,
+    transactor,
+    trail,
     clock,
   );
   return {
@@ -1232,6 +1289,7 @@ export async function createTestEngine(
     hasher,
     keys,
     accessTokens,
+    idTokens,
     validator,
     authenticator,
     tokenEndpoint,
@@ -1242,6 +1300,8 @@ export async function createTestEngine(
     registry,
     sessions,
     consent,
+    deviceAuthorization,
+    deviceVerification,
     seed: (options) => seedApplication(stores, options),
     tokenFor: async (app, scope) => {
       const response = await tokenEndpoint.handle(

@@ -11,6 +11,7 @@ export const TOKEN_PREFIXES = {
   authorization_code: 'plat_ac_',
   login_code: 'plat_lc_',
   session: 'plat_ss_',
+  device_code: 'plat_dc_',
 } as const;
 
 export type OpaqueTokenKind = keyof typeof TOKEN_PREFIXES;
@@ -64,3 +65,4 @@ export const refreshTokens = new OpaqueTokenStrategy('refresh_token');
 export const authorizationCodes = new OpaqueTokenStrategy('authorization_code');
 export const loginCodes = new OpaqueTokenStrategy('login_code');
 export const sessionTokens = new OpaqueTokenStrategy('session');
+export const deviceCodes = new OpaqueTokenStrategy('device_code');

@@ -41,6 +41,12 @@ export class ApplicationEntity {
 
   @Column({ name: 'may_impersonate', type: 'boolean', default: false })
   mayImpersonate: boolean;
+
+  @Column({ name: 'post_logout_redirect_uris', type: 'text', transformer: jsonStringArray, default: '[]' })
+  postLogoutRedirectUris: string[];
+
+  @Column({ name: 'backchannel_logout_uri', type: 'text', nullable: true })
+  backchannelLogoutUri: string | null;
 }
 
 /** The key of a redirect URI in `application_redirect_uris`: SHA-256, hex. */

@@ -36,4 +36,13 @@ export class AuthorizationCodeEntity {
 
   @Column({ name: 'consumed_at', type: 'bigint', nullable: true, transformer: epochMillis })
   consumedAt: Date | null;
+
+  @Column({ type: 'text', nullable: true })
+  nonce: string | null;
+
+  @Column({ type: 'varchar', nullable: true })
+  sid: string | null;
+
+  @Column({ name: 'auth_time', type: 'bigint', nullable: true, transformer: epochMillis })
+  authTime: Date | null;
 }

@@ -1,6 +1,8 @@
 import { ApplicationEntity, ApplicationRedirectUriEntity } from './application.entity';
 import { AuditChainHeadEntity, AuditCheckpointEntity, AuditRecordEntity } from './audit-record.entity';
 import { AuthorizationCodeEntity } from './authorization-code.entity';
+import { BackchannelLogoutEntity } from './backchannel-logout.entity';
+import { DeviceAuthorizationEntity } from './device-authorization.entity';
 import { GroupEntity, GroupMemberEntity } from './group.entity';
 import { ImpersonationPolicyEntity } from './impersonation-policy.entity';
 import { JobEntity, JobEventEntity } from './job.entity';
@@ -27,6 +29,8 @@ export {
   AuditCheckpointEntity,
   AuditRecordEntity,
   AuthorizationCodeEntity,
+  BackchannelLogoutEntity,
+  DeviceAuthorizationEntity,
   GroupEntity,
   GroupMemberEntity,
   ImpersonationPolicyEntity,
@@ -75,4 +79,6 @@ export const ENTITIES = [
   JobEntity,
   JobEventEntity,
   ImpersonationPolicyEntity,
+  DeviceAuthorizationEntity,
+  BackchannelLogoutEntity,
 ];

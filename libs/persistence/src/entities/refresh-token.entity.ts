@@ -6,6 +6,7 @@ import { epochMillis, jsonStringArray } from '../transformers';
 @Index('idx_refresh_tokens_client_id', ['clientId'])
 @Index('idx_refresh_tokens_user_id', ['userId'])
 @Index('idx_refresh_tokens_expires_at', ['expiresAt'])
+@Index('idx_refresh_tokens_sid', ['sid'])
 export class RefreshTokenEntity {
   @PrimaryColumn({ name: 'token_hash', type: 'varchar' })
   tokenHash: string;
@@ -36,4 +37,10 @@ export class RefreshTokenEntity {
 
   @Column({ name: 'revoked_at', type: 'bigint', nullable: true, transformer: epochMillis })
   revokedAt: Date | null;
+
+  @Column({ type: 'varchar', nullable: true })
+  sid: string | null;
+
+  @Column({ name: 'auth_time', type: 'bigint', nullable: true, transformer: epochMillis })
+  authTime: Date | null;
 }

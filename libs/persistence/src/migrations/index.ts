@@ -12,6 +12,9 @@ import { RedirectUriIndex1764937000000 } from './1764937000000-redirect-uri-inde
 import { RetentionIndexes1764960000000 } from './1764960000000-retention-indexes';
 import { RefreshFamilyStart1764980000000 } from './1764980000000-refresh-family-start';
 import { TokenExchange1765000000000 } from './1765000000000-token-exchange';
+import { OpenIdConnect1765100000000 } from './1765100000000-openid-connect';
+import { LogoutUris1765150000000 } from './1765150000000-logout-uris';
+import { DeviceAuthorization1765200000000 } from './1765200000000-device-authorization';
 
 /** In order. Append new migrations; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -29,4 +32,7 @@ export const MIGRATIONS = [
   RetentionIndexes1764960000000,
   RefreshFamilyStart1764980000000,
   TokenExchange1765000000000,
+  OpenIdConnect1765100000000,
+  LogoutUris1765150000000,
+  DeviceAuthorization1765200000000,
 ];

@@ -1,6 +1,6 @@
 import type {
   Application,
-  ApplicationExchangePatch,
+  ApplicationPatch,
   ApplicationPage,
   ApplicationStore,
   AppType,
@@ -29,6 +29,8 @@ const COLUMNS = [
   'resource_uri',
   'exchange_audiences',
   'may_impersonate',
+  'post_logout_redirect_uris',
+  'backchannel_logout_uri',
 ];
 const SELECT_APPLICATIONS = `SELECT ${COLUMNS.join(', ')} FROM applications`;
 
@@ -47,6 +49,8 @@ interface ApplicationRow {
   exchange_audiences: string;
   /** A boolean on Postgres, 0 or 1 on SQLite. */
   may_impersonate: boolean | number;
+  post_logout_redirect_uris: string;
+  backchannel_logout_uri: string | null;
 }
 
 export class TypeOrmApplicationStore implements ApplicationStore {
@@ -66,7 +70,11 @@ export class TypeOrmApplicationStore implements ApplicationStore {
 
   /** With its redirect URIs' index rows: the registry inserts in a transaction. */
   async insertApplication(app: Application): Promise<InsertResult> {
-    const result = await insertOnce(this.manager, ApplicationEntity, { ...app });
+    const result = await insertOnce(this.manager, ApplicationEntity, {
+      ...app,
+      postLogoutRedirectUris: app.postLogoutRedirectUris ?? [],
+      backchannelLogoutUri: app.backchannelLogoutUri ?? null,
+    });
     const uris = [...new Set(app.redirectUris)];
     if (result === 'created' && uris.length > 0) {
       await this.manager.insert(
@@ -117,13 +125,16 @@ export class TypeOrmApplicationStore implements ApplicationStore {
   /** A resource URI another app holds is the unique index's violation: 'conflict'. */
   async updateApplicationExchange(
     clientId: string,
-    patch: ApplicationExchangePatch,
+    patch: ApplicationPatch,
   ): Promise<'updated' | 'not_found' | 'conflict'> {
-    const { resourceUri, exchangeAudiences, mayImpersonate } = patch;
+    const { resourceUri, exchangeAudiences, mayImpersonate, postLogoutRedirectUris, backchannelLogoutUri } =
+      patch;
     const set: Partial<ApplicationEntity> = {
       ...(resourceUri !== undefined && { resourceUri }),
       ...(exchangeAudiences !== undefined && { exchangeAudiences }),
       ...(mayImpersonate !== undefined && { mayImpersonate }),
+      ...(postLogoutRedirectUris !== undefined && { postLogoutRedirectUris }),
+      ...(backchannelLogoutUri !== undefined && { backchannelLogoutUri }),
     };
     if (Object.keys(set).length === 0) {
       return (await this.findApplication(clientId)) ? 'updated' : 'not_found';
@@ -153,5 +164,17 @@ function fromRow(row: ApplicationRow): Application {
     resourceUri: row.resource_uri,
     exchangeAudiences: jsonStringArray.from(row.exchange_audiences) as string[],
     mayImpersonate: Boolean(row.may_impersonate),
+    ...logoutFields(jsonStringArray.from(row.post_logout_redirect_uris) as string[], row.backchannel_logout_uri),
+  };
+}
+
+/** The logout fields only where set (`Application`: absent means none). */
+function logoutFields(
+  postLogoutRedirectUris: string[],
+  backchannelLogoutUri: string | null,
+): Pick<Application, 'postLogoutRedirectUris' | 'backchannelLogoutUri'> {
+  return {
+    ...(postLogoutRedirectUris.length > 0 && { postLogoutRedirectUris }),
+    ...(backchannelLogoutUri !== null && { backchannelLogoutUri }),
   };
 }

@@ -2,12 +2,18 @@ import type { AuthorizationCodeRecord, AuthorizationCodeStore } from '@platform/
 import type { EntityManager } from 'typeorm';
 import { AuthorizationCodeEntity } from '../entities/authorization-code.entity';
 import { pruneBatch } from './prune-batch';
+import { sessionColumns, sessionOf } from './session-stamp';
 
 export class TypeOrmAuthorizationCodeStore implements AuthorizationCodeStore {
   constructor(private readonly manager: EntityManager) {}
 
   async insertAuthorizationCode(code: AuthorizationCodeRecord): Promise<void> {
-    await this.manager.insert(AuthorizationCodeEntity, { ...code });
+    const { session, nonce, ...columns } = code;
+    await this.manager.insert(AuthorizationCodeEntity, {
+      ...columns,
+      nonce: nonce ?? null,
+      ...sessionColumns(session),
+    });
   }
 
   async consumeAuthorizationCode(codeHash: string, now: Date): Promise<AuthorizationCodeRecord | null> {
@@ -49,5 +55,7 @@ function toAuthorizationCode(row: AuthorizationCodeEntity, consumedAt: Date | nu
     createdAt: row.createdAt,
     expiresAt: row.expiresAt,
     consumedAt,
+    ...(row.nonce !== null && { nonce: row.nonce }),
+    ...sessionOf(row),
   };
 }

@@ -1,13 +1,15 @@
-import type { RefreshTokenRecord, RefreshTokenStore } from '@platform/domain';
+import type { RefreshTokenRecord, RefreshTokenStore, SessionGrant } from '@platform/domain';
 import type { EntityManager } from 'typeorm';
 import { RefreshTokenEntity } from '../entities/refresh-token.entity';
 import { pruneBatch } from './prune-batch';
+import { sessionColumns, sessionOf } from './session-stamp';
 
 export class TypeOrmRefreshTokenStore implements RefreshTokenStore {
   constructor(private readonly manager: EntityManager) {}
 
   async insertRefreshToken(token: RefreshTokenRecord): Promise<void> {
-    await this.manager.insert(RefreshTokenEntity, { ...token });
+    const { session, ...columns } = token;
+    await this.manager.insert(RefreshTokenEntity, { ...columns, ...sessionColumns(session) });
   }
 
   async findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | null> {
@@ -36,6 +38,39 @@ export class TypeOrmRefreshTokenStore implements RefreshTokenStore {
 
   revokeRefreshTokensOfUser(userId: string, now: Date): Promise<number> {
     return this.revokeAll('user_id', userId, now);
+  }
+
+  async findLiveRefreshTokens(userId: string, clientId: string, now: Date): Promise<RefreshTokenRecord[]> {
+    const rows = await this.manager
+      .createQueryBuilder(RefreshTokenEntity, 'r')
+      .where('r.user_id = :userId AND r.client_id = :clientId', { userId, clientId })
+      .andWhere('r.rotated_at IS NULL AND r.revoked_at IS NULL AND r.expires_at > :now', {
+        now: now.getTime(),
+      })
+      .getMany();
+    return rows.map(toRefreshToken);
+  }
+
+  async listSessionGrants(sid: string, now: Date): Promise<SessionGrant[]> {
+    // By the sid index; a family's newest live token speaks for it (a refresh may narrow the scope).
+    const rows = await this.manager
+      .createQueryBuilder(RefreshTokenEntity, 'r')
+      .where('r.sid = :sid AND r.revoked_at IS NULL AND r.expires_at > :now', { sid, now: now.getTime() })
+      .orderBy('r.grant_id', 'ASC')
+      .addOrderBy('r.created_at', 'DESC')
+      .getMany();
+    const grants = new Map<string, SessionGrant>();
+    for (const row of rows) {
+      if (!grants.has(row.grantId)) {
+        grants.set(row.grantId, {
+          grantId: row.grantId,
+          clientId: row.clientId,
+          userId: row.userId,
+          scopes: row.scopes,
+        });
+      }
+    }
+    return [...grants.values()];
   }
 
   pruneRefreshTokens(before: Date, limit: number): Promise<number> {
@@ -93,5 +128,6 @@ function toRefreshToken(row: RefreshTokenEntity): RefreshTokenRecord {
     expiresAt: row.expiresAt,
     rotatedAt: row.rotatedAt,
     revokedAt: row.revokedAt,
+    ...sessionOf(row),
   };
 }

@@ -2,7 +2,9 @@ import type {
   ApplicationStore,
   AuditStore,
   AuthorizationCodeStore,
+  BackchannelLogoutStore,
   DefinitionStore,
+  DeviceAuthorizationStore,
   GroupStore,
   ImpersonationPolicyStore,
   JobStore,
@@ -22,6 +24,8 @@ import { ConnectionLock, connectionLockFor } from '../connection-lock';
 import { TypeOrmApplicationStore } from './application.store';
 import { TypeOrmAuditStore } from './audit.store';
 import { TypeOrmAuthorizationCodeStore } from './authorization-code.store';
+import { TypeOrmBackchannelLogoutStore } from './backchannel-logout.store';
+import { TypeOrmDeviceAuthorizationStore } from './device-authorization.store';
 import { TypeOrmGroupStore } from './group.store';
 import { TypeOrmImpersonationPolicyStore } from './impersonation-policy.store';
 import { TypeOrmJobStore } from './job.store';
@@ -54,6 +58,8 @@ export class TypeOrmStores implements Stores {
   readonly secrets: SecretStore;
   readonly impersonationPolicies: ImpersonationPolicyStore;
   readonly jobs: JobStore;
+  readonly deviceAuthorizations: DeviceAuthorizationStore;
+  readonly backchannelLogouts: BackchannelLogoutStore;
 
   constructor(manager: EntityManager) {
     this.applications = new TypeOrmApplicationStore(manager);
@@ -72,6 +78,8 @@ export class TypeOrmStores implements Stores {
     this.secrets = new TypeOrmSecretStore(manager);
     this.impersonationPolicies = new TypeOrmImpersonationPolicyStore(manager);
     this.jobs = new TypeOrmJobStore(manager);
+    this.deviceAuthorizations = new TypeOrmDeviceAuthorizationStore(manager);
+    this.backchannelLogouts = new TypeOrmBackchannelLogoutStore(manager);
   }
 
   /**
@@ -99,6 +107,8 @@ export class TypeOrmStores implements Stores {
       secrets: serialized(stores.secrets, lock),
       impersonationPolicies: serialized(stores.impersonationPolicies, lock),
       jobs: serialized(stores.jobs, lock),
+      deviceAuthorizations: serialized(stores.deviceAuthorizations, lock),
+      backchannelLogouts: serialized(stores.backchannelLogouts, lock),
     };
   }
 }

@@ -11,6 +11,21 @@ export const authorizationCodeStoreContract: Contract = (context) => {
     await expect(store().consumeAuthorizationCode(code.codeHash, at(10))).resolves.toEqual(code);
   });
 
+  it("keeps an OpenID Connect request's nonce and the session the code was approved in", async () => {
+    const code = anAuthorizationCode({
+      nonce: 'n-0S6_WzA2Mj',
+      session: { sid: 'sid-1', authTime: at(-30_000) },
+    });
+    const plain = anAuthorizationCode();
+    await store().insertAuthorizationCode(code);
+    await store().insertAuthorizationCode(plain);
+
+    await expect(store().consumeAuthorizationCode(code.codeHash, at(10))).resolves.toEqual(code);
+    const consumed = await store().consumeAuthorizationCode(plain.codeHash, at(10));
+    expect(consumed).not.toHaveProperty('nonce');
+    expect(consumed).not.toHaveProperty('session');
+  });
+
   it('shows a second consumer when the code was consumed', async () => {
     const code = anAuthorizationCode();
     await store().insertAuthorizationCode(code);

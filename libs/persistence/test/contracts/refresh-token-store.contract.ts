@@ -11,6 +11,34 @@ export const refreshTokenStoreContract: Contract = (context) => {
     await expect(store().findRefreshToken(token.tokenHash)).resolves.toEqual(token);
   });
 
+  it('keeps the session a family began in, and a token without one has none', async () => {
+    const session = { sid: 'sid-1', authTime: at(-60_000) };
+    const withSession = aRefreshToken({ session });
+    const without = aRefreshToken();
+    await store().insertRefreshToken(withSession);
+    await store().insertRefreshToken(without);
+
+    await expect(store().findRefreshToken(withSession.tokenHash)).resolves.toEqual(withSession);
+    expect(await store().findRefreshToken(without.tokenHash)).not.toHaveProperty('session');
+  });
+
+  it("finds a user's live tokens of one client: not rotated, revoked, expired, another's", async () => {
+    const mine = { userId: 'user-live', clientId: 'app-live' };
+    const live = aRefreshToken(mine);
+    await store().insertRefreshToken(live);
+    const rotated = aRefreshToken(mine);
+    await store().insertRefreshToken(rotated);
+    await store().markRefreshTokenRotated(rotated.tokenHash, at(1));
+    const revoked = aRefreshToken(mine);
+    await store().insertRefreshToken(revoked);
+    await store().revokeRefreshTokenFamily(revoked.grantId, at(1));
+    await store().insertRefreshToken(aRefreshToken({ ...mine, expiresAt: at(10) }));
+    await store().insertRefreshToken(aRefreshToken({ userId: 'user-live' }));
+    await store().insertRefreshToken(aRefreshToken({ clientId: 'app-live' }));
+
+    await expect(store().findLiveRefreshTokens('user-live', 'app-live', at(10))).resolves.toEqual([live]);
+  });
+
   it('answers null for an unknown hash', async () => {
     await expect(store().findRefreshToken('no-such-token')).resolves.toBeNull();
   });

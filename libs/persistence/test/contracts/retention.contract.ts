@@ -1,5 +1,6 @@
 import { RetentionSweep, type Stores } from '@platform/domain';
 import type { Contract } from '../support/contract';
+import { aDeviceAuthorization } from './device-authorization-store.contract';
 import {
   aRefreshToken,
   aRevocation,
@@ -8,6 +9,7 @@ import {
   anAuthorizationCode,
   at,
   T0,
+  uniqueId,
 } from '../support/factories';
 
 const MINUTE = 60_000;
@@ -144,9 +146,29 @@ export const retentionContract: Contract = (context) => {
         );
         await stores().sessions.insertSession(aSession({ expiresAt: pastGrace }));
         await stores().refreshTokens.insertRefreshToken(aRefreshToken({ expiresAt: pastGrace }));
+        await stores().deviceAuthorizations.insertDeviceAuthorization(
+          aDeviceAuthorization({ expiresAt: pastGrace }),
+        );
       }
       await stores().tokenEvents.appendTokenEvents(
         Array.from({ length: 5 }, () => aTokenEvent({ occurredAt: at(-31 * DAY) })),
+      );
+      // Six logout tokens delivered, five of them past the grace.
+      const sids = Array.from({ length: 6 }, () => uniqueId('sid'));
+      const logouts = stores().backchannelLogouts;
+      await logouts.insertBackchannelLogouts(
+        sids.map((sid) => ({ clientId: 'rp', subject: 'user', sid, tenant: null })),
+        pastGrace,
+      );
+      const delivered = await logouts.claimBackchannelLogouts({ now: pastGrace, leaseUntil: now, limit: 10 });
+      await logouts.recordBackchannelLogoutAttempts(
+        delivered.map((logout) => ({
+          id: logout.id,
+          status: 204,
+          error: null,
+          state: 'succeeded' as const,
+          nextAttemptAt: logout.sid === sids[0] ? withinGrace : pastGrace,
+        })),
       );
       await stores().revocations.addRevocations([aRevocation({ expiresAt: at(-1) })], at(-DAY));
       const code = anAuthorizationCode({ expiresAt: withinGrace });
@@ -159,6 +181,8 @@ export const retentionContract: Contract = (context) => {
       await stores().authorizationCodes.insertAuthorizationCode(code);
       await stores().sessions.insertSession(session);
       await stores().refreshTokens.insertRefreshToken(token);
+      const device = aDeviceAuthorization({ expiresAt: withinGrace });
+      await stores().deviceAuthorizations.insertDeviceAuthorization(device);
       await stores().tokenEvents.appendTokenEvents([aTokenEvent({ occurredAt: at(-29 * DAY) })]);
 
       await expect(sweep.run()).resolves.toEqual({
@@ -167,6 +191,8 @@ export const retentionContract: Contract = (context) => {
         sessions: 5,
         refresh_tokens: 5,
         token_events: 5,
+        device_authorizations: 5,
+        backchannel_logouts: 5,
       });
 
       await expect(stores().authorizationCodes.consumeAuthorizationCode(code.codeHash, now)).resolves.toEqual(
@@ -175,13 +201,19 @@ export const retentionContract: Contract = (context) => {
       await expect(stores().sessions.findSession(session.sessionHash)).resolves.toEqual(session);
       await expect(stores().refreshTokens.findRefreshToken(token.tokenHash)).resolves.toEqual(token);
       await expect(stores().tokenEvents.listTokenEvents({ limit: 10 })).resolves.toHaveLength(1);
+      await expect(
+        stores().deviceAuthorizations.findDeviceAuthorization(device.deviceCodeHash),
+      ).resolves.toEqual(device);
       await expect(stores().revocations.listActiveRevocations(now)).resolves.toEqual([revocation]);
+      await expect(logouts.listBackchannelLogoutsOfSession(sids[0])).resolves.toHaveLength(1);
       await expect(sweep.run()).resolves.toEqual({
         revocations: 0,
         authorization_codes: 0,
         sessions: 0,
         refresh_tokens: 0,
         token_events: 0,
+        device_authorizations: 0,
+        backchannel_logouts: 0,
       });
     });
 
