@@ -208,7 +208,14 @@ export async function startControlPlaneReplica(
 export async function startBackendReplica(
   platform: TestPlatform,
   extraEnv: Record<string, string> = {},
-): Promise<{ baseUrl: string; metricsUrl: string; sidecarAddress: string; stop(): Promise<void> }> {
+): Promise<{
+  baseUrl: string;
+  metricsUrl: string;
+  sidecarAddress: string;
+  /** SIGTERM to the backend, and back on the same port once healthy; its sidecar stays. */
+  restartBackend(): Promise<void>;
+  stop(): Promise<void>;
+}> {
   const sidecar = await startExtraSidecar(platform, extraEnv);
   const [port, metricsPort] = await Promise.all([launcher.freePort(), launcher.freePort()]);
   const env = {
@@ -219,11 +226,15 @@ export async function startBackendReplica(
     SIDECAR_GRPC_ADDRESS: sidecar.address,
   };
   const log = openSync(join(platform.dataDir, `backend-${port}.log`), 'a');
-  const backend = await launcher.launchBackend({ env, stdio: log });
+  let backend = await launcher.launchBackend({ env, stdio: log });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     sidecarAddress: sidecar.address,
+    restartBackend: async () => {
+      await backend.stop();
+      backend = await launcher.launchBackend({ env, stdio: log });
+    },
     stop: async () => {
       await backend.stop();
       await sidecar.stop();
