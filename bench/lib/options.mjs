@@ -5,6 +5,7 @@ export const SCENARIOS = [
   'limit',
   'issuance',
   'exchange',
+  'private-key-jwt',
   'protected',
   'grpc-validate',
   'introspection',

@@ -3,6 +3,8 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { grpc, grpcLoad, httpLoad, percentile, validateToken } from './load.mjs';
+import { dpopClientKey } from './dpop.mjs';
+import { assertionPool, clientAssertionKey } from './client-assertion.mjs';
 import { measureRs256 } from './limit.mjs';
 import { cpuSeconds } from './proc.mjs';
 import { onCleanup, track } from './processes.mjs';
@@ -159,7 +161,73 @@ export const scenarios = {
         ...exchangeRow,
         ratios: [{ against: 'exchange-issuance' }],
       },
-      { key: 'exchange-issuance', label: 'Issuance, client_credentials, beside the exchange', ...issuanceRow },
+      {
+        key: 'exchange-issuance',
+        label: 'Issuance, client_credentials, beside the exchange',
+        ...issuanceRow,
+      },
+    ];
+  },
+
+  /**
+   * client_credentials with private_key_jwt (a new ES256 assertion per request: a signature check
+   * and a shared insert of its jti, no argon2) beside client_secret_post, in turns on the same
+   * platform (issue 43's bar: at least as fast).
+   */
+  async 'private-key-jwt'(ctx) {
+    const { platform, app } = ctx;
+    const tokenUrl = `${platform.baseUrl}/v1/oauth/token`;
+    const clientId = `bench-pkj-${Date.now().toString(36)}`;
+    const key = clientAssertionKey();
+    await registerServiceApp(platform, clientId, ['jobs.read'], {
+      token_endpoint_auth_method: 'private_key_jwt',
+      jwks: { keys: [key.jwk] },
+    });
+    // Enough for the warm-up and the load at a few thousand requests a second; signed live after.
+    const { warmup, duration } = ctx.options;
+    const nextAssertion = assertionPool(
+      key,
+      clientId,
+      platform.baseUrl,
+      Math.min(60_000, (warmup + duration) * 2_500),
+    );
+    const body = () =>
+      form({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+        client_assertion: nextAssertion(),
+        scope: 'jobs.read',
+      });
+    const once = await fetch(tokenUrl, { method: 'POST', headers: { 'content-type': FORM }, body: body() });
+    if (once.status !== 200)
+      throw new Error(`private_key_jwt issuance failed: ${once.status} ${await once.text()}`);
+    ctx.progress('issuance with private_key_jwt vs client_secret, in turns');
+    const [assertionRow, secretRow] = await ctx.compare([
+      {
+        name: 'issuance: POST /v1/oauth/token, private_key_jwt',
+        request: {
+          url: tokenUrl,
+          method: 'POST',
+          headers: { 'content-type': FORM },
+          setupRequest: (request) => ({ ...request, body: body() }),
+        },
+      },
+      { name: 'issuance: POST /v1/oauth/token, client_secret_post', request: issuanceLoad(tokenUrl, app) },
+    ]);
+    return [
+      {
+        key: 'issuance-private-key-jwt',
+        label:
+          'Issuance with private_key_jwt (client_credentials, a new ES256 assertion per request, signed ahead)',
+        ...assertionRow,
+        ratios: [{ against: 'issuance-client-secret' }],
+      },
+      {
+        key: 'issuance-client-secret',
+        label: 'Issuance with client_secret_post, beside private_key_jwt',
+        ...secretRow,
+      },
     ];
   },
 
@@ -172,10 +240,41 @@ export const scenarios = {
     const token = ctx.token;
     const me = await fetch(`${platform.baseUrl}/v1/me`, { headers: { authorization: `Bearer ${token}` } });
     if (me.status !== 200) throw new Error(`GET /v1/me answered ${me.status} before the load`);
-    const [protectedRow, unprotectedRow] = await ctx.compare([
+    // DPoP (RFC 9449): one token bound to a key of the harness, a fresh proof signed per request.
+    const meUrl = `${platform.baseUrl}/v1/me`;
+    const tokenUrl = `${platform.baseUrl}/v1/oauth/token`;
+    const key = dpopClientKey();
+    const bound = await fetch(tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': FORM, dpop: key.proof('POST', tokenUrl) },
+      body: clientCredentialsForm(ctx.app),
+    }).then((response) => response.json());
+    if (bound.token_type !== 'DPoP')
+      throw new Error(`a DPoP token request answered ${bound.error ?? bound.token_type}`);
+    const dpopAuthorization = `DPoP ${bound.access_token}`;
+    const checked = await fetch(meUrl, {
+      headers: { authorization: dpopAuthorization, dpop: key.proof('GET', meUrl, bound.access_token) },
+    });
+    if (checked.status !== 200)
+      throw new Error(`GET /v1/me with DPoP answered ${checked.status} before the load`);
+    const [protectedRow, dpopRow, unprotectedRow] = await ctx.compare([
       {
         name: 'protected: GET /v1/me',
-        request: { url: `${platform.baseUrl}/v1/me`, headers: { authorization: `Bearer ${token}` } },
+        request: { url: meUrl, headers: { authorization: `Bearer ${token}` } },
+      },
+      {
+        name: 'protected: GET /v1/me with DPoP',
+        request: {
+          url: meUrl,
+          setupRequest: (request) => ({
+            ...request,
+            headers: {
+              ...request.headers,
+              authorization: dpopAuthorization,
+              dpop: key.proof('GET', meUrl, bound.access_token),
+            },
+          }),
+        },
       },
       { name: 'unprotected: GET /v1/ping', request: { url: `${platform.baseUrl}/v1/ping` } },
     ]);
@@ -185,6 +284,12 @@ export const scenarios = {
         label: 'Protected GET /v1/me (Bearer, validation cache)',
         ...protectedRow,
         ratios: [{ against: 'unprotected' }, { against: 'rs256-verify' }],
+      },
+      {
+        key: 'protected-dpop',
+        label: 'Protected GET /v1/me with DPoP (one token, a new proof per request)',
+        ...dpopRow,
+        ratios: [{ against: 'protected' }, { against: 'unprotected' }],
       },
       { key: 'unprotected', label: 'Unprotected GET /v1/ping (same stack)', ...unprotectedRow },
     ];

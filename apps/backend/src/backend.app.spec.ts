@@ -85,6 +85,25 @@ describe('backend HTTP surface', () => {
       expect(correlation).toBe('req-42');
     });
 
+    it('forwards a DPoP proof with the path it was sent to, and relays DPoP-Nonce (RFC 9449)', async () => {
+      controlPlane.issueToken.mockResolvedValue(
+        upstream(200, { access_token: 'at', token_type: 'DPoP', expires_in: 3600 }, { 'dpop-nonce': 'n-1' }),
+      );
+      const response = await app.inject({
+        method: 'POST',
+        url: '/v1/oauth/token?ignored=1',
+        headers: { ...FORM, dpop: 'a.b.c' },
+        payload: 'grant_type=client_credentials&client_id=w&client_secret=s',
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['dpop-nonce']).toBe('n-1');
+      expect(controlPlane.issueToken).toHaveBeenCalledWith(
+        'grant_type=client_credentials&client_id=w&client_secret=s',
+        undefined,
+        { proof: 'a.b.c', path: '/v1/oauth/token' },
+      );
+    });
+
     it('relays an RFC 6749 error with its status and challenge', async () => {
       controlPlane.issueToken.mockResolvedValue(
         upstream(

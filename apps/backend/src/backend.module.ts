@@ -12,6 +12,7 @@ import { InvalidationWatcher } from './auth/invalidation-watcher';
 import { LocalRevocation } from './auth/local-revocation';
 import { ValidatedTokenCache } from './auth/validated-token-cache';
 import { LocalTokenVerifier } from './auth/local-token-verifier';
+import { DpopResourceCheck } from './auth/dpop-resource-check';
 import { AuthorizeController } from './authorize/authorize.controller';
 import { AuthorizeService } from './authorize/authorize.service';
 import { BrowserCookies, cookieSettings } from './browser/cookies';
@@ -50,6 +51,7 @@ import { ClientRateLimits } from './oauth/client-rate-limits';
 import { LocalIntrospection } from './oauth/local-introspection';
 import { OAuthController } from './oauth/oauth.controller';
 import { FlagsController } from './flags/flags.controller';
+import { FederationController } from './federation/federation.controller';
 import { JobWorkersController } from './jobs/job-workers.controller';
 import { JobsController } from './jobs/jobs.controller';
 import { AdminSecretsController } from './secrets/admin-secrets.controller';
@@ -107,6 +109,7 @@ export class BackendModule {
         ScimController,
         RateLimitRulesController,
         FlagsController,
+        FederationController,
         MaskingSettingsController,
         SecretsController,
         AdminSecretsController,
@@ -129,6 +132,7 @@ export class BackendModule {
           useFactory: () => new ValidatedTokenCache(config.backendTokenCacheSize),
         },
         { provide: LocalTokenVerifier, useFactory: () => new LocalTokenVerifier(config.issuer) },
+        { provide: DpopResourceCheck, useFactory: () => new DpopResourceCheck(config.issuer) },
         {
           provide: LocalIntrospection,
           useFactory: (cache: ValidatedTokenCache, verifier: LocalTokenVerifier) =>

@@ -26,7 +26,12 @@ export type SidecarErrorCode =
   /** Keys or deny-list not loaded yet: fail closed. */
   | 'not_ready'
   /** A limit of the sidecar's own refused the call; `retryAfterSeconds` says for how long. */
-  | 'rate_limited';
+  | 'rate_limited'
+  /**
+   * DPoP (RFC 9449): a bound token without a proof, an unbound one with a proof, or a proof
+   * refused (the message then starts `invalid_dpop_proof:`).
+   */
+  | 'dpop_invalid';
 
 export class SidecarError extends Error {
   override readonly name = 'SidecarError';

@@ -41,6 +41,11 @@ export interface PlatformConfig {
    */
   testSessionsFromClaims?: boolean;
   /**
+   * `DPOP_NONCE_REQUIRED=true`: a DPoP proof at the token endpoint must carry a nonce the
+   * control planes hand out (`DPoP-Nonce`, RFC 9449 section 8; docs/tokens.md "DPoP").
+   */
+  dpopNonceRequired?: boolean;
+  /**
    * `TEST_ANSWER_CHECK_FILE`, for test suites only (production refuses it): the backend checks
    * every JSON success body against its documented schema and appends each misfit to this file.
    */
@@ -189,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role?: ProcessR
     // checkConfig makes the backend name one in production; generated only on first use.
     sessionSecret: () => vars.SESSION_SECRET ?? generatedSecret(dataDir, 'session-secret'),
     testSessionsFromClaims: vars.TEST_SESSIONS_FROM_CLAIMS === 'true',
+    dpopNonceRequired: vars.DPOP_NONCE_REQUIRED === 'true',
     ...(vars.TEST_ANSWER_CHECK_FILE && { testAnswerCheckFile: vars.TEST_ANSWER_CHECK_FILE }),
     oidc: {
       issuer: vars.OIDC_ISSUER,

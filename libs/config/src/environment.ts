@@ -171,6 +171,11 @@ export class EnvironmentVariables {
   @IsIn(['true', 'false'], { message: 'must be true or false' })
   SIDECAR_ALLOW_NON_LOOPBACK?: string;
 
+  /** DPoP proofs at the token endpoint must carry a server nonce (RFC 9449 section 8; docs/tokens.md). */
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'must be true or false' })
+  DPOP_NONCE_REQUIRED?: string;
+
   @IsOptional()
   @Matches(/^\d{1,6}$/, { message: 'must be a whole number of milliseconds' })
   SHUTDOWN_DRAIN_MS?: string;

@@ -20,5 +20,6 @@ export * from './flags';
 export * from './masking';
 export * from './secrets';
 export * from './jobs';
+export * from './federation';
 export * from './operation-table';
 export * from './operation-index';

@@ -34,6 +34,8 @@ export class JsonWebKeySetDto {
 }
 
 const urlList = { type: 'string', isArray: true } as const;
+/** private_key_jwt assertions' algorithms (RFC 8414 section 2): asymmetric only, never `none` or an HMAC. */
+const algList = { type: 'string', isArray: true, example: ['RS256', 'PS256', 'ES256'] } as const;
 
 @ApiSchema({
   name: 'AuthorizationServerMetadata',
@@ -55,6 +57,9 @@ export class AuthorizationServerMetadataDto {
   @ApiPropertyOptional(urlList) token_endpoint_auth_methods_supported?: string[];
   @ApiPropertyOptional(urlList) introspection_endpoint_auth_methods_supported?: string[];
   @ApiPropertyOptional(urlList) revocation_endpoint_auth_methods_supported?: string[];
+  @ApiPropertyOptional(algList) token_endpoint_auth_signing_alg_values_supported?: string[];
+  @ApiPropertyOptional(algList) introspection_endpoint_auth_signing_alg_values_supported?: string[];
+  @ApiPropertyOptional(algList) revocation_endpoint_auth_signing_alg_values_supported?: string[];
   @ApiProperty({ enum: ['S256'], isArray: true }) code_challenge_methods_supported: string[];
   @ApiPropertyOptional() authorization_response_iss_parameter_supported?: boolean;
   // OpenID Connect Discovery 1.0 section 3: the same document serves /.well-known/openid-configuration.

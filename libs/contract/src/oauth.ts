@@ -3,6 +3,7 @@ import {
   MAX_ACCESS_TOKEN_LENGTH,
   MAX_IMPERSONATION_REASON_LENGTH,
   DEVICE_CODE_GRANT,
+  JWT_BEARER_GRANT,
   ROLE_BUNDLE,
   TOKEN_EXCHANGE_GRANT,
   TOKEN_TYPE,
@@ -27,7 +28,11 @@ export class TokenResponseDto {
   })
   access_token: string;
 
-  @ApiProperty({ enum: ['Bearer'] })
+  @ApiProperty({
+    enum: ['Bearer', 'DPoP'],
+    description:
+      '`DPoP` when the request carried a DPoP proof (RFC 9449): the access token is bound to its key (`cnf.jkt`) and is presented as `Authorization: DPoP` with a proof (docs/tokens.md, "DPoP").',
+  })
   token_type: string;
 
   @ApiProperty({
@@ -68,8 +73,24 @@ class ClientAuthenticationFields {
   })
   client_id?: string;
 
-  @ApiPropertyOptional({ writeOnly: true, description: 'Required unless Basic authentication is used.' })
+  @ApiPropertyOptional({
+    writeOnly: true,
+    description: 'Required unless Basic authentication or a `client_assertion` is used.',
+  })
   client_secret?: string;
+
+  @ApiPropertyOptional({
+    enum: ['urn:ietf:params:oauth:client-assertion-type:jwt-bearer'],
+    description: 'private_key_jwt (RFC 7523 section 2.2), with `client_assertion`: docs/workload-identity.md.',
+  })
+  client_assertion_type?: string;
+
+  @ApiPropertyOptional({
+    writeOnly: true,
+    description:
+      'private_key_jwt: a JWT signed (RS256, PS256 or ES256) with a key the app registered (`jwks` or `jwks_uri`): `iss` and `sub` the client_id, `aud` the issuer (or the token endpoint URL), `exp` at most 5 minutes ahead, a `jti` never used before. Any refusal: **401** `invalid_client`.',
+  })
+  client_assertion?: string;
 }
 
 /** What every grant of the token endpoint takes beside its own parameters. */
@@ -184,6 +205,25 @@ export class DeviceCodeTokenRequestDto extends TokenRequestFields {
   device_code: string;
 }
 
+@ApiSchema({
+  name: 'JwtBearerTokenRequest',
+  description:
+    'RFC 7523 section 2.1, workload identity federation (docs/workload-identity.md): a workload (a Kubernetes pod, a CI job) presents its own token from an issuer a tenant trusts, and gets a token of the app the tenant’s rule maps it to, with the rule’s scopes (or fewer), living no longer than the workload’s token. No client authentication: the token is the credential. Any refusal (untrusted issuer, bad signature, expired, no rule or several matching, presented before): **400** `invalid_grant` with one description.',
+})
+export class JwtBearerTokenRequestDto {
+  @ApiProperty({ enum: [JWT_BEARER_GRANT] })
+  grant_type: string;
+
+  @ApiProperty({ writeOnly: true, description: 'The workload’s own signed JWT (RS256, PS256 or ES256), used once.' })
+  assertion: string;
+
+  @ScopesProperty({ required: false })
+  scope?: string;
+
+  @ApiPropertyOptional({ description: 'Picks the app when several rules match the token.' })
+  client_id?: string;
+}
+
 /** The grants of the token endpoint, in the order the document lists them. */
 export const TOKEN_REQUESTS = [
   ClientCredentialsTokenRequestDto,
@@ -191,6 +231,7 @@ export const TOKEN_REQUESTS = [
   RefreshTokenRequestDto,
   TokenExchangeRequestDto,
   DeviceCodeTokenRequestDto,
+  JwtBearerTokenRequestDto,
 ] as const;
 
 @ApiSchema({
@@ -212,6 +253,15 @@ export class IntrospectionRequestDto extends ClientAuthenticationFields {
     'RFC 7009 section 2.1. Authenticate with the secret (Basic or form); an app without a secret (`spa`) sends its `client_id` alone. `token_type_hint` is accepted and ignored.',
 })
 export class RevocationRequestDto extends IntrospectionRequestDto {}
+
+@ApiSchema({
+  name: 'TokenConfirmation',
+  description: 'RFC 7800 confirmation of a DPoP-bound token (RFC 9449 section 6.1).',
+})
+export class TokenConfirmationDto {
+  @ApiProperty({ description: 'The RFC 7638 SHA-256 thumbprint (base64url) of the DPoP public key.' })
+  jkt: string;
+}
 
 @ApiSchema({ name: 'ActiveIntrospection' })
 export class ActiveIntrospectionDto {
@@ -242,7 +292,7 @@ export class ActiveIntrospectionDto {
   @ApiPropertyOptional({ description: 'Access tokens only.' })
   jti?: string;
 
-  @ApiProperty({ enum: ['Bearer', 'refresh_token'] })
+  @ApiProperty({ enum: ['Bearer', 'DPoP', 'refresh_token'], description: '`DPoP` for a DPoP-bound access token.' })
   token_type: string;
 
   @ApiPropertyOptional({
@@ -259,6 +309,12 @@ export class ActiveIntrospectionDto {
 
   @ImpersonationProperty()
   impersonation?: ImpersonationClaim;
+
+  @ApiPropertyOptional({
+    type: () => TokenConfirmationDto,
+    description: 'A DPoP-bound token: the key it is bound to (RFC 9449 section 6.2).',
+  })
+  cnf?: TokenConfirmationDto;
 }
 
 @ApiSchema({

@@ -1,4 +1,5 @@
 import { FLAG_OPERATIONS } from './flags';
+import { FEDERATION_OPERATIONS } from './federation';
 import {
   APP_OPERATIONS,
   SCOPE_OPERATIONS,
@@ -63,6 +64,7 @@ export const OPERATION_TABLES: Readonly<Record<string, Readonly<Record<string, O
   auditCheckpoint: AUDIT_CHECKPOINT_OPERATIONS,
   crossTenantRefusals: CROSS_TENANT_REFUSAL_OPERATIONS,
   scim: SCIM_OPERATIONS,
+  federation: FEDERATION_OPERATIONS,
 };
 
 /** Every entry of every table. */

@@ -43,6 +43,7 @@ export type Tag =
   | 'Feature flags'
   | 'Masking'
   | 'Secrets'
+  | 'Workload identity'
   | 'Jobs'
   | 'User login and consent'
   | 'App login family'

@@ -2,6 +2,9 @@ import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions, ApiSchema } 
 import {
   APP_TYPES,
   type AppType,
+  CLIENT_JWKS_MAX_BYTES,
+  CLIENT_JWKS_MAX_KEYS,
+  TOKEN_ENDPOINT_AUTH_METHODS,
   EXCHANGE_AUDIENCES_MAX,
   RESOURCE_URI_MAX_LENGTH,
   STANDARD_SCOPES,
@@ -9,7 +12,7 @@ import {
   type TokenEventType,
   WEBHOOK_URL_MAX_LENGTH,
 } from '@platform/domain';
-import { IsArray, IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsArray, IsBoolean, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ClientIdProperty, ScopeNamesProperty, TimestampProperty } from './fields';
 import { operation } from './operation-table';
 import { CursorPageQueryDto, LIVE_STREAM_END, PageQueryDto } from './paging';
@@ -87,6 +90,11 @@ export class RegisterApplicationDto {
   @IsBoolean()
   impersonation_allowed?: boolean;
 
+  @DpopBoundAccessTokensProperty({ also: 'Omitted: false.' })
+  @IsOptional()
+  @IsBoolean()
+  dpop_bound_access_tokens?: boolean;
+
   @PostLogoutRedirectUrisProperty({ also: 'Omitted: none.' })
   @IsOptional()
   @IsArray()
@@ -99,6 +107,27 @@ export class RegisterApplicationDto {
   @IsString()
   @MaxLength(WEBHOOK_URL_MAX_LENGTH)
   backchannel_logout_uri?: string | null;
+
+  @ApiPropertyOptional({
+    enum: TOKEN_ENDPOINT_AUTH_METHODS,
+    description:
+      'RFC 7591: how the app authenticates (docs/workload-identity.md). Omitted: with a secret (`client_secret_basic` or `client_secret_post`, both accepted), `none` for `spa`. `private_key_jwt` (not for `spa`): with assertions signed by a key of `jwks` or `jwks_uri` (exactly one); such an app gets no `client_secret`.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  token_endpoint_auth_method?: string;
+
+  @ClientJwksProperty({ also: 'Omitted or null: none.' })
+  @IsOptional()
+  @IsObject()
+  jwks?: object | null;
+
+  @ClientJwksUriProperty({ also: 'Omitted or null: none.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(WEBHOOK_URL_MAX_LENGTH)
+  jwks_uri?: string | null;
 }
 
 @ApiSchema({
@@ -125,6 +154,11 @@ export class UpdateApplicationDto {
   @IsBoolean()
   impersonation_allowed?: boolean;
 
+  @DpopBoundAccessTokensProperty()
+  @IsOptional()
+  @IsBoolean()
+  dpop_bound_access_tokens?: boolean;
+
   @PostLogoutRedirectUrisProperty({ also: 'Replaces the list; `[]`: none.' })
   @IsOptional()
   @IsArray()
@@ -137,6 +171,17 @@ export class UpdateApplicationDto {
   @IsString()
   @MaxLength(WEBHOOK_URL_MAX_LENGTH)
   backchannel_logout_uri?: string | null;
+
+  @ClientJwksProperty({ also: 'A private_key_jwt app only: its new keys (a rotation); clears `jwks_uri`.' })
+  @IsOptional()
+  @IsObject()
+  jwks?: object;
+
+  @ClientJwksUriProperty({ also: 'A private_key_jwt app only: where its keys are now; clears `jwks`.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(WEBHOOK_URL_MAX_LENGTH)
+  jwks_uri?: string;
 }
 
 @ApiSchema({
@@ -160,9 +205,17 @@ export class ApplicationDto {
   @ResourceUriProperty({ required: true, also: 'null: none.' }) resource_uri: string | null;
   @ExchangeAudiencesProperty({ required: true }) token_exchange_audiences: string[];
   @ImpersonationAllowedProperty({ required: true }) impersonation_allowed: boolean;
+  @DpopBoundAccessTokensProperty({ required: true }) dpop_bound_access_tokens: boolean;
   @PostLogoutRedirectUrisProperty({ required: true }) post_logout_redirect_uris: string[];
   @BackchannelLogoutUriProperty({ required: true, also: 'null: none.' }) backchannel_logout_uri:
     string | null;
+  @ApiProperty({
+    enum: TOKEN_ENDPOINT_AUTH_METHODS,
+    description: 'How the app authenticates (RFC 7591); for apps registered without it, by whether it holds a secret.',
+  })
+  token_endpoint_auth_method: string;
+  @ClientJwksProperty({ required: true, also: 'null: none.' }) jwks: object | null;
+  @ClientJwksUriProperty({ required: true, also: 'null: none.' }) jwks_uri: string | null;
 }
 
 @ApiSchema({
@@ -368,7 +421,7 @@ export const APP_OPERATIONS = {
     tag: 'Registry',
     summary: 'Change an application’s part in token exchange and logout',
     description:
-      'Changes the members sent of `resource_uri`, `token_exchange_audiences`, `impersonation_allowed`, `post_logout_redirect_uris` and `backchannel_logout_uri` (at least one; a body naming none is **400**), for the requests that come after. A `resource_uri` another application is: **409**; a logout URI breaking its rules, or one given to a `service` app: **400**. Audited (`app.updated`, with the values set).',
+      'Changes the members sent of `resource_uri`, `token_exchange_audiences`, `impersonation_allowed`, `post_logout_redirect_uris`, `backchannel_logout_uri`, `dpop_bound_access_tokens`, and a private_key_jwt app’s `jwks` or `jwks_uri` (a key rotation, docs/workload-identity.md) (at least one; a body naming none is **400**), for the requests that come after. A `resource_uri` another application is: **409**; a logout URI breaking its rules, or one given to a `service` app, keys for an app that is not private_key_jwt or breaking the registration’s rules: **400**. Audited (`app.updated`, with the values set).',
     method: 'PATCH',
     path: 'v1/oauth/apps/:id',
     internal: 'api/v1/apps/:id',
@@ -531,6 +584,18 @@ function ImpersonationAllowedProperty({ also, ...options }: MemberOptions = {}) 
   } as ApiPropertyOptions);
 }
 
+/** RFC 9449 section 5.2: the app's token requests must carry a DPoP proof (docs/tokens.md, "DPoP"). */
+function DpopBoundAccessTokensProperty({ also, ...options }: MemberOptions = {}) {
+  return ApiProperty({
+    required: false,
+    type: 'boolean',
+    description:
+      `Whether every token request of this client must carry a DPoP proof (RFC 9449 section 5.2): without one it is refused (\`invalid_dpop_proof\`), and its access tokens are always bound to its key. A proof is accepted from any client either way. ${also ?? ''}`.trim(),
+    example: false,
+    ...options,
+  } as ApiPropertyOptions);
+}
+
 /** Where RP-initiated logout may send the browser back (docs/openid-connect.md). */
 function PostLogoutRedirectUrisProperty({ also, ...options }: MemberOptions = {}) {
   return ApiProperty({
@@ -557,6 +622,35 @@ function BackchannelLogoutUriProperty({ also, ...options }: MemberOptions = {}) 
     description:
       `OpenID Connect Back-Channel Logout 1.0: where a logout token is posted when a session the app holds a grant of ends (delivered and retried as webhooks are). The rules of a webhook URL: \`https\` to a public address (\`http\` and local addresses only where webhooks allow them, outside production); \`web\`, \`spa\` and \`cli\` apps only. ${also ?? ''}`.trim(),
     example: 'https://reports.example/backchannel-logout',
+    ...options,
+  } as ApiPropertyOptions);
+}
+
+/** private_key_jwt: the app's public keys inline (RFC 7591 `jwks`). */
+function ClientJwksProperty({ also, ...options }: MemberOptions = {}) {
+  return ApiProperty({
+    required: false,
+    type: 'object',
+    nullable: true,
+    additionalProperties: true,
+    description:
+      `private_key_jwt: a JWK set of 1 to ${CLIENT_JWKS_MAX_KEYS} public RSA or EC keys (a private key is refused), at most ${CLIENT_JWKS_MAX_BYTES} bytes. ${also ?? ''}`.trim(),
+    example: { keys: [{ kty: 'EC', crv: 'P-256', kid: 'k1', x: '…', y: '…' }] },
+    ...options,
+  } as ApiPropertyOptions);
+}
+
+/** private_key_jwt: where the app publishes its public keys (RFC 7591 `jwks_uri`). */
+function ClientJwksUriProperty({ also, ...options }: MemberOptions = {}) {
+  return ApiProperty({
+    required: false,
+    type: 'string',
+    nullable: true,
+    format: 'uri',
+    maxLength: WEBHOOK_URL_MAX_LENGTH,
+    description:
+      `private_key_jwt: where the app's JWK set is fetched (cached, fetched again on an unknown \`kid\` at most every 30 s), under the webhooks' address rules (\`https\` to a public address in production). ${also ?? ''}`.trim(),
+    example: 'https://worker.example/.well-known/jwks.json',
     ...options,
   } as ApiPropertyOptions);
 }

@@ -30,6 +30,9 @@ export const OAUTH_ERROR_CODES = [
   'authorization_pending',
   'slow_down',
   'expired_token',
+  // RFC 9449 section 5: a DPoP proof refused at the token endpoint, or a server nonce asked for.
+  'invalid_dpop_proof',
+  'use_dpop_nonce',
 ] as const;
 export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
 
@@ -40,6 +43,8 @@ export class OAuthError extends Error {
     readonly description: string,
     /** Why, for the log only: never sent to the client. */
     readonly detail?: string,
+    /** RFC 9449 section 8: the nonce a `use_dpop_nonce` answer hands out as `DPoP-Nonce`. */
+    readonly dpopNonce?: string,
   ) {
     super(`${code}: ${description}`);
   }
@@ -92,6 +97,25 @@ export class BearerError extends Error {
     readonly description: string,
     /** Scope needed, reported in WWW-Authenticate for insufficient_scope. */
     readonly requiredScope?: string,
+  ) {
+    super(`${code}: ${description}`);
+  }
+}
+
+/**
+ * A refusal of `Authorization: DPoP <token>` at a protected resource (RFC 9449 section 7.1):
+ * answered with the `DPoP` challenge (`WWW-Authenticate: DPoP error=..., algs=...`).
+ * `invalid_token` for a token that is not valid or not bound, `invalid_dpop_proof` for the
+ * proof's fault, `use_dpop_nonce` with the nonce to use, `invalid_request` for a malformed header.
+ */
+export type DpopChallengeCode = 'invalid_request' | 'invalid_token' | 'invalid_dpop_proof' | 'use_dpop_nonce';
+
+export class DpopChallengeError extends Error {
+  override readonly name = 'DpopChallengeError';
+  constructor(
+    readonly code: DpopChallengeCode,
+    readonly description: string,
+    readonly nonce?: string,
   ) {
     super(`${code}: ${description}`);
   }

@@ -89,8 +89,8 @@ describe('isDefinedScope', () => {
     expect(isDefinedScope('files.write', defined)).toBe(true);
   });
 
-  it('has eighteen standard scopes, users.*, audit.read, scim.*, jobs.work and the sidecar services among them', () => {
-    expect(defined).toHaveLength(18);
+  it('has twenty standard scopes, users.*, audit.read, scim.*, jobs.work, federation.* and the sidecar services among them', () => {
+    expect(defined).toHaveLength(20);
     expect(defined).toEqual(
       expect.arrayContaining([
         'users.read',
@@ -98,6 +98,8 @@ describe('isDefinedScope', () => {
         'audit.read',
         'scim.read',
         'scim.write',
+        'federation.read',
+        'federation.write',
         'jobs.work',
         'ratelimit.check',
         'flags.read',

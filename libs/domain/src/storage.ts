@@ -6,6 +6,8 @@
  * on SQLite and Postgres.
  */
 import type { AuditStore } from './audit/audit-record';
+import type { AssertionReplayStore } from './clients/assertion-replays';
+import type { FederatedIssuerStore } from './federation/workload-federation';
 import type { DefinitionStore } from './definitions/service-definition';
 import type { DeviceAuthorizationStore } from './device/device-authorization';
 import type { TokenEventStore } from './events/token-event';
@@ -50,6 +52,8 @@ export interface Stores {
   jobs: JobStore;
   backchannelLogouts: BackchannelLogoutStore;
   deviceAuthorizations: DeviceAuthorizationStore;
+  assertionReplays: AssertionReplayStore;
+  federatedIssuers: FederatedIssuerStore;
 }
 
 export interface Transactor {

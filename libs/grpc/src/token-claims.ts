@@ -1,4 +1,5 @@
 import type { Actor__Output as Actor } from './generated/platform/auth/v1/Actor';
+import type { Confirmation__Output as Confirmation } from './generated/platform/auth/v1/Confirmation';
 import type { TokenClaims__Output as TokenClaims } from './generated/platform/auth/v1/TokenClaims';
 
 /** A claim of a verified access token that is missing or of the wrong type; the message names it. */
@@ -17,7 +18,7 @@ export const MAX_ACTOR_DEPTH = 10;
  * every other claim is checked here and a wrong one throws InvalidClaimError.
  */
 export function tokenClaimsOf(payload: Record<string, unknown>): TokenClaims {
-  const { iss, sub, aud, exp, iat, jti, client_id, scope, tenant, roles, grant_id, act, impersonation } =
+  const { iss, sub, aud, exp, iat, jti, client_id, scope, tenant, roles, grant_id, act, impersonation, cnf } =
     payload;
   if (typeof sub !== 'string' || sub === '') throw new InvalidClaimError('invalid claim sub');
   if (typeof jti !== 'string' || jti === '') throw new InvalidClaimError('invalid claim jti');
@@ -47,7 +48,21 @@ export function tokenClaimsOf(payload: Record<string, unknown>): TokenClaims {
     grant_id: grant_id ?? '',
     act: act === undefined ? null : actorOf(act, 1),
     impersonation: (impersonation as string | undefined) ?? '',
+    cnf: cnf === undefined ? null : confirmationOf(cnf),
   });
+}
+
+/**
+ * `cnf` (RFC 7800) of a DPoP-bound token: `{jkt}` with the key's thumbprint (RFC 9449 section
+ * 6.1). Any other confirmation method is one no validator here can check: refused.
+ */
+function confirmationOf(value: unknown): Confirmation {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidClaimError('invalid claim cnf');
+  }
+  const { jkt } = value as Record<string, unknown>;
+  if (typeof jkt !== 'string' || jkt === '') throw new InvalidClaimError('invalid claim cnf.jkt');
+  return Object.freeze({ jkt });
 }
 
 /** One actor of the `act` chain (RFC 8693 section 4.1) and those it nests, checked. */

@@ -1,4 +1,4 @@
-import { BearerError } from '@platform/domain';
+import { BearerError, DpopChallengeError } from '@platform/domain';
 
 /**
  * No credential at all on a Bearer-protected route. RFC 6750 section 3.1: the challenge then
@@ -8,6 +8,38 @@ export class MissingBearerTokenError extends BearerError {
   constructor() {
     super('invalid_token', 'An access token is required');
   }
+}
+
+/** `DPoP <b64token>` (RFC 9449 section 7.1), as Bearer's. */
+const DPOP_CREDENTIALS = /^\s*dpop\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
+
+/** An access token as presented: `dpop` when its scheme was DPoP (a proof must come with it). */
+export interface PresentedToken {
+  token: string;
+  dpop: boolean;
+}
+
+/**
+ * The access token of an `Authorization: Bearer <token>` or `Authorization: DPoP <token>` header
+ * (RFC 9449 section 7.1). Bearer is tried first with the one regular expression it always took;
+ * otherwise as readBearerToken (a malformed DPoP header: invalid_request).
+ */
+export function readAccessToken(authorization: string | string[] | undefined): PresentedToken {
+  const single =
+    Array.isArray(authorization) && authorization.length === 1 ? authorization[0] : authorization;
+  if (typeof single === 'string') {
+    const bearer = BEARER_CREDENTIALS.exec(single)?.[1];
+    if (bearer !== undefined) return { token: bearer, dpop: false };
+    const dpop = DPOP_CREDENTIALS.exec(single)?.[1];
+    if (dpop !== undefined) return { token: dpop, dpop: true };
+    if (SCHEME.exec(single)?.[1].toLowerCase() === 'dpop') {
+      throw new DpopChallengeError(
+        'invalid_request',
+        'The Authorization header is not of the form "DPoP <token>"',
+      );
+    }
+  }
+  return { token: readBearerToken(authorization), dpop: false };
 }
 
 /** `Bearer <b64token>` (RFC 6750 section 2.1), the scheme in any case, spaces around. */

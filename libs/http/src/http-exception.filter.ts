@@ -7,6 +7,8 @@ import {
 } from '@nestjs/common';
 import {
   BearerError,
+  DpopChallengeError,
+  DPOP_ALGORITHMS,
   type BearerErrorCode,
   DomainError,
   type DomainErrorCode,
@@ -117,8 +119,14 @@ function scimError(status: number, detail: string, scimType?: string): ErrorResp
 }
 
 function mapException(exception: unknown, request: RequestLike, oauthRoute: boolean): ErrorResponse {
-  if (exception instanceof OAuthError) return oauthError(exception.code, exception.description, request);
+  if (exception instanceof OAuthError) {
+    const response = oauthError(exception.code, exception.description, request);
+    // RFC 9449 section 8: the nonce a client must put in its next proof.
+    if (exception.dpopNonce !== undefined) response.headers['dpop-nonce'] = exception.dpopNonce;
+    return response;
+  }
   if (exception instanceof BearerError) return bearerError(exception);
+  if (exception instanceof DpopChallengeError) return dpopChallenge(exception);
   if (exception instanceof DomainError) {
     if (oauthRoute && exception.code === 'unavailable') {
       return oauthError('temporarily_unavailable', exception.message, request);
@@ -173,6 +181,8 @@ export function oauthStatus(code: OAuthErrorCode): number {
     case 'authorization_pending':
     case 'slow_down':
     case 'expired_token':
+    case 'invalid_dpop_proof':
+    case 'use_dpop_nonce':
       return 400;
     default:
       return assertNever(code);
@@ -223,6 +233,28 @@ function bearerError(error: BearerError): ErrorResponse {
   return {
     status,
     headers: { 'content-type': PROBLEM_CONTENT_TYPE, 'www-authenticate': `Bearer ${attributes.join(', ')}` },
+    body: { ...problem(status, statusTitle(status), error.description), error: error.code },
+  };
+}
+
+/**
+ * RFC 9449 section 7.1: the `DPoP` challenge with its error and the proof algorithms accepted;
+ * `use_dpop_nonce` also hands out the nonce (`DPoP-Nonce`, section 9).
+ */
+function dpopChallenge(error: DpopChallengeError): ErrorResponse {
+  const status = error.code === 'invalid_request' ? 400 : 401;
+  const challenge = [
+    `error="${error.code}"`,
+    `error_description="${quotable(error.description)}"`,
+    `algs="${DPOP_ALGORITHMS.join(' ')}"`,
+  ].join(', ');
+  return {
+    status,
+    headers: {
+      'content-type': PROBLEM_CONTENT_TYPE,
+      'www-authenticate': `DPoP ${challenge}`,
+      ...(error.nonce !== undefined && { 'dpop-nonce': error.nonce }),
+    },
     body: { ...problem(status, statusTitle(status), error.description), error: error.code },
   };
 }

@@ -36,6 +36,16 @@ export class TokenBatchRequestDto {
   @IsString()
   authorization?: string;
 
+  /** The client's `DPoP` proof header (RFC 9449), verbatim, when it sent one. */
+  @IsOptional()
+  @IsString()
+  dpop?: string;
+
+  /** The path the client sent the request to, without query: the proof's `htu` is the issuer with it. */
+  @IsOptional()
+  @Matches(/^\/[^?#]*$/)
+  dpop_path?: string;
+
   /** The correlation id of the client's request. */
   @Matches(SANE_CORRELATION_ID)
   request_id: string;

@@ -10,6 +10,7 @@ export {
   type ProblemDetails,
 } from './errors';
 export type { FetchLike } from './fetch';
+export { DpopKey, type DpopAlgorithm, type DpopProofOptions } from './dpop';
 export { findLink, parseLinkHeader, type Link } from './link-header';
 export {
   basicAuthorization,

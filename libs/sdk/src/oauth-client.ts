@@ -1,3 +1,4 @@
+import type { DpopKey } from './dpop';
 import { errorFromResponse } from './errors';
 import { type FetchLike, globalFetch, joinUrl } from './fetch';
 import { OAuthProtocolError } from './errors';
@@ -20,8 +21,16 @@ export interface OAuthClientOptions {
   /** Default `client_secret_basic`. */
   authMethod?: ClientAuthMethod;
   fetch?: FetchLike;
+  /**
+   * DPoP (RFC 9449, docs/tokens.md "DPoP"): every token request carries a proof of this key, so
+   * the access tokens (and a public client's refresh tokens) are bound to it (`token_type:
+   * DPoP`); a `use_dpop_nonce` refusal is retried once with the server's nonce. Give the same
+   * key to the PlatformClient that uses the tokens.
+   */
+  dpop?: DpopKey;
 }
 
+const TOKEN_PATH = '/v1/oauth/token';
 const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const DEVICE_CODE = 'urn:ietf:params:oauth:grant-type:device_code';
 /** RFC 8628 section 3.5: what each `slow_down` adds to the interval. */
@@ -209,11 +218,20 @@ export class OAuthClient {
         body.set('client_secret', clientSecret);
       }
     }
-    const response = await this.fetch(joinUrl(this.options.baseUrl, path), {
-      method: 'POST',
-      headers,
-      body: body.toString(),
-    });
+    const url = joinUrl(this.options.baseUrl, path);
+    // Proofs go to the token endpoint only (RFC 9449 section 5), not introspection or revocation.
+    const dpop = path === TOKEN_PATH ? this.options.dpop : undefined;
+    const send = async () =>
+      this.fetch(url, {
+        method: 'POST',
+        headers: { ...headers, ...(dpop && { dpop: await dpop.proof('POST', url) }) },
+        body: body.toString(),
+      });
+    let response = await send();
+    if (dpop !== undefined && dpop.rememberNonce(url, response) && (await isNonceRefusal(response))) {
+      response = await send();
+      dpop.rememberNonce(url, response);
+    }
     if (!response.ok) throw await errorFromResponse(response);
     const text = await response.text();
     return (text === '' ? {} : JSON.parse(text)) as T;
@@ -258,4 +276,15 @@ function defined(form: Record<string, string | undefined>): Record<string, strin
 
 function withHint(form: Record<string, string>, hint: string | undefined): Record<string, string> {
   return hint === undefined ? form : { ...form, token_type_hint: hint };
+}
+
+/** A token endpoint's `use_dpop_nonce` (RFC 9449 section 8), read from a copy of the answer. */
+async function isNonceRefusal(response: Response): Promise<boolean> {
+  if (response.status !== 400) return false;
+  try {
+    const body = (await response.clone().json()) as { error?: unknown };
+    return body.error === 'use_dpop_nonce';
+  } catch {
+    return false;
+  }
 }

@@ -1,5 +1,6 @@
 import { errorFromResponse } from './errors';
 import { type FetchLike, globalFetch, joinUrl } from './fetch';
+import { asksForNonce, type DpopKey } from './dpop';
 import type { TokenSource } from './token-source';
 import type { Me } from './wire';
 
@@ -9,6 +10,12 @@ export interface PlatformClientOptions {
   /** A `ServiceTokenSource` (service model) or a `UserTokenSource` (user-forwarding model). */
   tokens: TokenSource;
   fetch?: FetchLike;
+  /**
+   * DPoP (RFC 9449): the key the token source's tokens are bound to (the OAuthClient's `dpop`).
+   * Every request then carries `Authorization: DPoP <token>` and a fresh proof naming its method,
+   * URL and token; a `use_dpop_nonce` challenge is answered once with the server's nonce.
+   */
+  dpop?: DpopKey;
 }
 
 /**
@@ -21,11 +28,13 @@ export class PlatformClient {
   readonly baseUrl: string;
   private readonly tokens: TokenSource;
   private readonly fetch: FetchLike;
+  private readonly dpop: DpopKey | undefined;
 
   constructor(options: PlatformClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.tokens = options.tokens;
     this.fetch = options.fetch ?? globalFetch;
+    this.dpop = options.dpop;
   }
 
   /**
@@ -66,9 +75,20 @@ export class PlatformClient {
     return this.json<Me>('/v1/me');
   }
 
-  private send(url: string, init: RequestInit, token: string): Promise<Response> {
+  private async send(url: string, init: RequestInit, token: string): Promise<Response> {
     const headers = mergeHeaders({}, init.headers);
-    headers.set('authorization', `Bearer ${token}`);
+    const dpop = this.dpop;
+    if (dpop === undefined) {
+      headers.set('authorization', `Bearer ${token}`);
+      return this.fetch(url, { ...init, headers });
+    }
+    headers.set('authorization', `DPoP ${token}`);
+    const method = (init.method ?? 'GET').toUpperCase();
+    headers.set('dpop', await dpop.proof(method, url, { accessToken: token }));
+    const response = await this.fetch(url, { ...init, headers });
+    if (!dpop.rememberNonce(url, response) || !asksForNonce(response)) return response;
+    await discard(response);
+    headers.set('dpop', await dpop.proof(method, url, { accessToken: token }));
     return this.fetch(url, { ...init, headers });
   }
 }

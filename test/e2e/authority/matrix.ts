@@ -49,6 +49,8 @@ const USER_SCOPES = [
   'ratelimit.check',
   'flags.read',
   'masking.apply',
+  'federation.read',
+  'federation.write',
 ];
 /** ...and as wildcards: the broad web app of the issue's reproductions (`jobs.*` covers `jobs.work`). */
 const BROAD_SCOPES = [
@@ -61,6 +63,7 @@ const BROAD_SCOPES = [
   'ratelimit.*',
   'flags.*',
   'masking.*',
+  'federation.*',
 ];
 
 export type TargetName = 'A' | 'B' | 'platform' | 'own';

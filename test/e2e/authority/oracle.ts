@@ -46,6 +46,7 @@ const ROLE_BUNDLE: Record<string, readonly string[]> = {
     'audit.read',
     'users.*',
     'scim.*',
+    'federation.*',
     ...PLATFORM_SERVICES,
   ],
   user: [

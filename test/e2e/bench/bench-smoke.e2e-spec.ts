@@ -96,6 +96,8 @@ describe('npm run bench (quick scenarios, a second each, no warm-up)', () => {
         'issuance-floor-writes',
         'exchange',
         'exchange-issuance',
+        'issuance-private-key-jwt',
+        'issuance-client-secret',
         'protected',
         'revocation',
         'revocation-backend',

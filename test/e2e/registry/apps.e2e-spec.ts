@@ -239,6 +239,10 @@ describe('/v1/oauth/apps', () => {
             'resource_uri',
             'token_exchange_audiences',
             'impersonation_allowed',
+            'dpop_bound_access_tokens',
+            'token_endpoint_auth_method',
+            'jwks',
+            'jwks_uri',
           ].sort(),
         );
       }

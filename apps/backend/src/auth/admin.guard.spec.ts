@@ -6,6 +6,7 @@ import { ISSUER, keyPair, NOW, sign } from '../testing/access-tokens';
 import { claimsFactory, fakeSidecar, type FakeSidecar } from '../testing/fakes';
 import { AdminGuard } from './admin.guard';
 import { type AuthenticatedRequest, BearerGuard } from './bearer.guard';
+import { DpopResourceCheck } from './dpop-resource-check';
 import { LocalTokenVerifier } from './local-token-verifier';
 import { ValidatedTokenCache } from './validated-token-cache';
 
@@ -27,7 +28,12 @@ describe(BearerGuard.name, () => {
 
   beforeEach(() => {
     sidecar = fakeSidecar();
-    guard = new BearerGuard(sidecar as unknown as SidecarClient, new ValidatedTokenCache(), darkVerifier());
+    guard = new BearerGuard(
+      sidecar as unknown as SidecarClient,
+      new ValidatedTokenCache(),
+      darkVerifier(),
+      new DpopResourceCheck('https://auth.example.test'),
+    );
   });
 
   it('attaches the claims of a token the sidecar accepts', async () => {
@@ -74,7 +80,12 @@ describe(BearerGuard.name, () => {
     verifier.goLive([key.message], []);
     const cache = new ValidatedTokenCache(10);
     cache.goLive();
-    guard = new BearerGuard(sidecar as unknown as SidecarClient, cache, verifier);
+    guard = new BearerGuard(
+      sidecar as unknown as SidecarClient,
+      cache,
+      verifier,
+      new DpopResourceCheck('https://auth.example.test'),
+    );
     const token = await sign(key, { aud: 'https://api.reports.example' });
     sidecar.validateToken.mockRejectedValue(new BearerError('invalid_token', 'wrong audience'));
 
@@ -92,7 +103,12 @@ describe(BearerGuard.name, () => {
     beforeEach(() => {
       cache = new ValidatedTokenCache(10);
       cache.goLive();
-      guard = new BearerGuard(sidecar as unknown as SidecarClient, cache, darkVerifier());
+      guard = new BearerGuard(
+        sidecar as unknown as SidecarClient,
+        cache,
+        darkVerifier(),
+        new DpopResourceCheck('https://auth.example.test'),
+      );
     });
 
     it('accepts a token seen before at once, without asking the sidecar again', async () => {
@@ -152,7 +168,12 @@ describe(AdminGuard.name, () => {
 
   beforeEach(() => {
     sidecar = fakeSidecar();
-    guard = new AdminGuard(sidecar as unknown as SidecarClient, new ValidatedTokenCache(), darkVerifier());
+    guard = new AdminGuard(
+      sidecar as unknown as SidecarClient,
+      new ValidatedTokenCache(),
+      darkVerifier(),
+      new DpopResourceCheck('https://auth.example.test'),
+    );
   });
 
   it('admits a token carrying admin.*', async () => {

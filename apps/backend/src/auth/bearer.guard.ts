@@ -8,13 +8,21 @@ import {
 } from '@nestjs/common';
 import { DeclaresAuthority } from '@platform/contract';
 import type { TokenClaims } from '@platform/grpc';
-import { readBearerToken } from '@platform/http';
+import { BearerError } from '@platform/domain';
+import { readAccessToken } from '@platform/http';
 import type { FastifyRequest } from 'fastify';
 import { SidecarClient } from '../clients/sidecar.client';
+import { asDpopChallenge, DpopResourceCheck } from './dpop-resource-check';
 import { LocalTokenVerifier } from './local-token-verifier';
 import { ValidatedTokenCache } from './validated-token-cache';
 
 export type AuthenticatedRequest = FastifyRequest & { claims?: TokenClaims };
+
+/** RFC 9449 section 7.2: a bound token is never accepted as a bearer token. */
+const BOUND_AS_BEARER = new BearerError(
+  'invalid_token',
+  'The access token is DPoP-bound: present it as DPoP with a proof',
+);
 
 /**
  * Any valid access token, as the local sidecar judges it (signature, exp, deny-list, app
@@ -22,6 +30,10 @@ export type AuthenticatedRequest = FastifyRequest & { claims?: TokenClaims };
  * While the sidecar's invalidation stream is live, a token accepted before is answered from
  * ValidatedTokenCache and a new one is accepted by LocalTokenVerifier (one signature check);
  * anything else asks the sidecar. The claims are attached to the request (`@Claims()`).
+ *
+ * DPoP (RFC 9449 section 7): `Authorization: DPoP <token>` with a `DPoP` proof takes its own
+ * path (DpopResourceCheck, on every request: the cache keeps claims, never a proof); a bound
+ * token presented as Bearer is refused (invalid_token), so is an unbound one presented as DPoP.
  */
 @Injectable()
 export class BearerGuard implements CanActivate {
@@ -29,12 +41,15 @@ export class BearerGuard implements CanActivate {
     private readonly sidecar: SidecarClient,
     private readonly cache: ValidatedTokenCache,
     private readonly verifier: LocalTokenVerifier,
+    private readonly dpop: DpopResourceCheck,
   ) {}
 
   /** Synchronous unless the sidecar is asked: Nest awaits only a guard that returns a promise. */
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const token = readBearerToken(request.headers.authorization);
+    const presented = readAccessToken(request.headers.authorization);
+    if (presented.dpop) return this.activateDpop(request, presented.token);
+    const token = presented.token;
     const claims = this.cache.get(token) ?? this.verifyHere(token);
     if (claims === undefined) {
       return this.validate(token).then((validated) => {
@@ -42,8 +57,35 @@ export class BearerGuard implements CanActivate {
         return true;
       });
     }
+    // The sidecar refuses a bound token without a proof itself; judged here, the same rule.
+    if (claims.cnf) throw BOUND_AS_BEARER;
     request.claims = claims;
     return true;
+  }
+
+  /** `Authorization: DPoP`: the token as on the Bearer path, then its proof for this request. */
+  private activateDpop(request: AuthenticatedRequest, token: string): boolean | Promise<boolean> {
+    const presentation = this.dpop.presentationOf(request);
+    const claims = this.cache.get(token) ?? this.verifyHere(token);
+    if (claims !== undefined) {
+      this.dpop.check(token, claims, presentation);
+      request.claims = claims;
+      return true;
+    }
+    // The sidecar checks the binding and the proof too (its replay cache, not ours): ours is
+    // checked as well, so the proof cannot be replayed here once the claims are cached.
+    const generation = this.cache.generation;
+    return this.sidecar.validateToken(token, '', presentation).then(
+      (validated) => {
+        this.dpop.check(token, validated, presentation);
+        this.cache.remember(token, validated, generation);
+        request.claims = validated;
+        return true;
+      },
+      (error: unknown) => {
+        throw asDpopChallenge(error);
+      },
+    );
   }
 
   /** Judged with the streamed keys and deny-list, synchronously: nothing can change meanwhile. */

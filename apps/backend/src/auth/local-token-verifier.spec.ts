@@ -37,6 +37,7 @@ describe(LocalTokenVerifier.name, () => {
         grant_id: 'g-1',
         act: null,
         impersonation: '',
+        cnf: null,
       });
     },
   );

@@ -16,6 +16,7 @@ import {
   type RequiredPermission,
   RequirePermission,
 } from './permission';
+import { DpopResourceCheck } from './dpop-resource-check';
 
 type FakeAuthorizer = jest.Mocked<Pick<SidecarClient, 'authorize'>>;
 
@@ -64,7 +65,11 @@ describe(PermissionGuard.name, () => {
 
   beforeEach(() => {
     sidecar = { authorize: jest.fn() };
-    guard = new PermissionGuard(sidecar as unknown as SidecarClient, new Reflector());
+    guard = new PermissionGuard(
+      sidecar as unknown as SidecarClient,
+      new Reflector(),
+      new DpopResourceCheck('https://auth.example.test'),
+    );
   });
 
   it('asks the sidecar once with the action and the tenant of the route parameter', async () => {
@@ -213,7 +218,10 @@ describe('@RequirePermission over HTTP', () => {
     logger = { log: jest.fn(), error: jest.fn(), warn: jest.fn(), debug: jest.fn(), verbose: jest.fn() };
     @Module({
       controllers: [TenantProbeController],
-      providers: [{ provide: SidecarClient, useValue: sidecar }],
+      providers: [
+        { provide: SidecarClient, useValue: sidecar },
+        { provide: DpopResourceCheck, useValue: new DpopResourceCheck('https://auth.example.test') },
+      ],
     })
     class ProbeModule {}
     app = await createHttpApp(ProbeModule, { logger, bodyLimit: 4096 });

@@ -12,11 +12,12 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DeclaresAuthority, type TenantSource } from '@platform/contract';
-import { headerValue, readBearerToken, toErrorResponse } from '@platform/http';
+import { headerValue, readAccessToken, toErrorResponse } from '@platform/http';
 import { encodePrincipal, PRINCIPAL_HEADER, TENANT_HEADER } from '@platform/internal';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SidecarClient } from '../clients/sidecar.client';
 import type { AuthenticatedRequest } from './bearer.guard';
+import { asDpopChallenge, DpopResourceCheck } from './dpop-resource-check';
 import { PermissionDeniedError } from './permission-denied.error';
 
 export { PermissionDeniedError } from './permission-denied.error';
@@ -84,6 +85,7 @@ export class PermissionGuard implements CanActivate {
   constructor(
     private readonly sidecar: SidecarClient,
     private readonly reflector: Reflector,
+    private readonly dpop: DpopResourceCheck,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -93,7 +95,11 @@ export class PermissionGuard implements CanActivate {
     ]);
     if (required === undefined) throw new Error('PermissionGuard used without @RequirePermission()');
     const request = context.switchToHttp().getRequest<AuthorizedRequest>();
-    const token = readBearerToken(request.headers.authorization);
+    const presented = readAccessToken(request.headers.authorization);
+    const token = presented.token;
+    // DPoP (RFC 9449): the sidecar checks the binding and the proof; so does this process, whose
+    // replay cache the BearerGuard's routes share (docs/tokens.md, "DPoP").
+    const dpop = presented.dpop ? this.dpop.presentationOf(request) : undefined;
     const tenant =
       required.tenantParam !== undefined
         ? tenantOf(request, required.tenantParam)
@@ -102,7 +108,13 @@ export class PermissionGuard implements CanActivate {
           : required.callerTenant === true
             ? callerTenantOf(request, token)
             : '';
-    const { claims, decisionId, decidedBy } = await this.sidecar.authorize(token, required.action, tenant);
+    const { claims, decisionId, decidedBy } =
+      dpop === undefined
+        ? await this.sidecar.authorize(token, required.action, tenant)
+        : await this.sidecar.authorize(token, required.action, tenant, dpop).catch((error: unknown) => {
+            throw asDpopChallenge(error);
+          });
+    if (dpop !== undefined) this.dpop.check(token, claims, dpop);
     request.claims = claims;
     request.permission = { action: required.action, tenant, decisionId, decidedBy };
     return true;

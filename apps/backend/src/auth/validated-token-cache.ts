@@ -139,6 +139,8 @@ function freeze(claims: TokenClaims, shared: SharedValues): TokenClaims {
     grant_id: shared.of(claims.grant_id),
     act: claims.act ? freezeActor(claims.act) : null,
     impersonation: shared.of(claims.impersonation),
+    // The DPoP binding: a cached token still needs its proof on every request (BearerGuard).
+    cnf: claims.cnf ? Object.freeze({ jkt: claims.cnf.jkt }) : null,
   });
 }
 

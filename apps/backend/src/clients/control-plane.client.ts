@@ -3,7 +3,7 @@ import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { INTERNAL_OAUTH_OPERATIONS, internalPathOf } from '@platform/contract';
 import { DomainError } from '@platform/domain';
 import { ControlPlaneConnection, INTROSPECTION_REACH_HEADER } from '@platform/internal';
-import { TokenBatcher } from './token-batcher';
+import { TokenBatcher, type TokenRequestDpop } from './token-batcher';
 
 const TOKEN_BATCH_PATH = `/${internalPathOf(INTERNAL_OAUTH_OPERATIONS.tokenBatch)}`;
 
@@ -83,8 +83,12 @@ export class ControlPlaneClient implements OnApplicationShutdown {
   }
 
   /** The answer to a client's token request (form body and Authorization header, verbatim). */
-  issueToken(form: string, authorization: string | undefined): Promise<UpstreamResponse> {
-    return this.tokens.issue(form, authorization);
+  issueToken(
+    form: string,
+    authorization: string | undefined,
+    dpop?: TokenRequestDpop,
+  ): Promise<UpstreamResponse> {
+    return this.tokens.issue(form, authorization, dpop);
   }
 
   async request(call: UpstreamRequest): Promise<UpstreamResponse> {

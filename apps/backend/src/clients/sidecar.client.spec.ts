@@ -78,7 +78,14 @@ describe(SidecarClient.name, () => {
     validate.mockImplementation((_call, callback) => callback(null, { claims }));
     await expect(withCorrelationId('req-9', () => client.validateToken('tok'))).resolves.toEqual(claims);
     const call = validate.mock.calls[0][0];
-    expect(call.request).toEqual({ token: 'tok', audience: '' });
+    // No DPoP proof: a Bearer token (the proto's empty strings).
+    expect(call.request).toEqual({
+      token: 'tok',
+      audience: '',
+      dpop_proof: '',
+      http_method: '',
+      http_url: '',
+    });
     expect(call.metadata.get(CORRELATION_HEADER)).toEqual(['req-9']);
     expect(call.metadata.get(INTERNAL_TOKEN_METADATA)).toEqual(['internal-secret']);
   });
@@ -92,6 +99,9 @@ describe(SidecarClient.name, () => {
     expect(validate.mock.calls[0][0].request).toEqual({
       token: 'tok',
       audience: 'https://api.reports.example',
+      dpop_proof: '',
+      http_method: '',
+      http_url: '',
     });
   });
 
@@ -156,6 +166,9 @@ describe(SidecarClient.name, () => {
         action: 'users.read',
         resource_tenant: 'acme',
         audience: '',
+        dpop_proof: '',
+        http_method: '',
+        http_url: '',
       });
       expect(call.metadata.get(CORRELATION_HEADER)).toEqual(['req-3']);
       expect(call.metadata.get(INTERNAL_TOKEN_METADATA)).toEqual(['internal-secret']);

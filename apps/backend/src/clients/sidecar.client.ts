@@ -12,6 +12,7 @@ import {
   type TokenClaims,
 } from '@platform/grpc';
 import { service as healthService } from 'grpc-health-check';
+import type { DpopPresentation } from '../auth/dpop-resource-check';
 import { PermissionDeniedError } from '../auth/permission-denied.error';
 
 const CALL_DEADLINE_MS = 2_000;
@@ -69,10 +70,12 @@ export class SidecarClient implements OnApplicationShutdown {
    * The token's claims; BearerError invalid_token when the sidecar refuses it. `audience`: the
    * resource the token must be for ('' or absent: the issuer, i.e. the platform's own API).
    */
-  validateToken(token: string, audience = ''): Promise<TokenClaims> {
+  validateToken(token: string, audience = '', dpop?: DpopPresentation): Promise<TokenClaims> {
     return new Promise((resolve, reject) => {
       this.auth.ValidateToken(
-        { token, audience },
+        dpop === undefined
+          ? { token, audience }
+          : { token, audience, dpop_proof: dpop.proof, http_method: dpop.method, http_url: dpop.url },
         this.metadata(),
         { deadline: deadline(CALL_DEADLINE_MS) },
         (error, response) => {
@@ -93,10 +96,20 @@ export class SidecarClient implements OnApplicationShutdown {
    * PERMISSION_DENIED: PermissionDeniedError (403 insufficient_scope with the decision id and the
    * deciding policies); anything else, INVALID_ARGUMENT included: DomainError unavailable (503).
    */
-  authorize(token: string, action: string, resourceTenant: string): Promise<Authorization> {
+  authorize(
+    token: string,
+    action: string,
+    resourceTenant: string,
+    dpop?: DpopPresentation,
+  ): Promise<Authorization> {
     return new Promise((resolve, reject) => {
       this.auth.Authorize(
-        { token, action, resource_tenant: resourceTenant },
+        {
+          token,
+          action,
+          resource_tenant: resourceTenant,
+          ...(dpop !== undefined && { dpop_proof: dpop.proof, http_method: dpop.method, http_url: dpop.url }),
+        },
         this.metadata(),
         { deadline: deadline(CALL_DEADLINE_MS) },
         (error, response) => {

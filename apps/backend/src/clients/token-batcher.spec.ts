@@ -103,6 +103,25 @@ describe('ControlPlaneClient token requests (TokenBatcher)', () => {
     expect(answers[2].headers['www-authenticate']).toBe('Basic realm="oauth"');
   });
 
+  it("carries a request's DPoP proof and the path it was sent to (RFC 9449)", async () => {
+    await withCorrelationId('req-d', () =>
+      client.issueToken('grant_type=client_credentials', 'Basic YTpi', {
+        proof: 'h.p.s',
+        path: '/v1/oauth/token',
+      }),
+    );
+
+    expect(calls[0].requests).toEqual([
+      {
+        form: 'grant_type=client_credentials',
+        authorization: 'Basic YTpi',
+        dpop: 'h.p.s',
+        dpop_path: '/v1/oauth/token',
+        request_id: 'req-d',
+      },
+    ]);
+  });
+
   it('sends a lone request at once, and gathers those arriving while two calls are out', async () => {
     hold = true;
     const first = client.issueToken('n=1', undefined);

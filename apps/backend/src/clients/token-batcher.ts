@@ -12,6 +12,12 @@ import { correlationId, traceContextHeaders } from '@platform/telemetry';
 import type { UpstreamResponse } from './control-plane.client';
 import { KnownCredentials } from './known-credentials';
 
+/** A token request's DPoP proof (RFC 9449) and the path it was sent to (its `htu`'s). */
+export interface TokenRequestDpop {
+  proof: string;
+  path: string;
+}
+
 /** Token batches out at once; the requests that arrive meanwhile wait to leave together. */
 const BATCHES_IN_FLIGHT = 2;
 /**
@@ -56,10 +62,15 @@ export class TokenBatcher {
    * The control plane's answer to one token request, as if it had gone alone. Its span there is
    * a child of this request's own span; the call that carries the batch is traced on its own.
    */
-  async issue(form: string, authorization: string | undefined): Promise<UpstreamResponse> {
+  async issue(
+    form: string,
+    authorization: string | undefined,
+    dpop?: TokenRequestDpop,
+  ): Promise<UpstreamResponse> {
     const request: TokenBatchRequestDto = {
       form,
       ...(authorization !== undefined && { authorization }),
+      ...(dpop !== undefined && { dpop: dpop.proof, dpop_path: dpop.path }),
       request_id: correlationId() ?? randomUUID(),
       ...traceContextHeaders(),
     };

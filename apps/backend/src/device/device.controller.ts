@@ -42,6 +42,7 @@ export class DeviceController {
   @ApiQuery({ name: 'user_code', required: false, type: 'string', description: 'The code to fill in.' })
   @Page(200, 'The form to enter the code.')
   @Redirects(302, 'To the login, coming back here.')
+  @Page(400, 'Error page: a malformed query (a control character in it); the browser is not sent anywhere.')
   async page(@Req() request: PlatformRequest, @Res() reply: FastifyReply): Promise<void> {
     const query = new URL(request.url, 'http://device.invalid').searchParams;
     const outcome = this.verification.form(

@@ -103,7 +103,12 @@ export class ControlPlaneRelay {
     then: ForwardRoute['then'],
   ): Promise<void> {
     const form = bodyOf(request, 'form');
-    const response = await this.controlPlane.issueToken(form, headerValue(request.headers.authorization));
+    const proof = dpopHeader(request);
+    const authorization = headerValue(request.headers.authorization);
+    const response =
+      proof === undefined
+        ? await this.controlPlane.issueToken(form, authorization)
+        : await this.controlPlane.issueToken(form, authorization, { proof, path: request.url.split('?')[0] });
     await this.answer(request, reply, response, then);
   }
 
@@ -238,4 +243,11 @@ function pick(query: Record<string, unknown> = {}, names: readonly string[]): UR
     if (typeof value === 'string') picked.set(name, value);
   }
   return picked;
+}
+
+/** The one `DPoP` header of a request (RFC 9449 section 4.3: exactly one); two are refused. */
+export function dpopHeader(request: Pick<PlatformRequest, 'headers'>): string | undefined {
+  const value = request.headers.dpop;
+  if (Array.isArray(value)) throw new OAuthError('invalid_dpop_proof', 'send one DPoP header');
+  return value;
 }

@@ -34,6 +34,7 @@ describe('authorizationServerMetadata', () => {
       'refresh_token',
       'urn:ietf:params:oauth:grant-type:token-exchange',
       'urn:ietf:params:oauth:grant-type:device_code',
+      'urn:ietf:params:oauth:grant-type:jwt-bearer',
     ]);
     expect(metadata.authorization_response_iss_parameter_supported).toBe(true);
   });
@@ -42,16 +43,29 @@ describe('authorizationServerMetadata', () => {
     expect(metadata.token_endpoint_auth_methods_supported).toEqual([
       'client_secret_basic',
       'client_secret_post',
+      'private_key_jwt',
       'none',
     ]);
     expect(metadata.introspection_endpoint_auth_methods_supported).toEqual([
       'client_secret_basic',
       'client_secret_post',
+      'private_key_jwt',
     ]);
     expect(metadata.revocation_endpoint_auth_methods_supported).toEqual([
       'client_secret_basic',
       'client_secret_post',
+      'private_key_jwt',
     ]);
+  });
+
+  it('names the algorithms of private_key_jwt assertions: asymmetric ones only', () => {
+    for (const algs of [
+      metadata.token_endpoint_auth_signing_alg_values_supported,
+      metadata.introspection_endpoint_auth_signing_alg_values_supported,
+      metadata.revocation_endpoint_auth_signing_alg_values_supported,
+    ]) {
+      expect(algs).toEqual(['RS256', 'PS256', 'ES256']);
+    }
   });
 
   it('is an OpenID Provider configuration: userinfo, ID token algorithm, subjects, prompts, no request objects', () => {

@@ -1,5 +1,8 @@
 import {
+  ASSERTION_SIGNING_ALGS,
   DEVICE_CODE_GRANT,
+  JWT_BEARER_GRANT,
+  DPOP_ALGORITHMS,
   ID_TOKEN_CLAIMS,
   OIDC_SCOPES,
   PROMPT_VALUES,
@@ -32,10 +35,15 @@ export function authorizationServerMetadata(issuer: string) {
       'refresh_token',
       TOKEN_EXCHANGE_GRANT,
       DEVICE_CODE_GRANT,
+      JWT_BEARER_GRANT,
     ],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
-    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    // private_key_jwt (RFC 7523 section 2.2) wherever a client authenticates (docs/workload-identity.md).
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
+    token_endpoint_auth_signing_alg_values_supported: [...ASSERTION_SIGNING_ALGS],
+    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    introspection_endpoint_auth_signing_alg_values_supported: [...ASSERTION_SIGNING_ALGS],
+    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    revocation_endpoint_auth_signing_alg_values_supported: [...ASSERTION_SIGNING_ALGS],
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
     subject_types_supported: ['public'],
@@ -47,6 +55,8 @@ export function authorizationServerMetadata(issuer: string) {
     claims_parameter_supported: false,
     backchannel_logout_supported: true,
     backchannel_logout_session_supported: true,
+    // RFC 9449 section 5.1: DPoP proofs are accepted with these algorithms (docs/tokens.md).
+    dpop_signing_alg_values_supported: [...DPOP_ALGORITHMS],
   };
 }
 

@@ -38,6 +38,10 @@ const BOTH_METHODS: [string, string] = ['invalid_request', 'client authenticated
 export const TOKEN_DESCRIPTION = [
   'Issues an access token for one of four grants: `client_credentials` (service model), `authorization_code` with PKCE S256, `refresh_token` (rotating), and token exchange (`urn:ietf:params:oauth:grant-type:token-exchange`, RFC 8693: delegation and impersonation, docs/tokens.md). Every grant takes `resource` (RFC 8707): the token is then for that one registered resource.',
   '',
+  'Clients authenticate with their secret (`client_secret_basic` or `client_secret_post`) or, registered for `private_key_jwt`, with a signed `client_assertion` (RFC 7523 section 2.2); the JWT bearer grant (`urn:ietf:params:oauth:grant-type:jwt-bearer`, RFC 7523 section 2.1) trades a workload\'s own token from an issuer a tenant trusts, with no client authentication (docs/workload-identity.md).',
+  '',
+  'A `DPoP` proof header (RFC 9449) binds the access token to the proof key (`cnf.jkt`; the answer says `token_type: DPoP`), and a public client\'s refresh token too; such a token is then presented as `Authorization: DPoP` with a proof at every use (docs/tokens.md, "DPoP").',
+  '',
   'Only `application/x-www-form-urlencoded` is accepted (a JSON body is `400 invalid_request`). Every answer carries `Cache-Control: no-store`.',
   '',
   'Status per condition (the specification leaves these "not shown"; RFC 6749 section 5.2 decides):',
@@ -48,6 +52,7 @@ export const TOKEN_DESCRIPTION = [
   '- a grant the app type may not use (for example `client_credentials` for a `web` app), or a token exchange or impersonation its registry entry does not allow: **400** `unauthorized_client`;',
   '- a `resource` or `audience` that is not a registered resource, has a fragment, is not among the audiences the client may exchange for, or comes twice: **400** `invalid_target`;',
   '- token exchange: a missing `subject_token` or `subject_token_type`, an unsupported token type, a subject or actor token that is invalid, expired, revoked, issued for another resource or client, not allowed by its `may_act`, or an impersonation the actor may not perform (no `users.impersonate` for the user\'s tenant, a `global_admin` target, impersonation disabled in the tenant, no `reason`): **400** `invalid_request` (RFC 8693 section 2.2.2); a `scope` beyond the subject token: **400** `invalid_scope`;',
+  '- a `DPoP` proof (RFC 9449) that is malformed, of a refused algorithm, for another method or URL, stale or replayed; none from an app registered with `dpop_bound_access_tokens`, or on the refresh of a DPoP-bound refresh token: **400** `invalid_dpop_proof`; with `DPOP_NONCE_REQUIRED`, a proof without the current nonce: **400** `use_dpop_nonce` with `DPoP-Nonce` (docs/tokens.md, "DPoP");',
   '- any other `grant_type`: **400** `unsupported_grant_type`.',
 ].join('\n');
 
@@ -63,6 +68,7 @@ export const TOKEN_REFUSALS: Record<string, [string, string]> = {
   unsupportedGrantType: ['unsupported_grant_type', 'grant_type password is not supported'],
   invalidTarget: ['invalid_target', 'the resource is not registered'],
   invalidSubjectToken: ['invalid_request', 'the subject_token is invalid, expired or revoked'],
+  invalidDpopProof: ['invalid_dpop_proof', 'the DPoP proof htu does not match the request URL'],
 };
 
 const JWKS = KEY_SET_OPERATIONS.jwks;

@@ -66,6 +66,10 @@ const TAGS: Array<[string, string]> = [
     'Secrets',
     'Versioned secrets per tenant, sealed at rest (envelope encryption), every read audited; also `ResolveSecret` at the sidecar (docs/secrets.md).',
   ],
+  [
+    'Workload identity',
+    'The token issuers a tenant trusts and the rules mapping workloads’ own tokens (Kubernetes, CI) to its apps, for the JWT bearer grant (docs/workload-identity.md).',
+  ],
   ['User login and consent', 'Browser routes: server-rendered pages and redirects.'],
   ['App login family', 'Login, refresh, validation and revocation for apps of the user-forwarding model.'],
   ['Platform', 'Health, the caller, and this documentation.'],

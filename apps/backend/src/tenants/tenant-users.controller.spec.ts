@@ -16,6 +16,7 @@ const claims = (overrides: Partial<TokenClaims>): TokenClaims => ({
   grant_id: 'g',
   act: null,
   impersonation: '',
+  cnf: null,
   ...overrides,
 });
 

@@ -74,6 +74,7 @@ export const claimsFactory = (overrides: Partial<TokenClaims> = {}): TokenClaims
   grant_id: '',
   act: null,
   impersonation: '',
+  cnf: null,
   ...overrides,
 });
 

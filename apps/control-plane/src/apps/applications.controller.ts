@@ -8,7 +8,7 @@ import {
   SERVICE_ACCOUNT_OPERATIONS,
   UpdateApplicationDto,
 } from '@platform/contract';
-import { ApplicationRegistry } from '@platform/domain';
+import { ApplicationRegistry, type ApplicationKeysPatch } from '@platform/domain';
 import type { FastifyReply } from 'fastify';
 import { RevocationFeed } from '../platform/revocation-feed';
 import { toApplicationResponse } from './dto';
@@ -35,6 +35,10 @@ export class ApplicationsController {
       mayImpersonate: body.impersonation_allowed,
       postLogoutRedirectUris: body.post_logout_redirect_uris,
       backchannelLogoutUri: body.backchannel_logout_uri,
+      dpopBoundAccessTokens: body.dpop_bound_access_tokens,
+      tokenEndpointAuthMethod: body.token_endpoint_auth_method,
+      jwks: body.jwks,
+      jwksUri: body.jwks_uri,
     });
     return {
       ...toApplicationResponse(app),
@@ -67,6 +71,9 @@ export class ApplicationsController {
       mayImpersonate: body.impersonation_allowed,
       postLogoutRedirectUris: body.post_logout_redirect_uris,
       backchannelLogoutUri: body.backchannel_logout_uri,
+      dpopBoundAccessTokens: body.dpop_bound_access_tokens,
+      jwks: body.jwks as ApplicationKeysPatch['jwks'],
+      jwksUri: body.jwks_uri,
     });
     return toApplicationResponse(app);
   }

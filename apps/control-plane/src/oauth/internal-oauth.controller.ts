@@ -1,4 +1,5 @@
-import { Controller, Header, Headers, Logger, Req, Res } from '@nestjs/common';
+import { Controller, Header, Headers, Inject, Logger, Req, Res } from '@nestjs/common';
+import type { PlatformConfig } from '@platform/config';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import {
   INTERNAL_OAUTH_OPERATIONS,
@@ -31,6 +32,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import { Implements } from '../platform/implements';
 import { RevocationFeed } from '../platform/revocation-feed';
+import { PLATFORM_CONFIG } from '../platform/tokens';
 
 /** The form body of an OAuth request, as the backend forwarded it verbatim. */
 function oauthForm(request: PlatformRequest): Record<string, string> {
@@ -54,7 +56,15 @@ export class InternalOAuthController {
     private readonly introspector: TokenIntrospector,
     private readonly revoker: TokenRevoker,
     private readonly feed: RevocationFeed,
-  ) {}
+    @Inject(PLATFORM_CONFIG) config: PlatformConfig,
+  ) {
+    this.issuer = config.issuer;
+    this.tokenUrl = `${config.issuer}/v1/oauth/token`;
+  }
+
+  private readonly issuer: string;
+  /** The public token endpoint: a DPoP proof's `htu` when the backend names no path. */
+  private readonly tokenUrl: string;
 
   /**
    * The token requests a backend received in one turn of its event loop. Each is handled as if
@@ -84,12 +94,18 @@ export class InternalOAuthController {
     form,
     authorization,
     request_id,
+    dpop,
+    dpop_path,
   }: TokenBatchRequestDto): Promise<TokenBatchAnswerDto> {
     try {
       const params = parseOAuthForm(form);
-      const issued = await this.tokenEndpoint.handle(params, authorization);
+      const url = dpop_path === undefined ? this.tokenUrl : `${this.issuer}${dpop_path}`;
+      const proof = { ...(dpop !== undefined && { proof: dpop }), url };
+      const issued = await this.tokenEndpoint.handle(params, authorization, proof);
       metrics.tokensIssued.labels(params.grant_type ?? '').inc();
-      return { status: 200, headers: TOKEN_HEADERS, body: issued };
+      const nonce = this.tokenEndpoint.dpopNonce();
+      const headers = nonce === undefined ? TOKEN_HEADERS : { ...TOKEN_HEADERS, 'dpop-nonce': nonce };
+      return { status: 200, headers, body: issued };
     } catch (error) {
       if (error instanceof OAuthError) metrics.tokenRequestsRefused.labels(error.code).inc();
       // A replayed code or refresh token revokes its grant and answers invalid_grant: the

@@ -1,6 +1,13 @@
+import { createHash } from 'node:crypto';
 import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import {
   AccessTokenValidator,
+  AssertionReplays,
+  ClientAssertionVerifier,
+  FederationRegistry,
+  JwtBearerGrant,
+  KeySetCache,
+  WorkloadTokenVerifier,
   ImpersonationPolicies,
   TokenExchangeGrant,
   TokenTargets,
@@ -35,6 +42,10 @@ import {
   SessionService,
   SigningKeyRing,
   systemClock,
+  DpopNonces,
+  DpopProofVerifier,
+  DpopReplayCache,
+  epochSeconds,
   TokenEndpoint,
   TokenIntrospector,
   TokenRevoker,
@@ -51,6 +62,7 @@ import { Drain } from '@platform/http';
 import { correlationId, gaugeOf } from '@platform/telemetry';
 import type { DataSource } from 'typeorm';
 import { DefinitionFeed } from './definition-feed';
+import { HttpKeySetFetch } from './http-key-set-fetch';
 import { securePrivateStorage } from './private-storage';
 import { RevocationFeed } from './revocation-feed';
 import { SigningKeyFollower } from './signing-key-follower';
@@ -172,10 +184,66 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
       inject: [JwtAccessTokenStrategy, STORES, CLOCK],
     },
     {
+      // Key sets and discovery documents fetched under the webhooks' address rules.
+      provide: HttpKeySetFetch,
+      useFactory: (config: PlatformConfig) =>
+        new HttpKeySetFetch({
+          timeoutMs: config.webhooks.timeoutMs,
+          allowPrivateNetworks: config.webhooks.allowPrivateUrls,
+        }),
+      inject: [PLATFORM_CONFIG],
+    },
+    {
+      provide: KeySetCache,
+      useFactory: (fetcher: HttpKeySetFetch) => new KeySetCache({ fetch: fetcher.fetch }),
+      inject: [HttpKeySetFetch],
+    },
+    {
+      // Used assertions, in the table every replica shares (grouped inserts, outside transactions).
+      provide: AssertionReplays,
+      useFactory: (stores: Stores) => new AssertionReplays(stores.assertionReplays),
+      inject: [STORES],
+    },
+    {
+      provide: ClientAssertionVerifier,
+      useFactory: (keys: KeySetCache, replays: AssertionReplays, config: PlatformConfig, clock: Clock) =>
+        new ClientAssertionVerifier(
+          keys,
+          replays,
+          { issuer: config.issuer, tokenEndpoint: `${config.issuer}/v1/oauth/token` },
+          clock,
+        ),
+      inject: [KeySetCache, AssertionReplays, PLATFORM_CONFIG, CLOCK],
+    },
+    {
+      provide: WorkloadTokenVerifier,
+      useFactory: (
+        stores: Stores,
+        keys: KeySetCache,
+        fetcher: HttpKeySetFetch,
+        replays: AssertionReplays,
+        clock: Clock,
+      ) =>
+        new WorkloadTokenVerifier(stores.federatedIssuers, stores.applications, keys, fetcher.fetch, replays, clock),
+      inject: [STORES, KeySetCache, HttpKeySetFetch, AssertionReplays, CLOCK],
+    },
+    {
+      provide: FederationRegistry,
+      useFactory: (stores: Stores, transactor: Transactor, trail: AuditTrail, config: PlatformConfig, clock: Clock) =>
+        new FederationRegistry(
+          stores,
+          transactor,
+          trail,
+          { allowPrivateNetworks: config.webhooks.allowPrivateUrls },
+          clock,
+        ),
+      inject: [STORES, TRANSACTOR, AuditTrail, PLATFORM_CONFIG, CLOCK],
+    },
+    {
       provide: ClientAuthenticator,
-      useFactory: (stores: Stores, hasher: SecretHasher) =>
-        new ClientAuthenticator(stores.applications, hasher),
-      inject: [STORES, SECRET_HASHER],
+      useFactory: (stores: Stores, hasher: SecretHasher, assertions: ClientAssertionVerifier) =>
+        new ClientAuthenticator(stores.applications, hasher, assertions),
+      inject: [STORES, SECRET_HASHER, ClientAssertionVerifier],
     },
     {
       provide: IdTokenIssuer,
@@ -221,6 +289,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
         config: PlatformConfig,
         clock: Clock,
         stores: Stores,
+        workloads: WorkloadTokenVerifier,
       ) => {
         // Grouped commits, each one transaction, so the batch's audit records commit with it.
         const events = new GroupedTokenEvents(
@@ -236,6 +305,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
             new AuthorizationCodeGrant(transactor, revoker, userTokens, targets, clock),
             new RefreshTokenGrant(transactor, revoker, userTokens, targets, clock),
             new DeviceCodeGrant(transactor, userTokens, targets, clock),
+            new JwtBearerGrant(workloads, tokens, events, clock),
             new TokenExchangeGrant(
               tokens,
               validator,
@@ -247,6 +317,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
             ),
           ],
           authenticator,
+          dpopProofVerifier(config, clock),
         );
       },
       inject: [
@@ -260,6 +331,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
         PLATFORM_CONFIG,
         CLOCK,
         STORES,
+        WorkloadTokenVerifier,
       ],
     },
     {
@@ -458,16 +530,19 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     SessionService,
     ConsentService,
     ClientAuthenticator,
+    FederationRegistry,
   ],
 })
 export class PlatformModule implements OnApplicationShutdown {
   constructor(
     @Inject(DATA_SOURCE) private readonly dataSource: DataSource,
     private readonly argon2: Argon2Processes,
+    private readonly keySetFetch: HttpKeySetFetch,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     this.argon2.close();
+    await this.keySetFetch.close();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
 }
@@ -491,4 +566,17 @@ function watchPool(dataSource: DataSource): DataSource {
     );
   }
   return dataSource;
+}
+
+/**
+ * The token endpoint's DPoP checks (RFC 9449, docs/tokens.md "DPoP"): proof ids remembered per
+ * process for the `iat` window; with DPOP_NONCE_REQUIRED, nonces every replica accepts (their
+ * HMAC key is derived from the internal token all of them share).
+ */
+function dpopProofVerifier(config: PlatformConfig, clock: Clock): DpopProofVerifier {
+  const now = () => epochSeconds(clock);
+  const nonces = config.dpopNonceRequired
+    ? new DpopNonces(createHash('sha256').update(`dpop-nonce\0${config.internalToken}`).digest(), now)
+    : undefined;
+  return new DpopProofVerifier(new DpopReplayCache(), now, { ...(nonces && { nonces }) });
 }

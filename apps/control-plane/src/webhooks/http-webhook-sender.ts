@@ -65,7 +65,8 @@ export class HttpWebhookSender implements WebhookSender {
   }
 }
 
-function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+/** DNS lookup refusing every name that resolves to a non-public address (also the key set fetch's). */
+export function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, []);
     const refused = addresses.find((a) => !isPublicAddress(a.address));

@@ -3,6 +3,7 @@ import { isAction, type PolicyPrincipal } from '@platform/domain';
 import type { TokenClaims } from '@platform/grpc';
 import { RPC_AUTHORITY, type RpcAuthority, type TokenRpc } from '../grpc/rpc-authority';
 import { TokenClaimsReader } from '../grpc/token-claims.reader';
+import type { DpopPresentation } from '../validation/token-validator';
 import { AuthorizationError, invalidArgument } from './authorization.error';
 import { CrossTenantRefusalReporter } from './cross-tenant-reporter';
 import { PolicyDecider, type Decision } from './policy-decider';
@@ -17,6 +18,8 @@ export interface RpcCall {
   tenant?: string;
   action?: string;
   audience?: string;
+  /** ValidateToken and Authorize: the DPoP proof and the request it names (RFC 9449). */
+  dpop?: DpopPresentation;
 }
 
 /**
@@ -48,7 +51,7 @@ export class TokenAuthorizer {
     const authority: RpcAuthority = RPC_AUTHORITY[rpc];
     const { permission } = authority;
     const action = permission === 'requested' ? requestedAction(call.action ?? '') : permission;
-    const claims = await this.tokens.read(call.token ?? '', call.audience ?? '');
+    const claims = await this.tokens.read(call.token ?? '', call.audience ?? '', call.dpop);
     const principal = principalOfClaims(claims);
     const tenant = tenantOfRpc(authority, principal, call.tenant ?? '');
     const decision = permission === 'token' ? undefined : this.decide(claims, principal, action, tenant);

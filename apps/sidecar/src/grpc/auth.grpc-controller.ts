@@ -20,7 +20,13 @@ import { InvalidationStreams } from './invalidation-streams';
 
 type Empty = Record<string, never>;
 type TokenRequest = { token?: string };
-type ValidateTokenRequest = TokenRequest & { audience?: string };
+type DpopFields = { dpop_proof?: string; http_method?: string; http_url?: string };
+type ValidateTokenRequest = TokenRequest & { audience?: string } & DpopFields;
+
+/** The DPoP fields of a call, when it carried a proof (RFC 9449; docs/internal-api.md). */
+function presentationOf({ dpop_proof = '', http_method = '', http_url = '' }: DpopFields) {
+  return dpop_proof === '' ? {} : { dpop: { proof: dpop_proof, method: http_method, url: http_url } };
+}
 
 /**
  * `platform.auth.v1.AuthService`. Failures are thrown and become statuses in GrpcStatusFilter;
@@ -39,8 +45,13 @@ export class AuthGrpcController {
   ) {}
 
   @GrpcMethod('AuthService', 'ValidateToken')
-  async validateToken({ token = '', audience = '' }: ValidateTokenRequest): Promise<{ claims: TokenClaims }> {
-    const { claims } = await this.authorizer.authorizeRpc('AuthService/ValidateToken', { token, audience });
+  async validateToken(request: ValidateTokenRequest): Promise<{ claims: TokenClaims }> {
+    const { token = '', audience = '' } = request;
+    const { claims } = await this.authorizer.authorizeRpc('AuthService/ValidateToken', {
+      token,
+      audience,
+      ...presentationOf(request),
+    });
     return { claims };
   }
 
@@ -49,17 +60,14 @@ export class AuthGrpcController {
    * one in-memory policy evaluation. Refused: PERMISSION_DENIED naming the decision.
    */
   @GrpcMethod('AuthService', 'Authorize')
-  async authorize({
-    token = '',
-    action = '',
-    resource_tenant: tenant = '',
-    audience = '',
-  }: Partial<AuthorizeRequest>): Promise<AuthorizeResponse> {
+  async authorize(request: Partial<AuthorizeRequest>): Promise<AuthorizeResponse> {
+    const { token = '', action = '', resource_tenant: tenant = '', audience = '' } = request;
     const { claims, decision } = await this.authorizer.authorizeRpc('AuthService/Authorize', {
       token,
       action,
       tenant,
       audience,
+      ...presentationOf(request),
     });
     return { claims, decided_by: decision.decidedBy, decision_id: decision.decisionId };
   }

@@ -46,6 +46,7 @@ function statusOf(code: SidecarErrorCode): status {
     case 'unknown_key':
     case 'claim_invalid':
     case 'internal_token_invalid':
+    case 'dpop_invalid':
       return status.UNAUTHENTICATED;
     case 'control_plane_unavailable':
     case 'not_ready':

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { TokenClaims } from '@platform/grpc';
 import { SidecarError } from '../errors';
 import { Readiness } from '../health/readiness';
-import { TokenValidator } from '../validation/token-validator';
+import { TokenValidator, type DpopPresentation } from '../validation/token-validator';
 
 /**
  * The one way every RPC that takes a token validates it (ValidateToken, Authorize,
@@ -17,10 +17,11 @@ export class TokenClaimsReader {
     private readonly readiness: Readiness,
   ) {}
 
-  read(token: string, audience = ''): Promise<TokenClaims> {
+  /** `dpop`: the proof a DPoP request presented (ValidateToken, Authorize); absent: a Bearer token. */
+  read(token: string, audience = '', dpop?: DpopPresentation): Promise<TokenClaims> {
     if (!this.readiness.ready && token !== '') {
       return Promise.reject(new SidecarError('not_ready', 'sidecar is starting'));
     }
-    return this.validator.validate(token, audience);
+    return this.validator.validate(token, audience, dpop);
   }
 }

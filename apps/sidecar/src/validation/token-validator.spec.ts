@@ -75,6 +75,7 @@ describe(TokenValidator.name, () => {
         grant_id: '',
         act: null,
         impersonation: '',
+        cnf: null,
       });
     });
 

@@ -10,6 +10,9 @@ import {
 } from 'jose';
 import { CLOCK } from '../clock';
 import {
+  DpopProofError,
+  DpopProofVerifier,
+  DpopReplayCache,
   epochSeconds,
   MAX_ACCESS_TOKEN_LENGTH,
   REQUIRED_ACCESS_TOKEN_CLAIMS,
@@ -25,7 +28,16 @@ const reject = {
   unknownKey: () => new SidecarError('unknown_key', 'unknown key'),
   revoked: () => new SidecarError('token_revoked', 'token revoked'),
   claim: (message: string) => new SidecarError('claim_invalid', message),
+  dpop: (message: string) => new SidecarError('dpop_invalid', message),
 };
+
+/** What a DPoP request presented with its token: the proof and the request it must name. */
+export interface DpopPresentation {
+  /** The `DPoP` header, '' when the token came as Bearer. */
+  proof: string;
+  method: string;
+  url: string;
+}
 
 /**
  * Validates an access token (RFC 9068 profile, docs/internal-api.md): signature by a trusted
@@ -45,6 +57,8 @@ export class TokenValidator {
   private readonly options: JWTVerifyOptions;
   private readonly issuer: string;
   private readonly verified: VerifiedTokenCache;
+  /** Proofs of bound tokens; their ids remembered by this sidecar for the `iat` window. */
+  private readonly dpop: DpopProofVerifier;
 
   constructor(
     private readonly keys: KeyCache,
@@ -61,13 +75,14 @@ export class TokenValidator {
     };
     this.issuer = config.issuer;
     this.verified = new VerifiedTokenCache(config.verifiedTokenCacheSize);
+    this.dpop = new DpopProofVerifier(new DpopReplayCache(), () => epochSeconds(this.clock));
   }
 
   /**
    * The token's claims when it is valid for `audience` (the resource the caller serves; '' or
    * absent: the issuer). `aud` in the answer is that audience.
    */
-  async validate(token: string, audience = ''): Promise<TokenClaims> {
+  async validate(token: string, audience = '', presented?: DpopPresentation): Promise<TokenClaims> {
     if (token === '') throw new SidecarError('token_missing', 'token is empty');
     if (token.length > MAX_ACCESS_TOKEN_LENGTH) throw new SidecarError('token_malformed', 'token too large');
 
@@ -75,8 +90,29 @@ export class TokenValidator {
     const expected = audience || this.issuer;
     if (!audiences.includes(expected)) throw reject.claim('wrong audience');
     if (this.denyList.revocationOf(claims) !== undefined) throw reject.revoked();
+    // Per call, cached or not: a proof is good for one request only.
+    this.checkBinding(token, claims, presented);
     // Only a token whose `aud` is a list can differ: the answer names the audience it was accepted for.
     return claims.aud === expected ? claims : Object.freeze({ ...claims, aud: expected });
+  }
+
+  /**
+   * RFC 9449 section 7: a bound token (`cnf.jkt`) only with a proof of its key for this request,
+   * an unbound one only without a proof (presented as Bearer).
+   */
+  private checkBinding(token: string, claims: TokenClaims, presented: DpopPresentation | undefined): void {
+    const jkt = claims.cnf?.jkt;
+    if (presented === undefined || presented.proof === '') {
+      if (jkt !== undefined) throw reject.dpop('the token is DPoP-bound: present it with a DPoP proof');
+      return;
+    }
+    if (jkt === undefined) throw reject.dpop('the token is not DPoP-bound: present it as Bearer');
+    try {
+      this.dpop.verify({ ...presented, accessToken: token, jkt });
+    } catch (error) {
+      if (error instanceof DpopProofError) throw reject.dpop(`invalid_dpop_proof: ${error.description}`);
+      throw error;
+    }
   }
 
   /** A token that passed `verify` before, while its key is trusted and it is unexpired. */

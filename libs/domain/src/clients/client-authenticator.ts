@@ -1,17 +1,28 @@
-import type { Application, ApplicationStore } from '../registry/application';
+import { clientAuthMethodOf, type Application, type ApplicationStore } from '../registry/application';
 import { OAuthError } from '../errors';
+import type { FederatedWorkload } from '../federation/workload-federation';
+import type { ClientAssertionVerifier } from './client-assertion';
 import type { PresentedClientCredentials } from './client-credentials';
 import { generateClientSecret, type SecretHasher } from './secret-hasher';
 
 export interface AuthenticatedClient {
   app: Application;
-  /** False for a client that presented only its client_id (public client). */
+  /**
+   * Whether the client proved who it is: with its secret, or with a private_key_jwt assertion
+   * (or a workload token the grant verified). False for a client that presented only its
+   * client_id (public client).
+   */
   authenticatedWithSecret: boolean;
+  /** Set when a workload's token was the credential (RFC 7523 section 2.1, docs/workload-identity.md). */
+  federation?: FederatedWorkload;
 }
 
 /**
- * Checks presented credentials against the registry. A client that presents a secret must
- * present the right one; whether a client may present none is the caller's decision.
+ * Checks presented credentials against the registry, the one place every endpoint that
+ * authenticates clients goes through (token, introspection, revocation, device authorization). A
+ * client that presents a secret must present the right one; a client registered for
+ * private_key_jwt must present a valid assertion (and nothing else: it holds no secret); whether
+ * a client may present nothing is the caller's decision (`presentedOwnCredentials`).
  */
 export class ClientAuthenticator {
   /** Reads of an app started in the current turn of the event loop, by client_id. */
@@ -21,10 +32,20 @@ export class ClientAuthenticator {
   constructor(
     private readonly applications: Pick<ApplicationStore, 'findApplication'>,
     private readonly hasher: SecretHasher,
+    /** private_key_jwt (RFC 7523 section 2.2); absent: assertions are refused. */
+    private readonly assertions?: ClientAssertionVerifier,
   ) {}
 
   async authenticate(credentials: PresentedClientCredentials): Promise<AuthenticatedClient> {
     const app = await this.application(credentials.clientId);
+    if (credentials.assertion !== undefined) {
+      // No argon2 here: a signature check and one shared insert of the jti.
+      if (!app || clientAuthMethodOf(app) !== 'private_key_jwt' || this.assertions === undefined) {
+        throw invalidClient();
+      }
+      await this.assertions.verify(app, credentials.assertion);
+      return { app, authenticatedWithSecret: true };
+    }
     if (credentials.clientSecret === undefined) {
       if (!app) throw invalidClient();
       return { app, authenticatedWithSecret: false };
@@ -77,11 +98,12 @@ export class ClientAuthenticator {
 }
 
 /**
- * RFC 6749 section 3.2.1: a client that holds a secret (confidential) authenticates with it; only
- * a client registered without one (public) may identify itself by client_id alone.
+ * RFC 6749 section 3.2.1: a client that holds a secret or registered keys (confidential)
+ * authenticates with them; only a client registered with neither (public) may identify itself by
+ * client_id alone.
  */
 export function presentedOwnCredentials(client: AuthenticatedClient): boolean {
-  return client.authenticatedWithSecret || client.app.secretHash === null;
+  return client.authenticatedWithSecret || clientAuthMethodOf(client.app) === 'none';
 }
 
 const invalidClient = () => new OAuthError('invalid_client', 'client authentication failed');

@@ -23,12 +23,15 @@ export type IntrospectionResponse =
       /** The issuer, or the one resource the token is for (RFC 8707). */
       aud: string;
       jti?: string;
-      token_type: 'Bearer' | 'refresh_token';
+      /** `DPoP` for a token bound to a key (RFC 9449 section 6.2). */
+      token_type: 'Bearer' | 'DPoP' | 'refresh_token';
       tenant?: string;
       roles?: string[];
       /** Who acts for `sub` (RFC 8693 section 4.1), as in the token. */
       act?: ActorClaim;
       impersonation?: ImpersonationClaim;
+      /** The key a DPoP-bound token is bound to (RFC 9449 section 6.2). */
+      cnf?: { jkt: string };
     };
 
 const INACTIVE: IntrospectionResponse = { active: false };
@@ -50,8 +53,8 @@ export interface VerifiedActor {
  */
 export type IntrospectedClaims = Omit<
   Extract<IntrospectionResponse, { active: true }>,
-  'active' | 'token_type' | 'jti' | 'act' | 'impersonation'
-> & { jti: string; act?: VerifiedActor | null; impersonation?: string };
+  'active' | 'token_type' | 'jti' | 'act' | 'impersonation' | 'cnf'
+> & { jti: string; act?: VerifiedActor | null; impersonation?: string; cnf?: { jkt: string } | null };
 
 /**
  * The answer for a valid (verified, not denied) access token: its full form for the client it
@@ -73,10 +76,11 @@ export function accessTokenIntrospection(
     iss: claims.iss,
     aud: claims.aud,
     jti: claims.jti,
-    token_type: 'Bearer',
+    token_type: claims.cnf ? 'DPoP' : 'Bearer',
     ...(claims.tenant && { tenant: claims.tenant, roles: claims.roles }),
     ...(claims.act && { act: actorAsIssued(claims.act) }),
     ...(claims.impersonation && { impersonation: claims.impersonation as ImpersonationClaim }),
+    ...(claims.cnf && { cnf: { jkt: claims.cnf.jkt } }),
   };
 }
 

@@ -5,6 +5,7 @@ export const TOKEN_EVENT_TYPES = [
   'token.revoked',
   'token.exchanged',
   'token.impersonated',
+  'token.federated',
   'refresh_token.rotated',
   'grant.revoked',
   'app.registered',

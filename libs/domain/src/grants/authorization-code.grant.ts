@@ -5,7 +5,7 @@ import { invalidGrant, OAuthError } from '../errors';
 import type { Stores, Transactor } from '../storage';
 import type { AuthorizationCodeRecord } from './authorization-code';
 import { describeTokenKind, authorizationCodes } from '../tokens/opaque-token';
-import type { GrantHandler, TokenRequest, TokenResponse } from './grant-handler';
+import { dpopBindingOf, type GrantHandler, type TokenRequest, type TokenResponse } from './grant-handler';
 import type { TokenTargets } from './token-target';
 import type { UserTokenIssuer } from './user-tokens';
 
@@ -26,7 +26,8 @@ export class AuthorizationCodeGrant implements GrantHandler {
     private readonly clock: Clock,
   ) {}
 
-  async handle({ params, client }: TokenRequest): Promise<TokenResponse> {
+  async handle(request: TokenRequest): Promise<TokenResponse> {
+    const { params, client } = request;
     if (!params.code) throw new OAuthError('invalid_request', 'code is required');
     if (!authorizationCodes.accepts(params.code)) {
       throw invalidGrant(`not an authorization code (${describeTokenKind(params.code)})`);
@@ -49,7 +50,7 @@ export class AuthorizationCodeGrant implements GrantHandler {
       }
       const refusal = this.refusal(code, params, client.app.clientId, now);
       if (refusal) return refusal;
-      return this.issue(stores, code, audience);
+      return this.issue(stores, code, audience, dpopBindingOf(request));
     });
     if (outcome instanceof OAuthError) throw outcome;
     return outcome;
@@ -80,6 +81,7 @@ export class AuthorizationCodeGrant implements GrantHandler {
     stores: Stores,
     code: AuthorizationCodeRecord,
     audience: string | undefined,
+    binding: ReturnType<typeof dpopBindingOf>,
   ): Promise<TokenResponse | OAuthError> {
     const user = await stores.users.findUser(code.userId);
     if (!user) return invalidGrant('the user of the code no longer exists');
@@ -92,6 +94,7 @@ export class AuthorizationCodeGrant implements GrantHandler {
       ...(audience !== undefined && { audience }),
       ...(code.session && { session: code.session }),
       ...(code.nonce !== undefined && { nonce: code.nonce }),
+      ...binding,
     });
   }
 }

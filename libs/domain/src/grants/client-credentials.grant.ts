@@ -3,7 +3,7 @@ import { OAuthError } from '../errors';
 import { parseScope, uncoveredScopes } from '../scopes';
 import type { TokenEventStore } from '../events/token-event';
 import type { JwtAccessTokenStrategy } from '../tokens/access-token';
-import type { GrantHandler, TokenRequest, TokenResponse } from './grant-handler';
+import { confirmationOf, tokenTypeOf, type GrantHandler, type TokenRequest, type TokenResponse } from './grant-handler';
 import type { TokenTargets } from './token-target';
 
 /** RFC 6749 section 4.4: the app acts as itself with the scopes it declared. */
@@ -18,7 +18,8 @@ export class ClientCredentialsGrant implements GrantHandler {
     private readonly clock: Clock,
   ) {}
 
-  async handle({ params, client }: TokenRequest): Promise<TokenResponse> {
+  async handle(request: TokenRequest): Promise<TokenResponse> {
+    const { params, client } = request;
     const declared = client.app.declaredScopes;
     const requested = params.scope === undefined ? declared : parseScope(params.scope);
     // An app that declares nothing (a service account registered without scopes) gets a token
@@ -37,6 +38,7 @@ export class ClientCredentialsGrant implements GrantHandler {
       scopes: requested,
       ...(client.app.tenant !== null && { tenant: client.app.tenant }),
       ...(audience !== undefined && { audience }),
+      ...confirmationOf(request),
     });
     // The event is stored while the thread pool signs: the requests of a batch reach the group
     // commit in the same turn and share one commit (docs/performance.md). The token is answered
@@ -56,7 +58,7 @@ export class ClientCredentialsGrant implements GrantHandler {
     ]);
     return {
       access_token: token,
-      token_type: 'Bearer',
+      token_type: tokenTypeOf(confirmationOf(request).confirmation),
       expires_in: claims.exp - claims.iat,
       scope: claims.scope,
     };

@@ -4,7 +4,7 @@ import { invalidGrant, OAuthError } from '../errors';
 import { DEVICE_CODE_GRANT } from '../registry/application';
 import type { Stores, Transactor } from '../storage';
 import { describeTokenKind, deviceCodes } from '../tokens/opaque-token';
-import type { GrantHandler, TokenRequest, TokenResponse } from './grant-handler';
+import { dpopBindingOf, type GrantHandler, type TokenRequest, type TokenResponse } from './grant-handler';
 import type { TokenTargets } from './token-target';
 import type { UserTokenIssuer } from './user-tokens';
 
@@ -27,7 +27,8 @@ export class DeviceCodeGrant implements GrantHandler {
     private readonly clock: Clock,
   ) {}
 
-  async handle({ params, client }: TokenRequest): Promise<TokenResponse> {
+  async handle(request: TokenRequest): Promise<TokenResponse> {
+    const { params, client } = request;
     if (!params.device_code) throw new OAuthError('invalid_request', 'device_code is required');
     if (!deviceCodes.accepts(params.device_code)) {
       throw invalidGrant(`not a device code (${describeTokenKind(params.device_code)})`);
@@ -60,7 +61,7 @@ export class DeviceCodeGrant implements GrantHandler {
               )
             : new OAuthError('authorization_pending', 'the user has not answered yet');
         case 'approved':
-          return this.issue(stores, record, now, audience);
+          return this.issue(stores, record, now, audience, dpopBindingOf(request));
       }
     });
     if (outcome instanceof OAuthError) throw outcome;
@@ -72,6 +73,7 @@ export class DeviceCodeGrant implements GrantHandler {
     record: DeviceAuthorizationRecord,
     now: Date,
     audience: string | undefined,
+    binding: ReturnType<typeof dpopBindingOf>,
   ): Promise<TokenResponse | OAuthError> {
     // The database lets one poll flip it: a concurrent one finds it consumed.
     if (!(await stores.deviceAuthorizations.consumeDeviceAuthorization(record.deviceCodeHash, now))) {
@@ -86,6 +88,7 @@ export class DeviceCodeGrant implements GrantHandler {
       scopes: record.scopes,
       grantedScopes: record.scopes,
       ...(audience !== undefined && { audience }),
+      ...binding,
     });
   }
 }

@@ -1,9 +1,11 @@
 import type { GrantType } from '../registry/application';
 import type { AuthenticatedClient } from '../clients/client-authenticator';
+import type { DpopConfirmation, VerifiedDpopProof } from '../tokens/dpop';
 
 export interface TokenResponse {
   access_token: string;
-  token_type: 'Bearer';
+  /** `DPoP` when the access token is bound to the proof's key (RFC 9449 section 5). */
+  token_type: 'Bearer' | 'DPoP';
   expires_in: number;
   scope: string;
   refresh_token?: string;
@@ -16,6 +18,37 @@ export interface TokenResponse {
 export interface TokenRequest {
   params: Readonly<Record<string, string>>;
   client: AuthenticatedClient;
+  /**
+   * The request's verified DPoP proof (RFC 9449), checked by the token endpoint: the access
+   * token is bound to its key (`confirmation`), and so is a public client's refresh token.
+   */
+  dpop?: VerifiedDpopProof;
+}
+
+/** RFC 9449 section 5: a token bound to a DPoP key is answered as `DPoP`, any other as `Bearer`. */
+export function tokenTypeOf(confirmation: DpopConfirmation | undefined): TokenResponse['token_type'] {
+  return confirmation === undefined ? 'Bearer' : 'DPoP';
+}
+
+/** The `confirmation` of the access token a request asks for: its DPoP key, when it sent a proof. */
+export function confirmationOf(request: Pick<TokenRequest, 'dpop'>): { confirmation?: DpopConfirmation } {
+  return request.dpop === undefined ? {} : { confirmation: { jkt: request.dpop.jkt } };
+}
+
+/**
+ * The DPoP binding of a user grant's step: the access token to the proof's key, and the refresh
+ * token too when the client is public (no secret: the key is all that ties the refresh token to
+ * it, RFC 9449 section 5); a confidential client's refresh token stays bound to its secret.
+ */
+export function dpopBindingOf(request: Pick<TokenRequest, 'dpop' | 'client'>): {
+  confirmation?: DpopConfirmation;
+  refreshBoundTo?: string;
+} {
+  if (request.dpop === undefined) return {};
+  const { jkt } = request.dpop;
+  return request.client.app.secretHash === null
+    ? { confirmation: { jkt }, refreshBoundTo: jkt }
+    : { confirmation: { jkt } };
 }
 
 /** One implementation per grant type; the token endpoint picks the one that matches. */
@@ -27,5 +60,10 @@ export interface GrantHandler {
    * spec's token table says. A client holding a secret authenticates with it at every grant.
    */
   readonly allowsClientIdOnly: boolean;
+  /**
+   * For a grant whose assertion is the credential (RFC 7523 section 2.1, workload federation):
+   * the client the assertion maps to, in place of client authentication.
+   */
+  clientOf?(params: Readonly<Record<string, string>>): Promise<AuthenticatedClient>;
   handle(request: TokenRequest): Promise<TokenResponse>;
 }

@@ -8,7 +8,7 @@ import type { TokenEventStore } from '../events/token-event';
 import type { Stores } from '../storage';
 import type { JwtAccessTokenStrategy } from '../tokens/access-token';
 import type { AccessTokenValidator } from '../tokens/token-validator';
-import type { TokenRequest, TokenResponse } from './grant-handler';
+import { confirmationOf, type TokenRequest, type TokenResponse } from './grant-handler';
 import { type ExchangeSettings, issueExchangedToken, unacceptable } from './token-exchange';
 import { effectiveRoles } from './user-tokens';
 
@@ -39,7 +39,7 @@ export class Impersonation {
 
   /** For a client registered for impersonation (the grant checks that), to an allowed target. */
   async handle(
-    { params, client }: TokenRequest,
+    { params, client, dpop }: TokenRequest,
     target: string | undefined,
     issuedTokenType: string,
   ): Promise<TokenResponse> {
@@ -105,6 +105,7 @@ export class Impersonation {
         act: { sub: impersonator.id, client_id: actor.client_id },
         impersonation: mode,
         lifetimeSeconds,
+        ...confirmationOf({ dpop }),
       },
       issuedTokenType,
       {

@@ -5,7 +5,7 @@ import { parseScope, uncoveredScopes } from '../scopes';
 import type { Stores, Transactor } from '../storage';
 import type { RefreshTokenRecord } from './refresh-token';
 import { describeTokenKind, refreshTokens } from '../tokens/opaque-token';
-import type { GrantHandler, TokenRequest, TokenResponse } from './grant-handler';
+import { dpopBindingOf, type GrantHandler, type TokenRequest, type TokenResponse } from './grant-handler';
 import type { TokenTargets } from './token-target';
 import type { UserTokenIssuer } from './user-tokens';
 
@@ -29,7 +29,8 @@ export class RefreshTokenGrant implements GrantHandler {
     private readonly clock: Clock,
   ) {}
 
-  async handle({ params, client }: TokenRequest): Promise<TokenResponse> {
+  async handle(request: TokenRequest): Promise<TokenResponse> {
+    const { params, client } = request;
     if (!params.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required');
     if (!refreshTokens.accepts(params.refresh_token)) {
       throw invalidGrant(`not a refresh token (${describeTokenKind(params.refresh_token)})`);
@@ -52,6 +53,13 @@ export class RefreshTokenGrant implements GrantHandler {
       }
       const scopes = narrowedScopes(token, params.scope);
       if (scopes instanceof OAuthError) return scopes;
+      // A bound family (a public client's, RFC 9449 section 5) refreshes with a proof of its key only.
+      if (token.dpopJkt !== undefined) {
+        if (request.dpop === undefined) {
+          return new OAuthError('invalid_dpop_proof', 'this refresh token is DPoP-bound: send a DPoP proof');
+        }
+        if (request.dpop.jkt !== token.dpopJkt) return invalidGrant('the DPoP proof is of another key');
+      }
       // The conditional update decides a race the read above could not see.
       if (!(await stores.refreshTokens.markRefreshTokenRotated(tokenHash, now))) {
         return this.reused(stores, token);
@@ -79,6 +87,7 @@ export class RefreshTokenGrant implements GrantHandler {
         ...(audience !== undefined && { audience }),
         // The ID token of a refresh keeps the original login's auth_time and sid (Core 12.2).
         ...(token.session && { session: token.session }),
+        ...dpopBindingOf(request),
       });
     });
     if (outcome instanceof OAuthError) throw outcome;

@@ -15,6 +15,11 @@ export interface RefreshTokenRecord {
   revokedAt: Date | null;
   /** The browser session the family began in, carried on by rotation; absent when none did. */
   session?: SessionStamp;
+  /**
+   * A public client's family bound to its DPoP key (RFC 9449 section 5): each refresh must carry
+   * a proof of this key (its RFC 7638 thumbprint). Absent: not bound.
+   */
+  dpopJkt?: string;
 }
 
 /** A grant (refresh-token family) begun in a browser session, as the session's ending sees it. */

@@ -6,7 +6,7 @@ import type { TokenEventStore } from '../events/token-event';
 import type { Stores } from '../storage';
 import type { AccessTokenClaims, ActorClaim, JwtAccessTokenStrategy } from '../tokens/access-token';
 import { actorsOf, type AccessTokenValidator } from '../tokens/token-validator';
-import type { GrantHandler, TokenRequest, TokenResponse } from './grant-handler';
+import { confirmationOf, type GrantHandler, type TokenRequest, type TokenResponse } from './grant-handler';
 import { Impersonation } from './impersonation';
 import type { TokenTargets } from './token-target';
 import {
@@ -46,7 +46,8 @@ export class TokenExchangeGrant implements GrantHandler {
     this.impersonation = new Impersonation(accessTokens, validator, stores, events, settings, clock);
   }
 
-  async handle({ params, client }: TokenRequest): Promise<TokenResponse> {
+  async handle(request: TokenRequest): Promise<TokenResponse> {
+    const { params, client } = request;
     const issuedTokenType = params.requested_token_type ?? TOKEN_TYPE.accessToken;
     if (!ISSUABLE_TOKEN_TYPES.includes(issuedTokenType)) {
       throw new OAuthError('invalid_request', 'requested_token_type is not one the platform issues');
@@ -77,12 +78,12 @@ export class TokenExchangeGrant implements GrantHandler {
     if (target !== undefined && !client.app.exchangeAudiences.includes(target)) {
       throw new OAuthError('invalid_target', 'the client may not exchange tokens for this audience');
     }
-    if (impersonating) return this.impersonation.handle({ params, client }, target, issuedTokenType);
-    return this.delegate({ params, client }, target, issuedTokenType);
+    if (impersonating) return this.impersonation.handle(request, target, issuedTokenType);
+    return this.delegate(request, target, issuedTokenType);
   }
 
   private async delegate(
-    { params, client }: TokenRequest,
+    { params, client, dpop }: TokenRequest,
     target: string | undefined,
     issuedTokenType: string,
   ): Promise<TokenResponse> {
@@ -122,6 +123,7 @@ export class TokenExchangeGrant implements GrantHandler {
         // An impersonation token stays one, read-only included, however often it is exchanged.
         ...(subject.impersonation && { impersonation: subject.impersonation }),
         lifetimeSeconds,
+        ...confirmationOf({ dpop }),
       },
       issuedTokenType,
       {

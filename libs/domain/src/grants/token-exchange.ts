@@ -3,7 +3,7 @@ import { OAuthError } from '../errors';
 import type { TokenEventInput } from '../events/token-event';
 import type { TokenEventStore } from '../events/token-event';
 import type { AccessTokenSubject, JwtAccessTokenStrategy } from '../tokens/access-token';
-import type { TokenResponse } from './grant-handler';
+import { tokenTypeOf, type TokenResponse } from './grant-handler';
 
 /** RFC 8693 section 3 token types the platform takes and issues; ours are JWT access tokens. */
 export const TOKEN_TYPE = {
@@ -59,7 +59,7 @@ export async function issueExchangedToken(
   return {
     access_token: signed,
     issued_token_type: issuedTokenType,
-    token_type: 'Bearer',
+    token_type: tokenTypeOf(token.confirmation),
     expires_in: claims.exp - claims.iat,
     scope: claims.scope,
   };

@@ -10,7 +10,8 @@ import { refreshTokens } from '../tokens/opaque-token';
 import type { IdTokenIssuer } from '../oidc/id-token';
 import { OPENID_SCOPE } from '../oidc/oidc-scopes';
 import type { SessionStamp } from '../sessions/session';
-import type { TokenResponse } from './grant-handler';
+import type { DpopConfirmation } from '../tokens/dpop';
+import { tokenTypeOf, type TokenResponse } from './grant-handler';
 
 /** The specification's idle window: a refresh token unused this long expires. */
 export const REFRESH_TOKEN_IDLE_SECONDS = 30 * 24 * 3600;
@@ -43,6 +44,10 @@ export interface UserGrantStep {
   session?: SessionStamp;
   /** The authorization request's nonce, for the ID token of a code exchange. */
   nonce?: string;
+  /** The DPoP key the access token is bound to (RFC 9449): `cnf.jkt`, answered as `token_type: DPoP`. */
+  confirmation?: DpopConfirmation;
+  /** The DPoP key the new refresh token is bound to (a public client's; docs/tokens.md, "DPoP"). */
+  refreshBoundTo?: string;
 }
 
 /** What a user holds: the roles bound to it and those its groups grant. */
@@ -84,6 +89,7 @@ export class UserTokenIssuer {
       scopes,
       user: { tenant: step.user.tenant, roles: effectiveRoles(step.user), grantId: step.grantId },
       ...(step.audience !== undefined && { audience: step.audience }),
+      ...(step.confirmation && { confirmation: step.confirmation }),
     });
     // Stored while the thread pool signs: the caller's transaction holds the database for the
     // longer of the two, not their sum. Should a write fail, the signature's outcome is dropped.
@@ -103,6 +109,7 @@ export class UserTokenIssuer {
       rotatedAt: null,
       revokedAt: null,
       ...(step.session && { session: step.session }),
+      ...(step.refreshBoundTo !== undefined && { dpopJkt: step.refreshBoundTo }),
     });
     const event: TokenEventInput = {
       type: 'token.issued',
@@ -127,7 +134,7 @@ export class UserTokenIssuer {
       : undefined;
     return {
       access_token: token,
-      token_type: 'Bearer',
+      token_type: tokenTypeOf(step.confirmation),
       expires_in: claims.exp - claims.iat,
       scope: formatScope(scopes),
       refresh_token: refresh.value,

@@ -26,7 +26,7 @@ export const DEFAULT_POLICIES: readonly Policy[] = [
   {
     id: 'tenant-admin-own-tenant',
     description:
-      'tenant_admin manages jobs, files, secrets, audit, users and SCIM provisioning of its tenant',
+      'tenant_admin manages jobs, files, secrets, audit, users, SCIM provisioning and workload federation of its tenant',
     effect: 'allow',
     roles: ['tenant_admin'],
     // jobs.read and jobs.write, not jobs.*: working jobs (jobs.work) is for service apps only.
@@ -39,6 +39,7 @@ export const DEFAULT_POLICIES: readonly Policy[] = [
       'audit.read',
       'users.*',
       'scim.*',
+      'federation.*',
     ],
     tenants: 'own',
   },

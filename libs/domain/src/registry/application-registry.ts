@@ -4,9 +4,11 @@ import {
   appHasSecret,
   appNeedsRedirectUris,
   CLIENT_ID_PATTERN,
+  clientAuthMethodOf,
   TENANT_PATTERN,
   type Application,
   type ApplicationExchangePatch,
+  type ApplicationKeysPatch,
   type ApplicationLogoutPatch,
   type ApplicationPage,
   type ApplicationPatch,
@@ -25,6 +27,7 @@ import { EXCHANGE_AUDIENCES_MAX, resourceUriProblem } from './resource-uri';
 import type { ScopeRegistry } from './scope-registry';
 import { holdsAdminScope } from '../admin';
 import { refusedScopesFor } from '../authority/reserved-scopes';
+import { checkedClientAuth } from './client-keys';
 
 export interface RegistrationInput {
   clientId: string;
@@ -42,6 +45,12 @@ export interface RegistrationInput {
   postLogoutRedirectUris?: string[];
   /** Omitted or null: no back-channel logout. */
   backchannelLogoutUri?: string | null;
+  /** RFC 9449 section 5.2: every token request must carry a DPoP proof. Omitted: false. */
+  dpopBoundAccessTokens?: boolean;
+  /** RFC 7591; omitted: a secret (none for spa). `private_key_jwt` takes `jwks` or `jwksUri` (`checkedClientAuth`). */
+  tokenEndpointAuthMethod?: string;
+  jwks?: unknown;
+  jwksUri?: string | null;
 }
 
 /** A service account (`POST /api/v1/apps/register`): the platform names it. */
@@ -70,7 +79,7 @@ export interface RegistrySettings {
   /** The bootstrap admin app, which may not be deleted (it is how operators get back in). */
   adminClientId: string;
   /**
-   * Where a `backchannel_logout_uri` may point: the webhooks' rules (docs/webhooks.md, "Where a
+   * Where a `backchannel_logout_uri` and a `jwks_uri` may point: the webhooks' rules (docs/webhooks.md, "Where a
    * webhook may point"). Omitted: production's (https to public addresses only).
    */
   backchannelLogoutUrls?: WebhookUrlPolicy;
@@ -117,7 +126,11 @@ export class ApplicationRegistry {
     app: Application,
     options: { retryOnDuplicate: boolean },
   ): Promise<RegisteredApplication> {
-    const clientSecret = appHasSecret(app.appType) ? generateClientSecret() : undefined;
+    // A private_key_jwt app proves itself with its keys: it gets no secret to leak.
+    const clientSecret =
+      appHasSecret(app.appType) && app.tokenEndpointAuthMethod !== 'private_key_jwt'
+        ? generateClientSecret()
+        : undefined;
     const stored: Application = {
       ...app,
       secretHash: clientSecret === undefined ? null : await this.hasher.hash(clientSecret),
@@ -193,6 +206,8 @@ export class ApplicationRegistry {
       ...exchange,
       ...(logout.postLogoutRedirectUris?.length && { postLogoutRedirectUris: logout.postLogoutRedirectUris }),
       ...(logout.backchannelLogoutUri != null && { backchannelLogoutUri: logout.backchannelLogoutUri }),
+      ...(input.dpopBoundAccessTokens === true && { dpopBoundAccessTokens: true }),
+      ...checkedClientAuth(appType, input, this.settings.backchannelLogoutUrls ?? { allowPrivateNetworks: false }),
       tenant,
       clientId: input.clientId,
       name,
@@ -226,9 +241,12 @@ export class ApplicationRegistry {
       ...(postLogoutRedirectUris !== undefined && { postLogoutRedirectUris }),
       ...(backchannelLogoutUri !== undefined && { backchannelLogoutUri }),
     }))(patch);
-    if (Object.keys(exchange).length === 0 && Object.keys(names).length === 0) {
+    const dpop =
+      patch.dpopBoundAccessTokens === undefined ? {} : { dpopBoundAccessTokens: patch.dpopBoundAccessTokens };
+    const keysNamed = patch.jwks !== undefined || patch.jwksUri !== undefined;
+    if (!keysNamed && [exchange, names, dpop].every((part) => Object.keys(part).length === 0)) {
       throw validationFailed(
-        'name at least one of resource_uri, token_exchange_audiences, impersonation_allowed, post_logout_redirect_uris, backchannel_logout_uri',
+        'name at least one of resource_uri, token_exchange_audiences, impersonation_allowed, post_logout_redirect_uris, backchannel_logout_uri, dpop_bound_access_tokens, jwks, jwks_uri',
       );
     }
     const now = this.clock.now();
@@ -239,7 +257,13 @@ export class ApplicationRegistry {
         if (!app) throw notFound(`application ${clientId}`);
         logout = this.checkedLogoutPatch(app.appType, names);
       }
-      const checked: ApplicationPatch = { ...exchange, ...logout };
+      let keys: ApplicationKeysPatch = {};
+      if (keysNamed) {
+        const app = await stores.applications.findApplication(clientId);
+        if (!app) throw notFound(`application ${clientId}`);
+        keys = this.checkedKeysPatch(app, patch);
+      }
+      const checked: ApplicationPatch = { ...exchange, ...logout, ...dpop, ...keys };
       const result = await stores.applications.updateApplicationExchange(clientId, checked);
       if (result === 'not_found') throw notFound(`application ${clientId}`);
       if (result === 'conflict') throw resourceTaken(checked.resourceUri ?? null);
@@ -252,10 +276,29 @@ export class ApplicationRegistry {
     });
   }
 
+  /**
+   * A private_key_jwt app's new keys (a rotation): exactly one of `jwks` and `jwksUri`, under the
+   * registration's rules; the other is cleared. Any other app has no keys to change.
+   */
+  private checkedKeysPatch(app: Application, patch: ApplicationKeysPatch): ApplicationKeysPatch {
+    if (clientAuthMethodOf(app) !== 'private_key_jwt') {
+      throw validationFailed('jwks and jwks_uri are for private_key_jwt apps');
+    }
+    const keys = checkedClientAuth(
+      app.appType,
+      { tokenEndpointAuthMethod: 'private_key_jwt', jwks: patch.jwks, jwksUri: patch.jwksUri },
+      this.settings.backchannelLogoutUrls ?? { allowPrivateNetworks: false },
+    );
+    return { jwks: keys.jwks ?? null, jwksUri: keys.jwksUri ?? null };
+  }
+
   /** The old secret stops working at once: it no longer matches the stored hash. */
   async rotateSecret(clientId: string): Promise<RotatedSecret> {
     const app = await this.get(clientId);
     if (!appHasSecret(app.appType)) throw conflict(`a ${app.appType} app has no secret to rotate`);
+    if (app.tokenEndpointAuthMethod === 'private_key_jwt') {
+      throw conflict('a private_key_jwt app has no secret to rotate: it rotates its keys');
+    }
     const clientSecret = generateClientSecret();
     const secretHash = await this.hasher.hash(clientSecret);
     const rotatedAt = this.clock.now();
@@ -478,6 +521,13 @@ function changedAttributes(patch: ApplicationPatch): AuditAttributes {
       token_exchange_audiences: patch.exchangeAudiences.join(' '),
     }),
     ...(patch.mayImpersonate !== undefined && { impersonation_allowed: patch.mayImpersonate }),
+    ...(patch.dpopBoundAccessTokens !== undefined && {
+      dpop_bound_access_tokens: patch.dpopBoundAccessTokens,
+    }),
+    ...(patch.jwks !== undefined && {
+      jwks_kids: patch.jwks === null ? null : patch.jwks.keys.map((key) => key.kid ?? '?').join(' '),
+    }),
+    ...(patch.jwksUri !== undefined && { jwks_uri: patch.jwksUri }),
   };
 }
 

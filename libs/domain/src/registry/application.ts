@@ -1,3 +1,4 @@
+import type { JSONWebKeySet } from 'jose';
 import type { InsertResult } from '../storage';
 
 /** A registered OAuth client (spec: "Application"). */
@@ -10,12 +11,25 @@ export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exch
 /** RFC 8628's grant type: a device polling for the user's approval. */
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
+/** RFC 7523 section 2.1's grant type: a workload's own token as `assertion` (docs/workload-identity.md). */
+export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/** RFC 7591 `token_endpoint_auth_method`: how a client authenticates (docs/workload-identity.md). */
+export const TOKEN_ENDPOINT_AUTH_METHODS = [
+  'client_secret_basic',
+  'client_secret_post',
+  'private_key_jwt',
+  'none',
+] as const;
+export type TokenEndpointAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
+
 export type GrantType =
   | 'client_credentials'
   | 'authorization_code'
   | 'refresh_token'
   | typeof TOKEN_EXCHANGE_GRANT
-  | typeof DEVICE_CODE_GRANT;
+  | typeof DEVICE_CODE_GRANT
+  | typeof JWT_BEARER_GRANT;
 
 export interface Application {
   clientId: string;
@@ -48,6 +62,26 @@ export interface Application {
    * Back-Channel Logout 1.0, `backchannel_logout_uri`), under the webhook URL rules; absent or null: none.
    */
   backchannelLogoutUri?: string | null;
+  /**
+   * Every token request must carry a DPoP proof and every access token is bound to its key
+   * (RFC 9449 section 5.2, `dpop_bound_access_tokens`); absent or false: a proof is optional.
+   */
+  dpopBoundAccessTokens?: boolean;
+  /**
+   * RFC 7591 `token_endpoint_auth_method`; absent (apps registered before it): a secret's method
+   * for an app holding one, else `none` (`clientAuthMethodOf`). A `private_key_jwt` app holds no
+   * secret: it signs assertions with a key of `jwks` or `jwksUri`.
+   */
+  tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
+  /** private_key_jwt: the client's public keys, inline (RFC 7591 `jwks`); absent or null: none. */
+  jwks?: JSONWebKeySet | null;
+  /** private_key_jwt: where the client publishes its public keys (RFC 7591 `jwks_uri`); absent or null: none. */
+  jwksUri?: string | null;
+}
+
+/** How an app authenticates: as registered, or for apps registered before the field, by whether it holds a secret. */
+export function clientAuthMethodOf(app: Application): TokenEndpointAuthMethod {
+  return app.tokenEndpointAuthMethod ?? (app.secretHash === null ? 'none' : 'client_secret_basic');
 }
 
 /** What an administrator may change of an app's part in token exchange (docs/tokens.md). */
@@ -63,8 +97,25 @@ export interface ApplicationLogoutPatch {
   backchannelLogoutUri?: string | null;
 }
 
+/** What an administrator may change of an app's use of DPoP (docs/tokens.md, "DPoP"). */
+export interface ApplicationDpopPatch {
+  dpopBoundAccessTokens?: boolean;
+}
+
+/**
+ * A private_key_jwt app's keys (docs/workload-identity.md): one of the two replaces the other
+ * (the one not named becomes null).
+ */
+export interface ApplicationKeysPatch {
+  jwks?: JSONWebKeySet | null;
+  jwksUri?: string | null;
+}
+
 /** Every field `PATCH /v1/oauth/apps/{id}` changes: the members a patch names, the others stay. */
-export type ApplicationPatch = ApplicationExchangePatch & ApplicationLogoutPatch;
+export type ApplicationPatch = ApplicationExchangePatch &
+  ApplicationLogoutPatch &
+  ApplicationDpopPatch &
+  ApplicationKeysPatch;
 
 /**
  * The spec's app_type table: which grants each kind of app may use. Token exchange is for the
@@ -73,7 +124,7 @@ export type ApplicationPatch = ApplicationExchangePatch & ApplicationLogoutPatch
  * lines on hosts without a browser.
  */
 const GRANTS_BY_APP_TYPE: Record<AppType, readonly GrantType[]> = {
-  service: ['client_credentials', TOKEN_EXCHANGE_GRANT],
+  service: ['client_credentials', TOKEN_EXCHANGE_GRANT, JWT_BEARER_GRANT],
   web: ['authorization_code', 'refresh_token', TOKEN_EXCHANGE_GRANT],
   spa: ['authorization_code', 'refresh_token'],
   cli: ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT],

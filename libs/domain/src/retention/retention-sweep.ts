@@ -26,6 +26,7 @@ export interface RetentionCounts {
   token_events: number;
   device_authorizations: number;
   backchannel_logouts: number;
+  assertion_uses: number;
 }
 
 type RetentionStores = Pick<
@@ -37,12 +38,14 @@ type RetentionStores = Pick<
   | 'tokenEvents'
   | 'deviceAuthorizations'
   | 'backchannelLogouts'
+  | 'assertionReplays'
 >;
 
 /**
  * Deletes what no request can need any more (docs/operations.md, "Retention"): deny-list entries
  * no token can outlive, codes (device codes too), sessions and refresh-token families past their
- * expiry and the grace, back-channel logouts finished that long ago, token events past their retention. Each table in batches of `batchRows` rows until a
+ * expiry and the grace, back-channel logouts finished that long ago, used assertions past their
+ * expiry, token events past their retention. Each table in batches of `batchRows` rows until a
  * batch comes back short. Safe on every replica at once; a run asked for while one is under way
  * joins it.
  */
@@ -73,6 +76,7 @@ export class RetentionSweep {
       tokenEvents,
       deviceAuthorizations,
       backchannelLogouts,
+      assertionReplays,
     } = this.stores;
     return {
       // An entry expires when no token it covers can still be valid: no grace needed.
@@ -94,6 +98,9 @@ export class RetentionSweep {
       backchannel_logouts: await this.inBatches((limit) =>
         backchannelLogouts.pruneBackchannelLogouts(ended, limit),
       ),
+      // A used client assertion or workload token past its expiry is refused for its `exp`:
+      // remembering its id longer proves nothing (no grace needed).
+      assertion_uses: await this.inBatches((limit) => assertionReplays.pruneAssertions(now, limit)),
     };
   }
 

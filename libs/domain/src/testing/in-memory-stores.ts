@@ -9,6 +9,7 @@ import * as argon2 from 'argon2';
  * test cannot change stored state except through the interface, and a transaction that throws
  * is rolled back.
  */
+import { DpopProofVerifier, DpopReplayCache } from '../tokens/dpop';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from 'jose';
 import { AUDIT_GENESIS_HASH, chainAuditRecords } from '../audit/audit-chain';
 import { AuditTrail } from '../audit/audit-trail';
@@ -60,6 +61,7 @@ import { InMemoryJobStore } from './in-memory-job-store';
 import { InMemoryBackchannelLogoutStore } from './in-memory-backchannel-logout-store';
 import { SessionEnding } from '../logout/session-ending';
 import { InMemoryDeviceAuthorizationStore } from './in-memory-device-authorization-store';
+import { InMemoryAssertionReplayStore, InMemoryFederatedIssuerStore } from './in-memory-federation-stores';
 import { InMemorySecretStore } from './in-memory-secret-store';
 import type { DefinitionKind, DefinitionStore, ServiceDefinition } from '../definitions/service-definition';
 import { ApplicationRegistry } from '../registry/application-registry';
@@ -160,6 +162,9 @@ export class InMemoryApplicationStore implements ApplicationStore, Snapshotting 
     // As the SQL store reads them: the logout fields only where set.
     if (updated.postLogoutRedirectUris?.length === 0) delete updated.postLogoutRedirectUris;
     if (updated.backchannelLogoutUri === null) delete updated.backchannelLogoutUri;
+    if (updated.dpopBoundAccessTokens === false) delete updated.dpopBoundAccessTokens;
+    if (updated.jwks === null) delete updated.jwks;
+    if (updated.jwksUri === null) delete updated.jwksUri;
     this.rows.set(clientId, updated);
     return 'updated';
   }
@@ -868,6 +873,8 @@ export class InMemoryStores implements Stores {
   readonly jobs = new InMemoryJobStore();
   readonly backchannelLogouts = new InMemoryBackchannelLogoutStore();
   readonly deviceAuthorizations = new InMemoryDeviceAuthorizationStore();
+  readonly assertionReplays = new InMemoryAssertionReplayStore();
+  readonly federatedIssuers = new InMemoryFederatedIssuerStore();
 
   private all(): Snapshotting[] {
     return [
@@ -889,6 +896,8 @@ export class InMemoryStores implements Stores {
       this.jobs,
       this.deviceAuthorizations,
       this.backchannelLogouts,
+      this.assertionReplays,
+      this.federatedIssuers,
     ];
   }
 
@@ -994,6 +1003,8 @@ export function autocommitting(stores: InMemoryStores, transactor: InMemoryTrans
     jobs: wrap(stores.jobs),
     deviceAuthorizations: wrap(stores.deviceAuthorizations),
     backchannelLogouts: wrap(stores.backchannelLogouts),
+    assertionReplays: wrap(stores.assertionReplays),
+    federatedIssuers: wrap(stores.federatedIssuers),
   };
 }
 
@@ -1235,6 +1246,7 @@ export async function createTestEngine(
       ),
     ],
     authenticator,
+    new DpopProofVerifier(new DpopReplayCache(), () => clock.seconds),
   );
   const introspector = new TokenIntrospector(
     authenticator,

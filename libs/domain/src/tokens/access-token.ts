@@ -1,6 +1,7 @@
 import { decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import type { Clock } from '../clock';
 import type { SigningKeyRing } from '../keys/signing-key-ring';
+import type { DpopConfirmation } from './dpop';
 import { signRs256 } from './jws';
 import { newTokenId } from './token-id';
 
@@ -44,6 +45,8 @@ export interface AccessTokenClaims {
   impersonation?: ImpersonationClaim;
   /** Who may act for the subject (RFC 8693 section 4.4); honoured when present, never issued by us. */
   may_act?: { sub: string; client_id?: string };
+  /** The key the token is bound to (RFC 9449 section 6.1): a DPoP proof of it goes with every use. */
+  cnf?: DpopConfirmation;
 }
 
 export interface AccessTokenSubject {
@@ -60,6 +63,8 @@ export interface AccessTokenSubject {
   impersonation?: ImpersonationClaim;
   /** Shorter than the configured lifetime (an exchanged or impersonation token), never longer. */
   lifetimeSeconds?: number;
+  /** The DPoP key the token is bound to (RFC 9449): issued with `cnf.jkt`. */
+  confirmation?: DpopConfirmation;
 }
 
 export interface IssuedAccessToken {
@@ -120,6 +125,7 @@ export class JwtAccessTokenStrategy {
       }),
       ...(subject.act && { act: subject.act }),
       ...(subject.impersonation && { impersonation: subject.impersonation }),
+      ...(subject.confirmation && { cnf: { jkt: subject.confirmation.jkt } }),
     };
     const { kid, privateKey } = this.keys.signingKey();
     return { token: signRs256({ alg: 'RS256', typ: 'at+jwt', kid }, claims, privateKey), claims };

@@ -5,6 +5,7 @@ import type { Actor as _platform_auth_v1_Actor, Actor__Output as _platform_auth_
 import type { AuthServiceClient as _platform_auth_v1_AuthServiceClient, AuthServiceDefinition as _platform_auth_v1_AuthServiceDefinition } from './platform/auth/v1/AuthService';
 import type { AuthorizeRequest as _platform_auth_v1_AuthorizeRequest, AuthorizeRequest__Output as _platform_auth_v1_AuthorizeRequest__Output } from './platform/auth/v1/AuthorizeRequest';
 import type { AuthorizeResponse as _platform_auth_v1_AuthorizeResponse, AuthorizeResponse__Output as _platform_auth_v1_AuthorizeResponse__Output } from './platform/auth/v1/AuthorizeResponse';
+import type { Confirmation as _platform_auth_v1_Confirmation, Confirmation__Output as _platform_auth_v1_Confirmation__Output } from './platform/auth/v1/Confirmation';
 import type { DenyListEntry as _platform_auth_v1_DenyListEntry, DenyListEntry__Output as _platform_auth_v1_DenyListEntry__Output } from './platform/auth/v1/DenyListEntry';
 import type { GetJwksRequest as _platform_auth_v1_GetJwksRequest, GetJwksRequest__Output as _platform_auth_v1_GetJwksRequest__Output } from './platform/auth/v1/GetJwksRequest';
 import type { GetJwksResponse as _platform_auth_v1_GetJwksResponse, GetJwksResponse__Output as _platform_auth_v1_GetJwksResponse__Output } from './platform/auth/v1/GetJwksResponse';
@@ -34,6 +35,7 @@ export interface ProtoGrpcType {
         AuthService: SubtypeConstructor<typeof grpc.Client, _platform_auth_v1_AuthServiceClient> & { service: _platform_auth_v1_AuthServiceDefinition }
         AuthorizeRequest: MessageTypeDefinition<_platform_auth_v1_AuthorizeRequest, _platform_auth_v1_AuthorizeRequest__Output>
         AuthorizeResponse: MessageTypeDefinition<_platform_auth_v1_AuthorizeResponse, _platform_auth_v1_AuthorizeResponse__Output>
+        Confirmation: MessageTypeDefinition<_platform_auth_v1_Confirmation, _platform_auth_v1_Confirmation__Output>
         DenyListEntry: MessageTypeDefinition<_platform_auth_v1_DenyListEntry, _platform_auth_v1_DenyListEntry__Output>
         GetJwksRequest: MessageTypeDefinition<_platform_auth_v1_GetJwksRequest, _platform_auth_v1_GetJwksRequest__Output>
         GetJwksResponse: MessageTypeDefinition<_platform_auth_v1_GetJwksResponse, _platform_auth_v1_GetJwksResponse__Output>

@@ -47,6 +47,22 @@ export class ApplicationEntity {
 
   @Column({ name: 'backchannel_logout_uri', type: 'text', nullable: true })
   backchannelLogoutUri: string | null;
+
+  /** RFC 9449 section 5.2: every token request of the app must carry a DPoP proof. */
+  @Column({ name: 'dpop_bound_access_tokens', type: 'boolean', default: false })
+  dpopBoundAccessTokens: boolean;
+
+  /** RFC 7591 `token_endpoint_auth_method`; null for apps registered before it (docs/workload-identity.md). */
+  @Column({ name: 'token_endpoint_auth_method', type: 'varchar', nullable: true })
+  tokenEndpointAuthMethod: string | null;
+
+  /** private_key_jwt: the client's public JWK set, as JSON text (RFC 7591 `jwks`). */
+  @Column({ type: 'text', nullable: true })
+  jwks: string | null;
+
+  /** private_key_jwt: where the client's public keys are fetched (RFC 7591 `jwks_uri`). */
+  @Column({ name: 'jwks_uri', type: 'text', nullable: true })
+  jwksUri: string | null;
 }
 
 /** The key of a redirect URI in `application_redirect_uris`: SHA-256, hex. */

@@ -3,6 +3,7 @@ import { AuditChainHeadEntity, AuditCheckpointEntity, AuditRecordEntity } from '
 import { AuthorizationCodeEntity } from './authorization-code.entity';
 import { BackchannelLogoutEntity } from './backchannel-logout.entity';
 import { DeviceAuthorizationEntity } from './device-authorization.entity';
+import { AssertionUseEntity, FederatedIssuerEntity } from './federation.entity';
 import { GroupEntity, GroupMemberEntity } from './group.entity';
 import { ImpersonationPolicyEntity } from './impersonation-policy.entity';
 import { JobEntity, JobEventEntity } from './job.entity';
@@ -23,6 +24,8 @@ import {
 } from './webhook.entity';
 
 export {
+  AssertionUseEntity,
+  FederatedIssuerEntity,
   ApplicationEntity,
   ApplicationRedirectUriEntity,
   AuditChainHeadEntity,
@@ -81,4 +84,6 @@ export const ENTITIES = [
   ImpersonationPolicyEntity,
   DeviceAuthorizationEntity,
   BackchannelLogoutEntity,
+  AssertionUseEntity,
+  FederatedIssuerEntity,
 ];

@@ -43,4 +43,8 @@ export class RefreshTokenEntity {
 
   @Column({ name: 'auth_time', type: 'bigint', nullable: true, transformer: epochMillis })
   authTime: Date | null;
+
+  /** The DPoP key a public client's refresh token is bound to (RFC 9449 section 5); null: none. */
+  @Column({ name: 'dpop_jkt', type: 'varchar', nullable: true })
+  dpopJkt: string | null;
 }

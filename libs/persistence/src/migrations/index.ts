@@ -15,6 +15,8 @@ import { TokenExchange1765000000000 } from './1765000000000-token-exchange';
 import { OpenIdConnect1765100000000 } from './1765100000000-openid-connect';
 import { LogoutUris1765150000000 } from './1765150000000-logout-uris';
 import { DeviceAuthorization1765200000000 } from './1765200000000-device-authorization';
+import { Federation1765300000000 } from './1765300000000-federation';
+import { Dpop1765400000000 } from './1765400000000-dpop';
 
 /** In order. Append new migrations; never edit one that has shipped. */
 export const MIGRATIONS = [
@@ -35,4 +37,6 @@ export const MIGRATIONS = [
   OpenIdConnect1765100000000,
   LogoutUris1765150000000,
   DeviceAuthorization1765200000000,
+  Federation1765300000000,
+  Dpop1765400000000,
 ];

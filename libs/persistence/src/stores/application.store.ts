@@ -5,6 +5,7 @@ import type {
   ApplicationStore,
   AppType,
   InsertResult,
+  TokenEndpointAuthMethod,
 } from '@platform/domain';
 import type { EntityManager } from 'typeorm';
 import {
@@ -31,6 +32,10 @@ const COLUMNS = [
   'may_impersonate',
   'post_logout_redirect_uris',
   'backchannel_logout_uri',
+  'dpop_bound_access_tokens',
+  'token_endpoint_auth_method',
+  'jwks',
+  'jwks_uri',
 ];
 const SELECT_APPLICATIONS = `SELECT ${COLUMNS.join(', ')} FROM applications`;
 
@@ -51,6 +56,12 @@ interface ApplicationRow {
   may_impersonate: boolean | number;
   post_logout_redirect_uris: string;
   backchannel_logout_uri: string | null;
+  /** A boolean on Postgres, 0 or 1 on SQLite. */
+  dpop_bound_access_tokens: boolean | number;
+  token_endpoint_auth_method: string | null;
+  /** JSON text. */
+  jwks: string | null;
+  jwks_uri: string | null;
 }
 
 export class TypeOrmApplicationStore implements ApplicationStore {
@@ -74,6 +85,10 @@ export class TypeOrmApplicationStore implements ApplicationStore {
       ...app,
       postLogoutRedirectUris: app.postLogoutRedirectUris ?? [],
       backchannelLogoutUri: app.backchannelLogoutUri ?? null,
+      dpopBoundAccessTokens: app.dpopBoundAccessTokens ?? false,
+      tokenEndpointAuthMethod: app.tokenEndpointAuthMethod ?? null,
+      jwks: app.jwks == null ? null : JSON.stringify(app.jwks),
+      jwksUri: app.jwksUri ?? null,
     });
     const uris = [...new Set(app.redirectUris)];
     if (result === 'created' && uris.length > 0) {
@@ -135,6 +150,11 @@ export class TypeOrmApplicationStore implements ApplicationStore {
       ...(mayImpersonate !== undefined && { mayImpersonate }),
       ...(postLogoutRedirectUris !== undefined && { postLogoutRedirectUris }),
       ...(backchannelLogoutUri !== undefined && { backchannelLogoutUri }),
+      ...(patch.dpopBoundAccessTokens !== undefined && {
+        dpopBoundAccessTokens: patch.dpopBoundAccessTokens,
+      }),
+      ...(patch.jwks !== undefined && { jwks: patch.jwks === null ? null : JSON.stringify(patch.jwks) }),
+      ...(patch.jwksUri !== undefined && { jwksUri: patch.jwksUri }),
     };
     if (Object.keys(set).length === 0) {
       return (await this.findApplication(clientId)) ? 'updated' : 'not_found';
@@ -165,6 +185,8 @@ function fromRow(row: ApplicationRow): Application {
     exchangeAudiences: jsonStringArray.from(row.exchange_audiences) as string[],
     mayImpersonate: Boolean(row.may_impersonate),
     ...logoutFields(jsonStringArray.from(row.post_logout_redirect_uris) as string[], row.backchannel_logout_uri),
+    ...(Boolean(row.dpop_bound_access_tokens) && { dpopBoundAccessTokens: true }),
+    ...clientKeyFields(row),
   };
 }
 
@@ -176,5 +198,18 @@ function logoutFields(
   return {
     ...(postLogoutRedirectUris.length > 0 && { postLogoutRedirectUris }),
     ...(backchannelLogoutUri !== null && { backchannelLogoutUri }),
+  };
+}
+
+/** How the app authenticates and its keys, only where set (`Application`: absent means none). */
+function clientKeyFields(
+  row: ApplicationRow,
+): Pick<Application, 'tokenEndpointAuthMethod' | 'jwks' | 'jwksUri'> {
+  return {
+    ...(row.token_endpoint_auth_method !== null && {
+      tokenEndpointAuthMethod: row.token_endpoint_auth_method as TokenEndpointAuthMethod,
+    }),
+    ...(row.jwks !== null && { jwks: JSON.parse(row.jwks) as Application['jwks'] }),
+    ...(row.jwks_uri !== null && { jwksUri: row.jwks_uri }),
   };
 }

@@ -8,8 +8,12 @@ export class TypeOrmRefreshTokenStore implements RefreshTokenStore {
   constructor(private readonly manager: EntityManager) {}
 
   async insertRefreshToken(token: RefreshTokenRecord): Promise<void> {
-    const { session, ...columns } = token;
-    await this.manager.insert(RefreshTokenEntity, { ...columns, ...sessionColumns(session) });
+    const { session, dpopJkt, ...columns } = token;
+    await this.manager.insert(RefreshTokenEntity, {
+      ...columns,
+      ...sessionColumns(session),
+      dpopJkt: dpopJkt ?? null,
+    });
   }
 
   async findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | null> {
@@ -129,5 +133,6 @@ function toRefreshToken(row: RefreshTokenEntity): RefreshTokenRecord {
     rotatedAt: row.rotatedAt,
     revokedAt: row.revokedAt,
     ...sessionOf(row),
+    ...(row.dpopJkt !== null && { dpopJkt: row.dpopJkt }),
   };
 }

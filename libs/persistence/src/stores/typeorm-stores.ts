@@ -1,5 +1,7 @@
 import type {
   ApplicationStore,
+  AssertionReplayStore,
+  FederatedIssuerStore,
   AuditStore,
   AuthorizationCodeStore,
   BackchannelLogoutStore,
@@ -26,6 +28,7 @@ import { TypeOrmAuditStore } from './audit.store';
 import { TypeOrmAuthorizationCodeStore } from './authorization-code.store';
 import { TypeOrmBackchannelLogoutStore } from './backchannel-logout.store';
 import { TypeOrmDeviceAuthorizationStore } from './device-authorization.store';
+import { TypeOrmAssertionReplayStore, TypeOrmFederatedIssuerStore } from './federation.store';
 import { TypeOrmGroupStore } from './group.store';
 import { TypeOrmImpersonationPolicyStore } from './impersonation-policy.store';
 import { TypeOrmJobStore } from './job.store';
@@ -60,6 +63,8 @@ export class TypeOrmStores implements Stores {
   readonly jobs: JobStore;
   readonly deviceAuthorizations: DeviceAuthorizationStore;
   readonly backchannelLogouts: BackchannelLogoutStore;
+  readonly assertionReplays: AssertionReplayStore;
+  readonly federatedIssuers: FederatedIssuerStore;
 
   constructor(manager: EntityManager) {
     this.applications = new TypeOrmApplicationStore(manager);
@@ -80,6 +85,8 @@ export class TypeOrmStores implements Stores {
     this.jobs = new TypeOrmJobStore(manager);
     this.deviceAuthorizations = new TypeOrmDeviceAuthorizationStore(manager);
     this.backchannelLogouts = new TypeOrmBackchannelLogoutStore(manager);
+    this.assertionReplays = new TypeOrmAssertionReplayStore(manager);
+    this.federatedIssuers = new TypeOrmFederatedIssuerStore(manager);
   }
 
   /**
@@ -109,6 +116,8 @@ export class TypeOrmStores implements Stores {
       jobs: serialized(stores.jobs, lock),
       deviceAuthorizations: serialized(stores.deviceAuthorizations, lock),
       backchannelLogouts: serialized(stores.backchannelLogouts, lock),
+      assertionReplays: serialized(stores.assertionReplays, lock),
+      federatedIssuers: serialized(stores.federatedIssuers, lock),
     };
   }
 }

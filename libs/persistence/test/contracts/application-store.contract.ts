@@ -25,6 +25,32 @@ export const applicationStoreContract: Contract = (context) => {
     await expect(store().findApplication(app.clientId)).resolves.toEqual(app);
   });
 
+  it('keeps how a private_key_jwt app authenticates: its method and its keys, inline or by URL', async () => {
+    const inline = anApplication({
+      secretHash: null,
+      tokenEndpointAuthMethod: 'private_key_jwt',
+      jwks: { keys: [{ kty: 'EC', crv: 'P-256', kid: 'k1', x: 'eA', y: 'eQ' }] },
+    });
+    const remote = anApplication({
+      secretHash: null,
+      tokenEndpointAuthMethod: 'private_key_jwt',
+      jwksUri: 'https://worker.example/jwks.json',
+    });
+    await store().insertApplication(inline);
+    await store().insertApplication(remote);
+
+    await expect(store().findApplication(inline.clientId)).resolves.toEqual(inline);
+    await expect(store().findApplication(remote.clientId)).resolves.toEqual(remote);
+
+    // A rotation: one source replaces the other.
+    const keys = { keys: [{ kty: 'EC', crv: 'P-256', kid: 'k2', x: 'eA', y: 'eQ' }] };
+    await expect(
+      store().updateApplicationExchange(remote.clientId, { jwks: keys, jwksUri: null }),
+    ).resolves.toBe('updated');
+    const { jwksUri: _, ...rotated } = remote;
+    await expect(store().findApplication(remote.clientId)).resolves.toEqual({ ...rotated, jwks: keys });
+  });
+
   it('answers null for an unknown client id', async () => {
     await expect(store().findApplication('no-such-app')).resolves.toBeNull();
   });
@@ -188,6 +214,20 @@ export const applicationStoreContract: Contract = (context) => {
       mayImpersonate: false,
     });
     await expect(store().findApplicationByResource('https://api.billing.example')).resolves.toBeNull();
+  });
+
+  it('keeps whether an app requires DPoP, and changes it by a patch (absent: not required)', async () => {
+    const strict = anApplication({ dpopBoundAccessTokens: true });
+    const lax = anApplication();
+    await store().insertApplication(strict);
+    await store().insertApplication(lax);
+
+    await expect(store().findApplication(strict.clientId)).resolves.toEqual(strict);
+    expect(await store().findApplication(lax.clientId)).not.toHaveProperty('dpopBoundAccessTokens');
+    await store().updateApplicationExchange(lax.clientId, { dpopBoundAccessTokens: true });
+    await store().updateApplicationExchange(strict.clientId, { dpopBoundAccessTokens: false });
+    expect(await store().findApplication(lax.clientId)).toMatchObject({ dpopBoundAccessTokens: true });
+    expect(await store().findApplication(strict.clientId)).not.toHaveProperty('dpopBoundAccessTokens');
   });
 
   it('answers not_found when patching an unknown application', async () => {

@@ -22,6 +22,16 @@ export const refreshTokenStoreContract: Contract = (context) => {
     expect(await store().findRefreshToken(without.tokenHash)).not.toHaveProperty('session');
   });
 
+  it('keeps the DPoP key a family is bound to, and an unbound token has none', async () => {
+    const bound = aRefreshToken({ dpopJkt: 'NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs' });
+    const unbound = aRefreshToken();
+    await store().insertRefreshToken(bound);
+    await store().insertRefreshToken(unbound);
+
+    await expect(store().findRefreshToken(bound.tokenHash)).resolves.toEqual(bound);
+    expect(await store().findRefreshToken(unbound.tokenHash)).not.toHaveProperty('dpopJkt');
+  });
+
   it("finds a user's live tokens of one client: not rotated, revoked, expired, another's", async () => {
     const mine = { userId: 'user-live', clientId: 'app-live' };
     const live = aRefreshToken(mine);

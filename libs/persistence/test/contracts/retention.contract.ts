@@ -184,6 +184,12 @@ export const retentionContract: Contract = (context) => {
       const device = aDeviceAuthorization({ expiresAt: withinGrace });
       await stores().deviceAuthorizations.insertDeviceAuthorization(device);
       await stores().tokenEvents.appendTokenEvents([aTokenEvent({ occurredAt: at(-29 * DAY) })]);
+      // Six used assertions, five expired: the one still valid stays remembered.
+      const used = Array.from({ length: 6 }, (_, n) => ({
+        key: uniqueId('assertion'),
+        expiresAt: n === 0 ? at(60) : at(-60),
+      }));
+      await stores().assertionReplays.rememberAssertions(used);
 
       await expect(sweep.run()).resolves.toEqual({
         revocations: 1,
@@ -193,6 +199,7 @@ export const retentionContract: Contract = (context) => {
         token_events: 5,
         device_authorizations: 5,
         backchannel_logouts: 5,
+        assertion_uses: 5,
       });
 
       await expect(stores().authorizationCodes.consumeAuthorizationCode(code.codeHash, now)).resolves.toEqual(
@@ -206,6 +213,7 @@ export const retentionContract: Contract = (context) => {
       ).resolves.toEqual(device);
       await expect(stores().revocations.listActiveRevocations(now)).resolves.toEqual([revocation]);
       await expect(logouts.listBackchannelLogoutsOfSession(sids[0])).resolves.toHaveLength(1);
+      await expect(stores().assertionReplays.rememberAssertions([used[0]])).resolves.toEqual([]);
       await expect(sweep.run()).resolves.toEqual({
         revocations: 0,
         authorization_codes: 0,
@@ -214,6 +222,7 @@ export const retentionContract: Contract = (context) => {
         token_events: 0,
         device_authorizations: 0,
         backchannel_logouts: 0,
+        assertion_uses: 0,
       });
     });
 

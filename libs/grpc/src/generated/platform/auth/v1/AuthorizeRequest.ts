@@ -9,6 +9,12 @@ export interface AuthorizeRequest {
    * The token's expected `aud`, as ValidateTokenRequest.audience ('' = the issuer).
    */
   'audience'?: (string);
+  /**
+   * DPoP, as ValidateTokenRequest's fields of the same names.
+   */
+  'dpop_proof'?: (string);
+  'http_method'?: (string);
+  'http_url'?: (string);
 }
 
 export interface AuthorizeRequest__Output {
@@ -19,4 +25,10 @@ export interface AuthorizeRequest__Output {
    * The token's expected `aud`, as ValidateTokenRequest.audience ('' = the issuer).
    */
   'audience': (string);
+  /**
+   * DPoP, as ValidateTokenRequest's fields of the same names.
+   */
+  'dpop_proof': (string);
+  'http_method': (string);
+  'http_url': (string);
 }

@@ -1,6 +1,7 @@
 // Original file: proto/platform/auth/v1/auth.proto
 
 import type { Actor as _platform_auth_v1_Actor, Actor__Output as _platform_auth_v1_Actor__Output } from '../../../platform/auth/v1/Actor';
+import type { Confirmation as _platform_auth_v1_Confirmation, Confirmation__Output as _platform_auth_v1_Confirmation__Output } from '../../../platform/auth/v1/Confirmation';
 import type { Long } from '@grpc/proto-loader';
 
 export interface TokenClaims {
@@ -30,6 +31,10 @@ export interface TokenClaims {
    * impersonator; read_only is allowed only `*.read` actions), '' on any other token.
    */
   'impersonation'?: (string);
+  /**
+   * The key the token is bound to (DPoP, RFC 9449); unset for a Bearer token.
+   */
+  'cnf'?: (_platform_auth_v1_Confirmation | null);
 }
 
 export interface TokenClaims__Output {
@@ -59,4 +64,8 @@ export interface TokenClaims__Output {
    * impersonator; read_only is allowed only `*.read` actions), '' on any other token.
    */
   'impersonation': (string);
+  /**
+   * The key the token is bound to (DPoP, RFC 9449); unset for a Bearer token.
+   */
+  'cnf': (_platform_auth_v1_Confirmation__Output | null);
 }
