@@ -3,7 +3,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeWithPrerequisite } from './prerequisite';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const launcher = require('../../scripts/platform-launcher.js') as { freePort(): Promise<number> };
 
 /** `describe` for suites that put Debian's HAProxy in front of backends (scripts/ci-haproxy.sh). */
