@@ -99,6 +99,7 @@ describe('npm run bench (quick scenarios, a second each, no warm-up)', () => {
         'issuance-private-key-jwt',
         'issuance-client-secret',
         'protected',
+        'protected-dpop',
         'revocation',
         'revocation-backend',
         'rs256-sign',
