@@ -59,6 +59,27 @@ describe('probes and graceful shutdown', () => {
     }
   });
 
+  it('is ready again after a sidecar restart only once tokens validate through it', async () => {
+    const admin = await adminToken(await discover(platform), platform);
+    const me = () =>
+      fetch(`${platform.baseUrl}/v1/me`, { headers: { authorization: `Bearer ${admin}` } }).then(
+        (r) => r.status,
+      );
+    await platform.stopProcess('sidecar');
+    await platform.restartProcess('sidecar');
+    // Each time the backend says it is ready, a token it has not seen must validate (the
+    // validation cache was cleared when the stream from the old sidecar broke).
+    const seen: Array<{ ready: number; me: number }> = [];
+    for (const deadline = Date.now() + 5_000; Date.now() < deadline;) {
+      const ready = (await status(`${platform.baseUrl}/readyz`)).code;
+      if (ready === 200) seen.push({ ready, me: await me() });
+      if (seen.length >= 10) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(seen.length).toBe(10);
+    expect(seen.filter((s) => s.me !== 200)).toEqual([]);
+  });
+
   it('at SIGTERM flips readiness first and keeps serving through the drain, failing no request', async () => {
     const seen: Array<{ at: number; ready: number; ping: number; token: number }> = [];
     // A route the control plane answers: the drain needs the backend's way to it too.
