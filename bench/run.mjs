@@ -199,10 +199,13 @@ async function main() {
    */
   ctx.compare = async (loads) => {
     const run = (request, seconds) => httpLoad({ ...request, connections: options.connections }, seconds);
-    for (const { name, request } of loads) {
+    for (const { name, request, prepare } of loads) {
       assertRunning();
       progress(`${name}: ${options.warmup} s warm-up`);
-      if (options.warmup > 0) await run(request, options.warmup);
+      if (options.warmup > 0) {
+        await prepare?.(options.warmup);
+        await run(request, options.warmup);
+      }
     }
     const rounds = Math.max(1, Math.round(options.duration / COMPARE_SLICE_SECONDS));
     const slice = options.duration / rounds;
@@ -212,6 +215,8 @@ async function main() {
       for (let k = 0; k < loads.length; k++) {
         const i = (round + k) % loads.length;
         assertRunning();
+        // Outside the measured time: what a load must have ready (pre-signed DPoP proofs).
+        await loads[i].prepare?.(slice);
         slices[i].push(await sampled(loads[i].name, () => run(loads[i].request, slice)));
       }
     }

@@ -27,3 +27,21 @@ export function dpopClientKey() {
     },
   };
 }
+
+/**
+ * Proofs for one method, URL and token, signed ahead of a measured slice (`fill`, called by
+ * ctx.compare's `prepare` outside the measured time), so that the load measures the server's
+ * check of a proof, not the harness signing it on the same cores; `next` signs afresh once the
+ * pool runs dry. Every proof is used once (a new jti each) and within seconds of its iat.
+ */
+export function proofPool(key, method, url, token) {
+  let pool = [];
+  return {
+    fill(count) {
+      pool = Array.from({ length: count }, () => key.proof(method, url, token));
+    },
+    next() {
+      return pool.pop() ?? key.proof(method, url, token);
+    },
+  };
+}
