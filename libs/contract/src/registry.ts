@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions, ApiSchema } from '@nestjs/swagger';
 import {
   APP_TYPES,
@@ -85,27 +86,16 @@ export class RegisterApplicationDto {
   @MaxLength(RESOURCE_URI_MAX_LENGTH, { each: true })
   token_exchange_audiences?: string[];
 
-  @ImpersonationAllowedProperty({ also: 'Omitted: false.' })
-  @IsOptional()
-  @IsBoolean()
+  @ImpersonationAllowedInput({ also: 'Omitted: false.' })
   impersonation_allowed?: boolean;
 
-  @DpopBoundAccessTokensProperty({ also: 'Omitted: false.' })
-  @IsOptional()
-  @IsBoolean()
+  @DpopBoundAccessTokensInput({ also: 'Omitted: false.' })
   dpop_bound_access_tokens?: boolean;
 
-  @PostLogoutRedirectUrisProperty({ also: 'Omitted: none.' })
-  @IsOptional()
-  @IsArray()
-  @IsString({ each: true })
-  @MaxLength(2000, { each: true })
+  @PostLogoutRedirectUrisInput({ also: 'Omitted: none.' })
   post_logout_redirect_uris?: string[];
 
-  @BackchannelLogoutUriProperty({ also: 'Omitted or null: none.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(WEBHOOK_URL_MAX_LENGTH)
+  @BackchannelLogoutUriInput({ also: 'Omitted or null: none.' })
   backchannel_logout_uri?: string | null;
 
   @ApiPropertyOptional({
@@ -118,15 +108,10 @@ export class RegisterApplicationDto {
   @MaxLength(32)
   token_endpoint_auth_method?: string;
 
-  @ClientJwksProperty({ also: 'Omitted or null: none.' })
-  @IsOptional()
-  @IsObject()
+  @ClientJwksInput({ also: 'Omitted or null: none.' })
   jwks?: object | null;
 
-  @ClientJwksUriProperty({ also: 'Omitted or null: none.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(WEBHOOK_URL_MAX_LENGTH)
+  @ClientJwksUriInput({ also: 'Omitted or null: none.' })
   jwks_uri?: string | null;
 }
 
@@ -149,38 +134,22 @@ export class UpdateApplicationDto {
   @MaxLength(RESOURCE_URI_MAX_LENGTH, { each: true })
   token_exchange_audiences?: string[];
 
-  @ImpersonationAllowedProperty()
-  @IsOptional()
-  @IsBoolean()
+  @ImpersonationAllowedInput()
   impersonation_allowed?: boolean;
 
-  @DpopBoundAccessTokensProperty()
-  @IsOptional()
-  @IsBoolean()
+  @DpopBoundAccessTokensInput()
   dpop_bound_access_tokens?: boolean;
 
-  @PostLogoutRedirectUrisProperty({ also: 'Replaces the list; `[]`: none.' })
-  @IsOptional()
-  @IsArray()
-  @IsString({ each: true })
-  @MaxLength(2000, { each: true })
+  @PostLogoutRedirectUrisInput({ also: 'Replaces the list; `[]`: none.' })
   post_logout_redirect_uris?: string[];
 
-  @BackchannelLogoutUriProperty({ also: '`null`: no more back-channel logout.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(WEBHOOK_URL_MAX_LENGTH)
+  @BackchannelLogoutUriInput({ also: '`null`: no more back-channel logout.' })
   backchannel_logout_uri?: string | null;
 
-  @ClientJwksProperty({ also: 'A private_key_jwt app only: its new keys (a rotation); clears `jwks_uri`.' })
-  @IsOptional()
-  @IsObject()
+  @ClientJwksInput({ also: 'A private_key_jwt app only: its new keys (a rotation); clears `jwks_uri`.' })
   jwks?: object;
 
-  @ClientJwksUriProperty({ also: 'A private_key_jwt app only: where its keys are now; clears `jwks`.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(WEBHOOK_URL_MAX_LENGTH)
+  @ClientJwksUriInput({ also: 'A private_key_jwt app only: where its keys are now; clears `jwks`.' })
   jwks_uri?: string;
 }
 
@@ -211,7 +180,8 @@ export class ApplicationDto {
     string | null;
   @ApiProperty({
     enum: TOKEN_ENDPOINT_AUTH_METHODS,
-    description: 'How the app authenticates (RFC 7591); for apps registered without it, by whether it holds a secret.',
+    description:
+      'How the app authenticates (RFC 7591); for apps registered without it, by whether it holds a secret.',
   })
   token_endpoint_auth_method: string;
   @ClientJwksProperty({ required: true, also: 'null: none.' }) jwks: object | null;
@@ -653,6 +623,50 @@ function ClientJwksUriProperty({ also, ...options }: MemberOptions = {}) {
     example: 'https://worker.example/.well-known/jwks.json',
     ...options,
   } as ApiPropertyOptions);
+}
+
+/**
+ * A member a client sends at registration and update: its documentation and its validation,
+ * together (the answer's member takes the documentation alone).
+ */
+function ImpersonationAllowedInput(options: MemberOptions = {}) {
+  return applyDecorators(ImpersonationAllowedProperty(options), IsOptional(), IsBoolean());
+}
+
+function DpopBoundAccessTokensInput(options: MemberOptions = {}) {
+  return applyDecorators(DpopBoundAccessTokensProperty(options), IsOptional(), IsBoolean());
+}
+
+function PostLogoutRedirectUrisInput(options: MemberOptions = {}) {
+  return applyDecorators(
+    PostLogoutRedirectUrisProperty(options),
+    IsOptional(),
+    IsArray(),
+    IsString({ each: true }),
+    MaxLength(2000, { each: true }),
+  );
+}
+
+function BackchannelLogoutUriInput(options: MemberOptions = {}) {
+  return applyDecorators(
+    BackchannelLogoutUriProperty(options),
+    IsOptional(),
+    IsString(),
+    MaxLength(WEBHOOK_URL_MAX_LENGTH),
+  );
+}
+
+function ClientJwksInput(options: MemberOptions = {}) {
+  return applyDecorators(ClientJwksProperty(options), IsOptional(), IsObject());
+}
+
+function ClientJwksUriInput(options: MemberOptions = {}) {
+  return applyDecorators(
+    ClientJwksUriProperty(options),
+    IsOptional(),
+    IsString(),
+    MaxLength(WEBHOOK_URL_MAX_LENGTH),
+  );
 }
 
 /** A service app's binding to the tenant it provisions (docs/scim.md). */
