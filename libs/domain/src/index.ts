@@ -102,6 +102,7 @@ export { verifyJwsSignature } from './tokens/jws';
 export * from './masking';
 export * from './ratelimit';
 export * from './flags';
+export * from './plans';
 export * from './definitions';
 export * from './secrets';
 export * from './jobs';

@@ -25,6 +25,7 @@ import type { SecretStore } from './secrets/secret';
 import type { SessionStore } from './sessions/session';
 import type { UserStore } from './users/user';
 import type { WebhookStore } from './webhooks/webhook-endpoint';
+import type { QuotaStore } from './plans/quota-store';
 
 /** What an insert under a unique key answers. */
 export type InsertResult = 'created' | 'duplicate';
@@ -54,6 +55,7 @@ export interface Stores {
   deviceAuthorizations: DeviceAuthorizationStore;
   assertionReplays: AssertionReplayStore;
   federatedIssuers: FederatedIssuerStore;
+  quotas: QuotaStore;
 }
 
 export interface Transactor {

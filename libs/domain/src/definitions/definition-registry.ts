@@ -2,7 +2,7 @@ import type { AuditActor, AuditTrail } from '../audit/audit-trail';
 import type { Clock } from '../clock';
 import { notFound, validationFailed } from '../errors';
 import type { Transactor } from '../storage';
-import type { DefinitionKind, DefinitionStore, ServiceDefinition } from './service-definition';
+import { PLATFORM_WIDE, type DefinitionKind, type DefinitionStore, type ServiceDefinition } from './service-definition';
 
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -15,6 +15,8 @@ export interface DefinitionRules {
   read(document: unknown): Record<string, unknown>;
   /** The audit actions of a write and of a deletion. */
   actions: { changed: string; deleted: string };
+  /** The platform's, not a tenant's (plans): kept under PLATFORM_WIDE, audited without a tenant. */
+  platformWide?: true;
 }
 
 /**
@@ -34,19 +36,19 @@ export class DefinitionRegistry {
   ) {}
 
   put(actor: AuditActor, tenant: string, name: string, document: unknown): Promise<ServiceDefinition> {
-    checkNames(tenant, name);
+    checkNames(tenant, name, this.rules.platformWide);
     return this.write(actor, tenant, name, this.rules.read(document), this.rules.actions.changed);
   }
 
   async get(tenant: string, name: string): Promise<ServiceDefinition> {
-    checkNames(tenant, name);
+    checkNames(tenant, name, this.rules.platformWide);
     const found = await this.definitions.findDefinition(this.rules.kind, tenant, name);
     if (!found) throw notFound(`${this.rules.noun} ${name} of tenant ${tenant}`);
     return found;
   }
 
   list(tenant: string): Promise<ServiceDefinition[]> {
-    checkNames(tenant, 'any');
+    checkNames(tenant, 'any', this.rules.platformWide);
     return this.definitions.listDefinitions(this.rules.kind, tenant);
   }
 
@@ -73,7 +75,7 @@ export class DefinitionRegistry {
           actor,
           action,
           target: name,
-          tenant,
+          tenant: this.rules.platformWide ? null : tenant,
           attributes: { version: String(stored.version) },
           occurredAt: now,
         }),
@@ -85,7 +87,7 @@ export class DefinitionRegistry {
   }
 }
 
-function checkNames(tenant: string, name: string): void {
-  if (!NAME.test(tenant)) throw validationFailed('tenant must be 1 to 64 of A-Z a-z 0-9 . _ -');
+function checkNames(tenant: string, name: string, platformWide = false): void {
+  if (platformWide ? tenant !== PLATFORM_WIDE : !NAME.test(tenant)) throw validationFailed('tenant must be 1 to 64 of A-Z a-z 0-9 . _ -');
   if (!NAME.test(name)) throw validationFailed('the name must be 1 to 64 of A-Z a-z 0-9 . _ -');
 }

@@ -1,10 +1,13 @@
 /**
  * A definition a sidecar service runs on, owned by the control plane and copied to every sidecar
  * (rate limit rules: docs/rate-limits.md; flags: docs/flags.md; masking settings:
- * docs/masking.md): one document per (kind, tenant,
+ * docs/masking.md; plans and subscriptions: docs/plans.md): one document per (kind, tenant,
  * name).
  */
-export type DefinitionKind = 'rate_limits' | 'flags' | 'masking';
+export type DefinitionKind = 'rate_limits' | 'flags' | 'masking' | 'plans' | 'subscriptions';
+
+/** The tenant of the definitions that belong to no tenant (plans): no tenant name can be it. */
+export const PLATFORM_WIDE = '*';
 
 export interface ServiceDefinition {
   kind: DefinitionKind;

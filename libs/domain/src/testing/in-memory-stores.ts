@@ -63,6 +63,7 @@ import { SessionEnding } from '../logout/session-ending';
 import { InMemoryDeviceAuthorizationStore } from './in-memory-device-authorization-store';
 import { InMemoryAssertionReplayStore, InMemoryFederatedIssuerStore } from './in-memory-federation-stores';
 import { InMemorySecretStore } from './in-memory-secret-store';
+import { InMemoryQuotaStore } from './in-memory-quota-store';
 import type { DefinitionKind, DefinitionStore, ServiceDefinition } from '../definitions/service-definition';
 import { ApplicationRegistry } from '../registry/application-registry';
 import { ScopeRegistry } from '../registry/scope-registry';
@@ -875,6 +876,7 @@ export class InMemoryStores implements Stores {
   readonly deviceAuthorizations = new InMemoryDeviceAuthorizationStore();
   readonly assertionReplays = new InMemoryAssertionReplayStore();
   readonly federatedIssuers = new InMemoryFederatedIssuerStore();
+  readonly quotas = new InMemoryQuotaStore();
 
   private all(): Snapshotting[] {
     return [
@@ -898,6 +900,7 @@ export class InMemoryStores implements Stores {
       this.backchannelLogouts,
       this.assertionReplays,
       this.federatedIssuers,
+      this.quotas,
     ];
   }
 
@@ -1005,6 +1008,7 @@ export function autocommitting(stores: InMemoryStores, transactor: InMemoryTrans
     backchannelLogouts: wrap(stores.backchannelLogouts),
     assertionReplays: wrap(stores.assertionReplays),
     federatedIssuers: wrap(stores.federatedIssuers),
+    quotas: wrap(stores.quotas),
   };
 }
 

@@ -7,6 +7,7 @@ import { AssertionUseEntity, FederatedIssuerEntity } from './federation.entity';
 import { GroupEntity, GroupMemberEntity } from './group.entity';
 import { ImpersonationPolicyEntity } from './impersonation-policy.entity';
 import { JobEntity, JobEventEntity } from './job.entity';
+import { QuotaConsumptionEntity, QuotaUsageEntity } from './quota.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
 import { RevocationEntity } from './revocation.entity';
 import { ScopeEntity } from './scope.entity';
@@ -25,6 +26,8 @@ import {
 
 export {
   AssertionUseEntity,
+  QuotaConsumptionEntity,
+  QuotaUsageEntity,
   FederatedIssuerEntity,
   ApplicationEntity,
   ApplicationRedirectUriEntity,
@@ -86,4 +89,6 @@ export const ENTITIES = [
   BackchannelLogoutEntity,
   AssertionUseEntity,
   FederatedIssuerEntity,
+  QuotaUsageEntity,
+  QuotaConsumptionEntity,
 ];

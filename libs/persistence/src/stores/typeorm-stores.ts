@@ -2,6 +2,7 @@ import type {
   ApplicationStore,
   AssertionReplayStore,
   FederatedIssuerStore,
+  QuotaStore,
   AuditStore,
   AuthorizationCodeStore,
   BackchannelLogoutStore,
@@ -29,6 +30,7 @@ import { TypeOrmAuthorizationCodeStore } from './authorization-code.store';
 import { TypeOrmBackchannelLogoutStore } from './backchannel-logout.store';
 import { TypeOrmDeviceAuthorizationStore } from './device-authorization.store';
 import { TypeOrmAssertionReplayStore, TypeOrmFederatedIssuerStore } from './federation.store';
+import { TypeOrmQuotaStore } from './quota.store';
 import { TypeOrmGroupStore } from './group.store';
 import { TypeOrmImpersonationPolicyStore } from './impersonation-policy.store';
 import { TypeOrmJobStore } from './job.store';
@@ -65,6 +67,7 @@ export class TypeOrmStores implements Stores {
   readonly backchannelLogouts: BackchannelLogoutStore;
   readonly assertionReplays: AssertionReplayStore;
   readonly federatedIssuers: FederatedIssuerStore;
+  readonly quotas: QuotaStore;
 
   constructor(manager: EntityManager) {
     this.applications = new TypeOrmApplicationStore(manager);
@@ -87,6 +90,7 @@ export class TypeOrmStores implements Stores {
     this.backchannelLogouts = new TypeOrmBackchannelLogoutStore(manager);
     this.assertionReplays = new TypeOrmAssertionReplayStore(manager);
     this.federatedIssuers = new TypeOrmFederatedIssuerStore(manager);
+    this.quotas = new TypeOrmQuotaStore(manager);
   }
 
   /**
@@ -118,6 +122,7 @@ export class TypeOrmStores implements Stores {
       backchannelLogouts: serialized(stores.backchannelLogouts, lock),
       assertionReplays: serialized(stores.assertionReplays, lock),
       federatedIssuers: serialized(stores.federatedIssuers, lock),
+      quotas: serialized(stores.quotas, lock),
     };
   }
 }

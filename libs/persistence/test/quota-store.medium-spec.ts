@@ -1,0 +1,4 @@
+import { quotaStoreContract } from './contracts/quota-store.contract';
+import { describeContract } from './support/contract';
+
+describeContract('QuotaStore', quotaStoreContract);
