@@ -1,2 +1,3 @@
 export * from './headers';
 export * from './rate-limit';
+export * from './quota-counter';

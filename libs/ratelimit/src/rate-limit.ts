@@ -5,6 +5,7 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
+import { redisReady } from './redis-ready';
 
 /** A quota of `quota` units per `windowSeconds`, as the IETF `RateLimit-Policy` field names it. */
 export interface RateLimitPolicy {
@@ -73,19 +74,7 @@ export class RateLimitStore {
    * Answers whether it is.
    */
   async ready(timeoutMs = 2_000): Promise<boolean> {
-    const redis = this.redis;
-    if (!redis) return true;
-    if (redis.status === 'ready') return true;
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => done(false), timeoutMs);
-      const onReady = () => done(true);
-      const done = (connected: boolean) => {
-        clearTimeout(timer);
-        redis.off('ready', onReady);
-        resolve(connected);
-      };
-      redis.on('ready', onReady);
-    });
+    return this.redis ? redisReady(this.redis, timeoutMs) : true;
   }
 
   limit(policy: RateLimitPolicy): RateLimit {
