@@ -17,6 +17,7 @@ export const SCENARIOS = [
   'rate-limit',
   'flags',
   'secrets',
+  'quotas',
   'jobs',
   'many-tokens',
   'tracing',

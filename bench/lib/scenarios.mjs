@@ -26,6 +26,8 @@ const {
   createRateLimitServiceClient,
   createFlagServiceClient,
   createSecretServiceClient,
+  createEntitlementServiceClient,
+  createQuotaServiceClient,
   INTERNAL_TOKEN_METADATA,
 } = require('@platform/grpc');
 const { CORRELATION_HEADER } = require('@platform/telemetry');
@@ -857,6 +859,141 @@ scenarios.flags = async function flags(ctx) {
  * ResolveSecret at the sidecar over gRPC (issue 13): each call is authorized by the policy
  * service, reaches the control plane, opens the sealed value (unwrap + AES-256-GCM) and appends
  * an audit record before answering; nothing is cached (docs/secrets.md).
+/**
+ * The per-tenant quota service (issue 40, docs/plans.md). The platform's own `tokens_issued`
+ * meter: issuance for an app of a tenant whose plan has a quota on it (soft, never reached)
+ * against an app of a tenant with no plan, on the same platform, measured in turns (bar: 0.9x).
+ */
+scenarios.quotas = async function quotas(ctx) {
+  const { platform } = ctx;
+  const admin = (await issueToken(`${platform.baseUrl}/v1/oauth/token`, platform.admin, 'admin.*'))
+    .access_token;
+  const put = async (path, body) => {
+    const response = await fetch(`${platform.baseUrl}/api/v1${path}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (response.status !== 200) throw new Error(`PUT ${path}: ${response.status}`);
+  };
+  const suffix = Date.now().toString(36);
+  await put('/plans/bench-metered', {
+    features: { sso: true, seats: 50 },
+    quotas: { tokens_issued: { limit: 1_000_000_000_000, period: 'month', enforcement: 'soft' } },
+  });
+  await put('/tenants/bench-metered/subscription', {
+    assignments: [{ plan: 'bench-metered', from: '2026-01-01T00:00:00Z' }],
+  });
+  const metered = await registerServiceApp(platform, `bench-metered-${suffix}`, ['jobs.read'], {
+    tenant: 'bench-metered',
+  });
+  const unmetered = await registerServiceApp(platform, `bench-unmetered-${suffix}`, ['jobs.read'], {
+    tenant: 'bench-unmetered',
+  });
+  const tokenUrl = `${platform.baseUrl}/v1/oauth/token`;
+  const [off, on] = await ctx.compare([
+    { name: 'issuance, tenant without a quota', request: issuanceLoad(tokenUrl, unmetered) },
+    { name: 'issuance, tenant with a tokens_issued quota', request: issuanceLoad(tokenUrl, metered) },
+  ]);
+  const metering = [
+    { key: 'issuance-unmetered', label: 'Issuance, an app of a tenant without a quota', ...off },
+    {
+      key: 'issuance-metered',
+      label: 'Issuance, an app of a tenant with a tokens_issued quota (counted in the database)',
+      ...on,
+      ratios: [{ against: 'issuance-unmetered' }],
+    },
+  ];
+  return [...metering, ...(await quotaServiceRows(ctx))];
+};
+
+/**
+ * The sidecar's EntitlementService and QuotaService over gRPC: CheckEntitlement answered from
+ * memory; ConsumeQuota counted by the control plane's database (the default) and, at a second
+ * sidecar, in Redis (one script a call; the journal's drain into the database is the control
+ * plane's and is not in this row). Each consumption is under a limit never reached.
+ */
+async function quotaServiceRows(ctx) {
+  const { platform } = ctx;
+  const redisUrl = process.env.QUOTA_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  ctx.progress(`starting a sidecar counting quotas in Redis (${new URL(redisUrl).host})`);
+  const redisSidecar = await startExtraSidecar(platform, {
+    QUOTA_REDIS_URL: redisUrl,
+    QUOTA_REDIS_PREFIX: `bench-${Date.now().toString(36)}`,
+  });
+  ctx.processes.push({ process: 'sidecar-quota-redis', healthyMs: redisSidecar.healthyMs });
+  ctx.sampler.add('sidecar-quota-redis', redisSidecar.pid);
+  const app = await registerServiceApp(
+    platform,
+    `bench-quota-${Date.now().toString(36)}`,
+    ['entitlements.read', 'quotas.consume'],
+    {
+      tenant: 'bench-metered',
+    },
+  );
+  const token = (
+    await issueToken(`${platform.baseUrl}/v1/oauth/token`, app, 'entitlements.read quotas.consume')
+  ).access_token;
+  const unary = (client, method, request, accept) => (done) =>
+    client[method](request, (error, response) =>
+      done(error ?? (accept(response) ? undefined : new Error(method))),
+    );
+  const entitlements = createEntitlementServiceClient(platform.sidecarAddress);
+  const rows = [];
+  try {
+    const check = unary(
+      entitlements,
+      'CheckEntitlement',
+      { token, feature: 'seats', amount: 10 },
+      (r) => r.entitled,
+    );
+    const ready = await pollUntil(
+      () => new Promise((resolve) => check((error) => resolve(!error))),
+      PROPAGATION_TIMEOUT_MS,
+    );
+    if (ready === undefined) throw new Error('the plan did not reach the sidecar');
+    const row = await ctx.measure('quotas: sidecar CheckEntitlement', (seconds) =>
+      grpcLoad({ call: check, concurrency: ctx.options.connections }, seconds),
+    );
+    rows.push({
+      key: 'check-entitlement',
+      label: 'Sidecar CheckEntitlement over gRPC (from memory)',
+      connections: ctx.options.connections,
+      ...row,
+      unit: 'calls/s',
+    });
+  } finally {
+    entitlements.close();
+  }
+  for (const [key, where, address] of [
+    ['consume-quota-database', 'counted by the control plane (database)', platform.sidecarAddress],
+    ['consume-quota-redis', 'counted in Redis', redisSidecar.address],
+  ]) {
+    const client = createQuotaServiceClient(address);
+    try {
+      const consume = unary(
+        client,
+        'ConsumeQuota',
+        { token, meter: 'tokens_issued', units: 1 },
+        (r) => r.limited && r.granted,
+      );
+      const row = await ctx.measure(`quotas: sidecar ConsumeQuota, ${where}`, (seconds) =>
+        grpcLoad({ call: consume, concurrency: ctx.options.connections }, seconds),
+      );
+      rows.push({
+        key,
+        label: `Sidecar ConsumeQuota over gRPC, ${where}`,
+        connections: ctx.options.connections,
+        ...row,
+        unit: 'calls/s',
+      });
+    } finally {
+      client.close();
+    }
+  }
+  return rows;
+}
+
  */
 scenarios.secrets = async function secrets(ctx) {
   const { platform } = ctx;

@@ -51,6 +51,7 @@ import { ClientRateLimits } from './oauth/client-rate-limits';
 import { LocalIntrospection } from './oauth/local-introspection';
 import { OAuthController } from './oauth/oauth.controller';
 import { FlagsController } from './flags/flags.controller';
+import { EntitlementsController, PlansController } from './plans/plans.controller';
 import { FederationController } from './federation/federation.controller';
 import { JobWorkersController } from './jobs/job-workers.controller';
 import { JobsController } from './jobs/jobs.controller';
@@ -113,6 +114,8 @@ export class BackendModule {
         MaskingSettingsController,
         SecretsController,
         AdminSecretsController,
+        PlansController,
+        EntitlementsController,
         JobsController,
         JobWorkersController,
       ],

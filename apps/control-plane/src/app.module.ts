@@ -13,6 +13,7 @@ import { BootstrapService } from './platform/bootstrap.service';
 import { PlatformModule } from './platform/platform.module';
 import { RetentionSweepLoop } from './platform/retention-sweep';
 import { FlagsModule } from './flags/flags.module';
+import { PlansModule } from './plans/plans.module';
 import { FederationModule } from './federation/federation.module';
 import { MaskingModule } from './masking/masking.module';
 import { RateLimitsModule } from './rate-limits/rate-limits.module';
@@ -48,6 +49,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     RateLimitsModule,
     FlagsModule,
     FederationModule,
+    PlansModule,
     MaskingModule,
     SecretsModule,
     JobsModule,

@@ -27,6 +27,10 @@ export type SidecarErrorCode =
   | 'not_ready'
   /** A limit of the sidecar's own refused the call; `retryAfterSeconds` says for how long. */
   | 'rate_limited'
+  /** A hard quota of the tenant's plan refused the units; `retryAfterSeconds`: until its window ends. */
+  | 'quota_exhausted'
+  /** The Redis quotas are counted in did not answer: nothing was counted. */
+  | 'counter_unavailable'
   /**
    * DPoP (RFC 9449): a bound token without a proof, an unbound one with a proof, or a proof
    * refused (the message then starts `invalid_dpop_proof:`).

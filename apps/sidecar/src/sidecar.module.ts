@@ -2,6 +2,10 @@ import { FlagGrpcController } from './grpc/flag.grpc-controller';
 import { JobGrpcController } from './grpc/job.grpc-controller';
 import { SecretGrpcController } from './grpc/secret.grpc-controller';
 import { TenantFlags } from './flags/tenant-flags';
+import { EntitlementGrpcController } from './grpc/entitlement.grpc-controller';
+import { QuotaGrpcController } from './grpc/quota.grpc-controller';
+import { QuotaCounting } from './plans/quota-counting';
+import { TenantPlans } from './plans/tenant-plans';
 import { RateLimitGrpcController } from './grpc/ratelimit.grpc-controller';
 import { DefinitionSync } from './definitions/definition-sync';
 import { RateLimitChecker } from './ratelimit/rate-limit-checker';
@@ -71,6 +75,8 @@ export class SidecarModule {
         FlagGrpcController,
         SecretGrpcController,
         JobGrpcController,
+        EntitlementGrpcController,
+        QuotaGrpcController,
       ],
       providers: [
         TracingShutdown,
@@ -93,6 +99,8 @@ export class SidecarModule {
         DefinitionSync,
         RateLimitChecker,
         TenantFlags,
+        TenantPlans,
+        QuotaCounting,
         PolicyDecider,
         TokenAuthorizer,
         CrossTenantRefusalReporter,

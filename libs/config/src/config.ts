@@ -107,6 +107,13 @@ export interface PlatformConfig {
    * `request.ip` is the connection's peer. Every per-address limit keys on `request.ip`.
    */
   trustProxy: string[];
+  /** Where quota counts live (docs/plans.md, "Counting"). */
+  quotas: {
+    /** Counts in this Redis (sidecars and control planes alike); the control plane's database when unset. */
+    redisUrl: string | undefined;
+    /** Namespaces the keys: one per deployment sharing a Redis. */
+    redisPrefix: string;
+  };
   /** The backend's own limits on its OAuth endpoints (docs/rate-limits.md); 0 turns one off. */
   rateLimits: {
     /** Counters shared by every backend through this Redis; in each process's memory when unset. */
@@ -228,6 +235,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, role?: ProcessR
       tokenEventDays: count(vars.TOKEN_EVENT_RETENTION_DAYS) ?? DEFAULTS.tokenEventRetentionDays,
     },
     trustProxy: trustedProxies(vars.TRUST_PROXY),
+    quotas: {
+      redisUrl: vars.QUOTA_REDIS_URL,
+      redisPrefix: vars.QUOTA_REDIS_PREFIX ?? 'platform',
+    },
     rateLimits: {
       redisUrl: vars.RATE_LIMIT_REDIS_URL,
       clientPerMinute: count(vars.RATE_LIMIT_CLIENT_PER_MINUTE) ?? DEFAULTS.rateLimitClientPerMinute,

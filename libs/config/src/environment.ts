@@ -219,6 +219,14 @@ export class EnvironmentVariables {
   RATE_LIMIT_REDIS_URL?: string;
 
   @IsOptional()
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })
+  QUOTA_REDIS_URL?: string;
+
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9._-]{1,64}$/, { message: 'must be 1 to 64 of A-Z a-z 0-9 . _ -' })
+  QUOTA_REDIS_PREFIX?: string;
+
+  @IsOptional()
   @Matches(/^\d{1,9}$/, { message: 'must be a whole number (0 turns the limit off)' })
   RATE_LIMIT_CLIENT_PER_MINUTE?: string;
 

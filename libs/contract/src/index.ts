@@ -17,6 +17,7 @@ export * from './webhooks';
 export * from './scim';
 export * from './rate-limits';
 export * from './flags';
+export * from './plans';
 export * from './masking';
 export * from './secrets';
 export * from './jobs';

@@ -413,7 +413,7 @@ export const JOB_OPERATIONS = {
     tag: 'Jobs',
     summary: 'Submit a job',
     description:
-      'Permission `jobs.write` on `{tenant}`. Queues the job for a worker of its type: at least once, retried with backoff while attempts remain, ended TIMED_OUT past its timeout. With `idempotency_key`, a second submission answers the first job (**200**) rather than queueing another. Audited (`job.submitted`).',
+      'Permission `jobs.write` on `{tenant}`. Queues the job for a worker of its type: at least once, retried with backoff while attempts remain, ended TIMED_OUT past its timeout. With `idempotency_key`, a second submission answers the first job (**200**) rather than queueing another. Each new job counts against the tenant’s `jobs_submitted` quota, if its plan has one (docs/plans.md). Audited (`job.submitted`).',
     method: 'POST',
     path: JOBS_PATH,
     internal: JOBS_INTERNAL,
@@ -432,6 +432,7 @@ export const JOB_OPERATIONS = {
     refuses: {
       400: 'A bad type, payload over 32 KiB, limits out of range.',
       409: 'The idempotency key was used for other work.',
+      429: 'The tenant’s `jobs_submitted` quota is used up until the window ends (`Retry-After`).',
     },
   }),
   list: operation({

@@ -61,7 +61,8 @@ export class TokenResponseDto {
 
   @ApiPropertyOptional({
     enum: [TOKEN_TYPE.accessToken, TOKEN_TYPE.jwt],
-    description: 'Token exchange only (RFC 8693 section 2.2.1): the `requested_token_type`, access_token by default.',
+    description:
+      'Token exchange only (RFC 8693 section 2.2.1): the `requested_token_type`, access_token by default.',
   })
   issued_token_type?: string;
 }
@@ -81,7 +82,8 @@ class ClientAuthenticationFields {
 
   @ApiPropertyOptional({
     enum: ['urn:ietf:params:oauth:client-assertion-type:jwt-bearer'],
-    description: 'private_key_jwt (RFC 7523 section 2.2), with `client_assertion`: docs/workload-identity.md.',
+    description:
+      'private_key_jwt (RFC 7523 section 2.2), with `client_assertion`: docs/workload-identity.md.',
   })
   client_assertion_type?: string;
 
@@ -98,7 +100,7 @@ class TokenRequestFields extends ClientAuthenticationFields {
   @ApiPropertyOptional({
     format: 'uri',
     description:
-      'RFC 8707: the one resource the access token is for (an app\'s registered `resource_uri`); the token\'s `aud` is then that URI and the platform\'s own API refuses it. Absent: `aud` is the issuer. An unknown resource, one with a fragment, or a second `resource` or `audience`: `invalid_target`.',
+      "RFC 8707: the one resource the access token is for (an app's registered `resource_uri`); the token's `aud` is then that URI and the platform's own API refuses it. Absent: `aud` is the issuer. An unknown resource, one with a fragment, or a second `resource` or `audience`: `invalid_target`.",
   })
   resource?: string;
 }
@@ -154,7 +156,7 @@ export class RefreshTokenRequestDto extends TokenRequestFields {
 @ApiSchema({
   name: 'TokenExchangeRequest',
   description:
-    'RFC 8693 token exchange, by a confidential client whose registry entry allows it (docs/tokens.md). Delegation: `subject_token` is a platform access token the client received; the answer names the client (or the `actor_token`\'s subject) in `act`, in front of the subject\'s chain. Impersonation: `subject_token_type` `urn:platform:params:oauth:token-type:user_id`, `subject_token` the user id, `actor_token` the impersonator\'s own token and a `reason`. No refresh token is issued.',
+    "RFC 8693 token exchange, by a confidential client whose registry entry allows it (docs/tokens.md). Delegation: `subject_token` is a platform access token the client received; the answer names the client (or the `actor_token`'s subject) in `act`, in front of the subject's chain. Impersonation: `subject_token_type` `urn:platform:params:oauth:token-type:user_id`, `subject_token` the user id, `actor_token` the impersonator's own token and a `reason`. No refresh token is issued.",
 })
 export class TokenExchangeRequestDto extends TokenRequestFields {
   @ApiProperty({ enum: [TOKEN_EXCHANGE_GRANT] })
@@ -167,7 +169,7 @@ export class TokenExchangeRequestDto extends TokenRequestFields {
   subject_token_type: string;
 
   @ApiPropertyOptional({
-    description: 'The acting party\'s own access token, issued to this client; required to impersonate.',
+    description: "The acting party's own access token, issued to this client; required to impersonate.",
   })
   actor_token?: string;
 
@@ -178,7 +180,8 @@ export class TokenExchangeRequestDto extends TokenRequestFields {
   requested_token_type?: string;
 
   @ApiPropertyOptional({
-    description: 'A registered resource URI or the client_id of the app registered as it; one of `audience` or `resource`.',
+    description:
+      'A registered resource URI or the client_id of the app registered as it; one of `audience` or `resource`.',
   })
   audience?: string;
 
@@ -214,7 +217,10 @@ export class JwtBearerTokenRequestDto {
   @ApiProperty({ enum: [JWT_BEARER_GRANT] })
   grant_type: string;
 
-  @ApiProperty({ writeOnly: true, description: 'The workload’s own signed JWT (RS256, PS256 or ES256), used once.' })
+  @ApiProperty({
+    writeOnly: true,
+    description: 'The workload’s own signed JWT (RS256, PS256 or ES256), used once.',
+  })
   assertion: string;
 
   @ScopesProperty({ required: false })
@@ -292,7 +298,10 @@ export class ActiveIntrospectionDto {
   @ApiPropertyOptional({ description: 'Access tokens only.' })
   jti?: string;
 
-  @ApiProperty({ enum: ['Bearer', 'DPoP', 'refresh_token'], description: '`DPoP` for a DPoP-bound access token.' })
+  @ApiProperty({
+    enum: ['Bearer', 'DPoP', 'refresh_token'],
+    description: '`DPoP` for a DPoP-bound access token.',
+  })
   token_type: string;
 
   @ApiPropertyOptional({

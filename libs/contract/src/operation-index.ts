@@ -1,4 +1,5 @@
 import { FLAG_OPERATIONS } from './flags';
+import { ENTITLEMENT_OPERATIONS, INTERNAL_QUOTA_OPERATIONS, PLAN_OPERATIONS } from './plans';
 import { FEDERATION_OPERATIONS } from './federation';
 import {
   APP_OPERATIONS,
@@ -35,6 +36,9 @@ import type { Operation } from './operation-table';
 export const OPERATION_TABLES: Readonly<Record<string, Readonly<Record<string, Operation>>>> = {
   flags: FLAG_OPERATIONS,
   apps: APP_OPERATIONS,
+  plans: PLAN_OPERATIONS,
+  entitlements: ENTITLEMENT_OPERATIONS,
+  internalQuotas: INTERNAL_QUOTA_OPERATIONS,
   scopes: SCOPE_OPERATIONS,
   tokenEvents: TOKEN_EVENT_OPERATIONS,
   serviceAccounts: SERVICE_ACCOUNT_OPERATIONS,

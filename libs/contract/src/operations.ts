@@ -41,6 +41,7 @@ export type Tag =
   | 'SCIM'
   | 'Rate limits'
   | 'Feature flags'
+  | 'Plans and quotas'
   | 'Masking'
   | 'Secrets'
   | 'Workload identity'

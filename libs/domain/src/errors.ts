@@ -81,6 +81,17 @@ export class DomainError extends Error {
   }
 }
 
+/** A hard quota used up (docs/plans.md): 429 with Retry-After, an OAuth error at the token endpoint. */
+export class QuotaExhaustedError extends DomainError {
+  constructor(
+    message: string,
+    /** Until the window ends. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super('too_many_requests', message);
+  }
+}
+
 export const notFound = (what: string): DomainError => new DomainError('not_found', `${what} not found`);
 export const conflict = (message: string): DomainError => new DomainError('conflict', message);
 export const validationFailed = (message: string): DomainError =>

@@ -26,6 +26,9 @@ export const STANDARD_SCOPES: ReadonlyArray<{ name: string; description: string 
   },
   { name: 'flags.read', description: "Evaluate a tenant's feature flags (sidecar)" },
   { name: 'masking.apply', description: 'Mask personal data and credentials in text and JSON (sidecar)' },
+  { name: 'entitlements.read', description: "Read and check a tenant's plan entitlements" },
+  { name: 'quotas.read', description: "Read a tenant's quotas and their use" },
+  { name: 'quotas.consume', description: "Consume units of a tenant's quotas (sidecar)" },
   { name: 'federation.read', description: "Read a tenant's trusted workload issuers and their rules" },
   { name: 'federation.write', description: "Register and change a tenant's trusted workload issuers" },
 ];

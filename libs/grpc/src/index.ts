@@ -10,6 +10,8 @@ import type { ProtoGrpcType as RateLimitProto } from './generated/ratelimit';
 import type { ProtoGrpcType as FlagProto } from './generated/flags';
 import type { ProtoGrpcType as SecretProto } from './generated/secrets';
 import type { ProtoGrpcType as JobProto } from './generated/jobs';
+import type { ProtoGrpcType as EntitlementProto } from './generated/entitlements';
+import type { ProtoGrpcType as QuotaProto } from './generated/quotas';
 import type { AuditRecord__Output } from './generated/platform/audit/v1/AuditRecord';
 import type { AuditServiceClient } from './generated/platform/audit/v1/AuditService';
 import type { EmitAuditEventRequest as EmitAuditEventRequestMessage } from './generated/platform/audit/v1/EmitAuditEventRequest';
@@ -71,6 +73,21 @@ import type { MaskRequest__Output } from './generated/platform/masking/v1/MaskRe
 import type { MaskResponse__Output } from './generated/platform/masking/v1/MaskResponse';
 import type { MaskStringRequest__Output } from './generated/platform/masking/v1/MaskStringRequest';
 import type { MaskStringResponse__Output } from './generated/platform/masking/v1/MaskStringResponse';
+import type { CheckEntitlementRequest__Output } from './generated/platform/entitlements/v1/CheckEntitlementRequest';
+import type {
+  CheckEntitlementResponse,
+  CheckEntitlementResponse__Output,
+} from './generated/platform/entitlements/v1/CheckEntitlementResponse';
+import type { EntitlementServiceClient } from './generated/platform/entitlements/v1/EntitlementService';
+import type { ListEntitlementsRequest__Output } from './generated/platform/entitlements/v1/ListEntitlementsRequest';
+import type {
+  ListEntitlementsResponse,
+  ListEntitlementsResponse__Output,
+} from './generated/platform/entitlements/v1/ListEntitlementsResponse';
+import type { ConsumeQuotaRequest__Output } from './generated/platform/quotas/v1/ConsumeQuotaRequest';
+import type { GetQuotaUsageRequest__Output } from './generated/platform/quotas/v1/GetQuotaUsageRequest';
+import type { QuotaAnswer, QuotaAnswer__Output } from './generated/platform/quotas/v1/QuotaAnswer';
+import type { QuotaServiceClient } from './generated/platform/quotas/v1/QuotaService';
 
 export * from './correlation';
 export * from './retry-info';
@@ -88,6 +105,8 @@ export const RATE_LIMIT_PROTO = 'platform/ratelimit/v1/ratelimit.proto';
 export const FLAG_PROTO = 'platform/flags/v1/flags.proto';
 export const SECRET_PROTO = 'platform/secrets/v1/secrets.proto';
 export const JOB_PROTO = 'platform/jobs/v1/jobs.proto';
+export const ENTITLEMENT_PROTO = 'platform/entitlements/v1/entitlements.proto';
+export const QUOTA_PROTO = 'platform/quotas/v1/quotas.proto';
 
 export const AUTH_SERVICE_NAME = 'platform.auth.v1.AuthService';
 export const POLICY_SERVICE_NAME = 'platform.policy.v1.PolicyService';
@@ -98,6 +117,8 @@ export const RATE_LIMIT_SERVICE_NAME = 'platform.ratelimit.v1.RateLimitService';
 export const FLAG_SERVICE_NAME = 'platform.flags.v1.FlagService';
 export const SECRET_SERVICE_NAME = 'platform.secrets.v1.SecretService';
 export const JOB_SERVICE_NAME = 'platform.jobs.v1.JobService';
+export const ENTITLEMENT_SERVICE_NAME = 'platform.entitlements.v1.EntitlementService';
+export const QUOTA_SERVICE_NAME = 'platform.quotas.v1.QuotaService';
 
 /** Field names stay snake_case as written in the .proto files; int64 arrives as number. */
 export const PROTO_LOADER_OPTIONS: Options = {
@@ -109,7 +130,12 @@ export const PROTO_LOADER_OPTIONS: Options = {
   includeDirs: [PROTO_ROOT],
 };
 
-export function loadProto(file: string) {
+/**
+ * One .proto file, or several loaded together: a server hosting several services loads them at
+ * once, so the well-known types they import (google.protobuf.Duration, Timestamp, Value) make one
+ * file descriptor that server reflection can describe, not one per service under the same name.
+ */
+export function loadProto(file: string | string[]) {
   return loadSync(file, PROTO_LOADER_OPTIONS);
 }
 
@@ -272,4 +298,32 @@ export type { JobServiceClient };
 
 export function createJobServiceClient(address: string, options: grpc.ChannelOptions = {}) {
   return connect(servicesOf<JobProto>(JOB_PROTO).platform.jobs.v1.JobService, address, options);
+}
+
+export type CheckEntitlementRequest = CheckEntitlementRequest__Output;
+export type ListEntitlementsRequest = ListEntitlementsRequest__Output;
+/** What the sidecar answers (built) and what a client reads. */
+export type CheckEntitlementAnswer = CheckEntitlementResponse;
+export type CheckEntitlementResult = CheckEntitlementResponse__Output;
+export type ListEntitlementsAnswer = ListEntitlementsResponse;
+export type ListEntitlementsResult = ListEntitlementsResponse__Output;
+export type { EntitlementServiceClient };
+
+export function createEntitlementServiceClient(address: string, options: grpc.ChannelOptions = {}) {
+  return connect(
+    servicesOf<EntitlementProto>(ENTITLEMENT_PROTO).platform.entitlements.v1.EntitlementService,
+    address,
+    options,
+  );
+}
+
+export type ConsumeQuotaRequest = ConsumeQuotaRequest__Output;
+export type GetQuotaUsageRequest = GetQuotaUsageRequest__Output;
+/** What the sidecar answers for a quota (built) and what a client reads. */
+export type QuotaAnswerMessage = QuotaAnswer;
+export type QuotaResult = QuotaAnswer__Output;
+export type { QuotaServiceClient };
+
+export function createQuotaServiceClient(address: string, options: grpc.ChannelOptions = {}) {
+  return connect(servicesOf<QuotaProto>(QUOTA_PROTO).platform.quotas.v1.QuotaService, address, options);
 }

@@ -11,6 +11,7 @@ import {
   DPOP_ALGORITHMS,
   type BearerErrorCode,
   DomainError,
+  QuotaExhaustedError,
   type DomainErrorCode,
   OAuthError,
   type OAuthErrorCode,
@@ -127,6 +128,7 @@ function mapException(exception: unknown, request: RequestLike, oauthRoute: bool
   }
   if (exception instanceof BearerError) return bearerError(exception);
   if (exception instanceof DpopChallengeError) return dpopChallenge(exception);
+  if (exception instanceof QuotaExhaustedError) return quotaExhausted(exception, oauthRoute);
   if (exception instanceof DomainError) {
     if (oauthRoute && exception.code === 'unavailable') {
       return oauthError('temporarily_unavailable', exception.message, request);
@@ -283,6 +285,23 @@ export function domainStatus(code: DomainErrorCode): number {
     default:
       return assertNever(code);
   }
+}
+
+/**
+ * A hard quota used up (docs/plans.md): 429 with Retry-After until the window ends; at an OAuth
+ * endpoint RFC 6749's `temporarily_unavailable`, as the backend's own rate limits answer.
+ */
+function quotaExhausted(error: QuotaExhaustedError, oauthRoute: boolean): ErrorResponse {
+  const retryAfter = { 'retry-after': String(error.retryAfterSeconds) };
+  if (!oauthRoute) {
+    const response = problemResponse(429, error.message);
+    return { ...response, headers: { ...response.headers, ...retryAfter } };
+  }
+  return {
+    status: 429,
+    headers: { 'content-type': OAUTH_JSON, ...OAUTH_NO_STORE, ...retryAfter },
+    body: { error: 'temporarily_unavailable', error_description: error.message },
+  };
 }
 
 function domainError(code: DomainErrorCode, message: string): ErrorResponse {

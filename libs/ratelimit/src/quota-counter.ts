@@ -33,6 +33,8 @@ export interface JournalEntry {
   windowEnd: Date;
   /** The consumer's idempotency key, else the entry's id: what the durable count dedupes by. */
   idempotencyKey: string;
+  /** When Redis counted it (the entry id's time). */
+  at: Date;
 }
 
 const GROUP = 'platform-control-plane';
@@ -78,9 +80,17 @@ export class RedisQuotaCounter {
   private readonly journal: string;
 
   /** `prefix` namespaces every key: one per deployment sharing a Redis (its journal is its own). */
-  constructor(url: string, private readonly prefix = 'platform') {
+  constructor(
+    url: string,
+    private readonly prefix = 'platform',
+  ) {
     this.journal = `${prefix}:quota:journal`;
-    this.redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    // A short disconnect timeout: a closed counter keeps no timer alive (tests, shutdown).
+    this.redis = new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      disconnectTimeout: 100,
+    });
     this.redis.on('error', () => undefined); // each command reports its own failure
     this.redis.defineCommand('platformQuotaConsume', { numberOfKeys: 3, lua: CONSUME });
   }
@@ -108,17 +118,40 @@ export class RedisQuotaCounter {
 
   private async readJournalOnce(consumer: string, count: number, blockMs: number): Promise<JournalEntry[]> {
     await this.ensureGroup();
-    const mine = await this.redis.xreadgroup('GROUP', GROUP, consumer, 'COUNT', count, 'STREAMS', this.journal, '0');
+    const mine = await this.redis.xreadgroup(
+      'GROUP',
+      GROUP,
+      consumer,
+      'COUNT',
+      count,
+      'STREAMS',
+      this.journal,
+      '0',
+    );
     const own = entriesOf(mine);
     if (own.length > 0) return own;
     // Entries another control plane read and never acknowledged (it died): taken over after 5 s.
-    const [, claimed] = (await this.redis.xautoclaim(this.journal, GROUP, consumer, 5_000, '0', 'COUNT', count)) as [
-      string,
-      Array<[string, string[]]>,
-    ];
+    const [, claimed] = (await this.redis.xautoclaim(
+      this.journal,
+      GROUP,
+      consumer,
+      5_000,
+      '0',
+      'COUNT',
+      count,
+    )) as [string, Array<[string, string[]]>];
     if (claimed.length > 0) return claimed.filter(([, fields]) => fields !== null).map(toEntry);
     const fresh = await this.redis.xreadgroup(
-      'GROUP', GROUP, consumer, 'COUNT', count, 'BLOCK', blockMs, 'STREAMS', this.journal, '>',
+      'GROUP',
+      GROUP,
+      consumer,
+      'COUNT',
+      count,
+      'BLOCK',
+      blockMs,
+      'STREAMS',
+      this.journal,
+      '>',
     );
     return entriesOf(fresh);
   }
@@ -126,7 +159,11 @@ export class RedisQuotaCounter {
   /** The entries are durable in the control plane: acknowledged and dropped from the stream. */
   async acknowledge(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.redis.multi().xack(this.journal, GROUP, ...ids).xdel(this.journal, ...ids).exec();
+    await this.redis
+      .multi()
+      .xack(this.journal, GROUP, ...ids)
+      .xdel(this.journal, ...ids)
+      .exec();
   }
 
   /** Whether Redis answers, waiting up to `timeoutMs` (a process starting beside it). */
@@ -197,5 +234,6 @@ function toEntry([id, fields]: [string, string[]]): JournalEntry {
     windowStart: new Date(Number(field.s)),
     windowEnd: new Date(Number(field.e)),
     idempotencyKey: field.k === '' ? `journal:${id}` : field.k,
+    at: new Date(Number(id.split('-')[0])),
   };
 }

@@ -1,19 +1,23 @@
 #!/usr/bin/env node
 // Generates what the SDK is typed from, before every build and type-check, so it never drifts from
 // the platform: the wire types from the committed API document (open-api/openapi.json, through
-// openapi-typescript), and the flag service's client types and .proto (the loader reads it at run
-// time), copied into the package.
+// openapi-typescript), and the client types and .proto files of the sidecar services it calls (the
+// loader reads them at run time), copied into the package.
 // Nothing generated is committed (.gitignore).
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString, UNKNOWN } from 'openapi-typescript';
 
 const sdkRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = resolve(sdkRoot, '../..');
 const generated = join(sdkRoot, 'src/generated');
-/** The one service the SDK calls over gRPC; the path under proto/ is also the loader's. */
-const FLAG_PROTO = 'platform/flags/v1/flags.proto';
+/** The sidecar services the SDK calls over gRPC (package path under proto/, also the loader's). */
+const SIDECAR_SERVICES = [
+  'platform/flags/v1/flags.proto',
+  'platform/entitlements/v1/entitlements.proto',
+  'platform/quotas/v1/quotas.proto',
+];
 const DESCRIBES_MEMBERS = [
   'properties',
   'additionalProperties',
@@ -39,9 +43,19 @@ const document = await openapiTS(pathToFileURL(join(repoRoot, 'open-api/openapi.
 });
 writeFileSync(join(generated, 'openapi.ts'), BANNER + astToString(document));
 
-// The flag service's client types, as libs/grpc generates them from the .proto (same loader
-// options as flag-provider.ts), copied so the package ships them without depending on libs/grpc.
+// Their client types, as libs/grpc generates them from the .proto files (same loader options as
+// sidecar.ts), copied so the package ships them without depending on libs/grpc; with the
+// well-known types they import (google.protobuf.Value, Timestamp: the loader has their .proto).
 const grpcGenerated = join(repoRoot, 'libs/grpc/src/generated');
-cpSync(join(grpcGenerated, 'flags.ts'), join(generated, 'grpc/flags.ts'));
-cpSync(join(grpcGenerated, 'platform/flags'), join(generated, 'grpc/platform/flags'), { recursive: true });
-cpSync(join(repoRoot, 'proto', FLAG_PROTO), join(sdkRoot, 'proto', FLAG_PROTO));
+for (const proto of SIDECAR_SERVICES) {
+  const [, service] = proto.split('/');
+  cpSync(
+    join(grpcGenerated, `${basename(proto, '.proto')}.ts`),
+    join(generated, `grpc/${basename(proto, '.proto')}.ts`),
+  );
+  cpSync(join(grpcGenerated, 'platform', service), join(generated, 'grpc/platform', service), {
+    recursive: true,
+  });
+  cpSync(join(repoRoot, 'proto', proto), join(sdkRoot, 'proto', proto));
+}
+cpSync(join(grpcGenerated, 'google/protobuf'), join(generated, 'grpc/google/protobuf'), { recursive: true });

@@ -5,12 +5,10 @@ import type {
   Provider,
   ResolutionDetails,
 } from '@openfeature/server-sdk';
-import * as grpc from '@grpc/grpc-js';
-import { loadSync } from '@grpc/proto-loader';
-import { join } from 'node:path';
 import type { ProtoGrpcType } from './generated/grpc/flags';
 import type { EvaluateFlagResponse__Output } from './generated/grpc/platform/flags/v1/EvaluateFlagResponse';
 import type { FlagServiceClient } from './generated/grpc/platform/flags/v1/FlagService';
+import { sidecarClient, sidecarPackage } from './sidecar';
 import type { TokenSource } from './token-source';
 
 export interface PlatformFlagProviderOptions {
@@ -31,8 +29,8 @@ type FlagType = 'boolean' | 'string' | 'number' | 'object';
  * An OpenFeature provider on the sidecar's FlagService (docs/flags.md): register it with the
  * OpenFeature server SDK (`OpenFeature.setProviderAndWait(new PlatformFlagProvider({...}))`) and
  * evaluate flags with any OpenFeature client. The evaluation context travels as caller
- * attributes; the sidecar adds the token's tenant, user, app and roles, which it never lets the
- * context override.
+ * attributes; the sidecar adds the token's tenant, user, app and roles and the tenant's plan in
+ * force, which it never lets the context override (a flag targets a plan with `{"var": "plan"}`).
  */
 export class PlatformFlagProvider implements Provider {
   readonly metadata = { name: 'platform-flags' } as const;
@@ -40,7 +38,8 @@ export class PlatformFlagProvider implements Provider {
   private readonly client: FlagServiceClient;
 
   constructor(private readonly options: PlatformFlagProviderOptions) {
-    this.client = createFlagServiceClient(options.sidecarAddress ?? '[::1]:50051');
+    const { platform } = sidecarPackage<ProtoGrpcType>('platform/flags/v1/flags.proto');
+    this.client = sidecarClient(platform.flags.v1.FlagService, options.sidecarAddress);
   }
 
   resolveBooleanEvaluation(flagKey: string, defaultValue: boolean, context: EvaluationContext) {
@@ -95,24 +94,6 @@ export class PlatformFlagProvider implements Provider {
       >,
     };
   }
-}
-
-/**
- * A client of the sidecar's FlagService, with the generated client type of the .proto the package
- * ships (`proto/`, copied there at build time). The loader options are those the types were
- * generated with (scripts/generate.mjs).
- */
-function createFlagServiceClient(address: string): FlagServiceClient {
-  const definition = loadSync('platform/flags/v1/flags.proto', {
-    keepCase: true,
-    longs: Number,
-    enums: String,
-    defaults: true,
-    oneofs: true,
-    includeDirs: [join(__dirname, '..', 'proto')],
-  });
-  const { platform } = grpc.loadPackageDefinition(definition) as unknown as ProtoGrpcType;
-  return new platform.flags.v1.FlagService(address, grpc.credentials.createInsecure());
 }
 
 function fieldOf(type: Exclude<FlagType, 'object'>) {

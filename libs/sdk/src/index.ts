@@ -37,3 +37,12 @@ export {
 } from './user-token-source';
 export type * from './wire';
 export { PlatformFlagProvider, type PlatformFlagProviderOptions } from './flag-provider';
+export {
+  EntitlementsClient,
+  type EntitlementCheck,
+  type EntitlementValue,
+  type PlanQuota,
+  type TenantEntitlements,
+} from './entitlements-client';
+export { QuotaExhaustedError, QuotasClient, type QuotaStatus } from './quotas-client';
+export type { SidecarClientOptions } from './sidecar';

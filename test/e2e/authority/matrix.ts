@@ -554,6 +554,11 @@ const evaluation = (tenant: string) => ({
     kind: 'user',
     id: 'mx-someone',
     client_id: 'mx-portal',
+  'EntitlementService/CheckEntitlement': (token, tenant) => ({ token, tenant, feature: 'matrix' }),
+  'EntitlementService/ListEntitlements': (token, tenant) => ({ token, tenant }),
+  // No plan limits the meter: allowed, nothing counted (limited false).
+  'QuotaService/ConsumeQuota': (token, tenant) => ({ token, tenant, meter: 'matrix', units: 1 }),
+  'QuotaService/GetQuotaUsage': (token, tenant) => ({ token, tenant, meter: 'matrix' }),
     tenant: TENANT_A,
     roles: ['viewer'],
     scopes: ['jobs.read'],

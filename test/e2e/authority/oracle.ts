@@ -32,8 +32,14 @@ export const PROBE_ACTION = 'users.read';
 /** Scopes only a service app exercises: never a user token, whatever its scopes and roles. */
 const SERVICE_ONLY = [PLATFORM_ADMIN, 'jobs.work', 'tokens.introspect'];
 
-/** Every role may check rate limits, evaluate flags and mask data in its own tenant. */
-const PLATFORM_SERVICES = ['ratelimit.check', 'flags.read', 'masking.apply'];
+/** Every role may check rate limits, evaluate flags, mask data and read entitlements and quotas in its own tenant. */
+const PLATFORM_SERVICES = [
+  'ratelimit.check',
+  'flags.read',
+  'masking.apply',
+  'entitlements.read',
+  'quotas.read',
+];
 
 /** The default role bundle, own tenant only; global_admin does anything anywhere. */
 const ROLE_BUNDLE: Record<string, readonly string[]> = {
@@ -58,6 +64,7 @@ const ROLE_BUNDLE: Record<string, readonly string[]> = {
     'users.read',
     ...PLATFORM_SERVICES,
   ],
+    'quotas.consume',
   viewer: ['jobs.read', 'files.read', 'users.read', ...PLATFORM_SERVICES],
 };
 

@@ -54,6 +54,8 @@ const RELAYED_HEADERS = [
   'link',
   'location',
   'etag',
+  // A quota used up (429) says until when (docs/plans.md).
+  'retry-after',
   // Read and dropped by the introspection route (LocalIntrospection); never reaches the caller.
   INTROSPECTION_REACH_HEADER,
 ] as const;

@@ -38,11 +38,24 @@ export function authorizationServerMetadata(issuer: string) {
       JWT_BEARER_GRANT,
     ],
     // private_key_jwt (RFC 7523 section 2.2) wherever a client authenticates (docs/workload-identity.md).
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
+    token_endpoint_auth_methods_supported: [
+      'client_secret_basic',
+      'client_secret_post',
+      'private_key_jwt',
+      'none',
+    ],
     token_endpoint_auth_signing_alg_values_supported: [...ASSERTION_SIGNING_ALGS],
-    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    introspection_endpoint_auth_methods_supported: [
+      'client_secret_basic',
+      'client_secret_post',
+      'private_key_jwt',
+    ],
     introspection_endpoint_auth_signing_alg_values_supported: [...ASSERTION_SIGNING_ALGS],
-    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    revocation_endpoint_auth_methods_supported: [
+      'client_secret_basic',
+      'client_secret_post',
+      'private_key_jwt',
+    ],
     revocation_endpoint_auth_signing_alg_values_supported: [...ASSERTION_SIGNING_ALGS],
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,

@@ -57,6 +57,10 @@ const TAGS: Array<[string, string]> = [
     'Feature flags',
     'flagd flag definitions per tenant, evaluated by the sidecars’ FlagService (admin Bearer token).',
   ],
+  [
+    'Plans and quotas',
+    'Plans (features and quotas), each tenant’s subscription to them (platform administrators), and what a tenant is entitled to and has used (`entitlements.read`, `quotas.read` in its tenant); checked and counted by the sidecars’ EntitlementService and QuotaService (docs/plans.md).',
+  ],
   ['Masking', 'Per-tenant settings of the sidecars’ MaskingService (admin Bearer token).'],
   [
     'Jobs',

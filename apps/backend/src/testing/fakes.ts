@@ -47,6 +47,7 @@ export const testConfig = (overrides: Partial<PlatformConfig> = {}): PlatformCon
   argon2Concurrency: 1,
   argon2Nice: 15,
   trustProxy: [],
+  quotas: { redisUrl: undefined, redisPrefix: 'platform' },
   rateLimits: {
     redisUrl: undefined,
     clientPerMinute: 600_000,

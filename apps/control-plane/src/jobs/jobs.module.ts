@@ -1,3 +1,4 @@
+import { PlatformMetering } from '../plans/platform-metering';
 import { Module } from '@nestjs/common';
 import {
   AuditTrail,
@@ -30,9 +31,22 @@ import { JobSweepLoop } from './job-sweep-loop';
         clock: Clock,
         signals: JobSignals,
         refusals: CrossTenantRefusalAuditor,
+        meter: PlatformMetering,
       ) =>
-        new JobQueue(stores.jobs, transactor, trail, clock, { onQueued: () => signals.queued(), refusals }),
-      inject: [STORES, TRANSACTOR, AuditTrail, CLOCK, JobSignals, CrossTenantRefusalAuditor],
+        new JobQueue(stores.jobs, transactor, trail, clock, {
+          onQueued: () => signals.queued(),
+          refusals,
+          meter,
+        }),
+      inject: [
+        STORES,
+        TRANSACTOR,
+        AuditTrail,
+        CLOCK,
+        JobSignals,
+        CrossTenantRefusalAuditor,
+        PlatformMetering,
+      ],
     },
   ],
 })

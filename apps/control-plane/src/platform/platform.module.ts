@@ -1,3 +1,5 @@
+import { PlatformMetering } from '../plans/platform-metering';
+import { QUOTA_EXPORTS, QUOTA_PROVIDERS } from '../plans/quota-providers';
 import { createHash } from 'node:crypto';
 import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import {
@@ -77,6 +79,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
   providers: [
     RevocationFeed,
     DefinitionFeed,
+    ...QUOTA_PROVIDERS,
     SigningKeyFollower,
     { provide: PLATFORM_CONFIG, useFactory: () => loadConfig() },
     { provide: CLOCK, useValue: systemClock },
@@ -224,12 +227,25 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
         replays: AssertionReplays,
         clock: Clock,
       ) =>
-        new WorkloadTokenVerifier(stores.federatedIssuers, stores.applications, keys, fetcher.fetch, replays, clock),
+        new WorkloadTokenVerifier(
+          stores.federatedIssuers,
+          stores.applications,
+          keys,
+          fetcher.fetch,
+          replays,
+          clock,
+        ),
       inject: [STORES, KeySetCache, HttpKeySetFetch, AssertionReplays, CLOCK],
     },
     {
       provide: FederationRegistry,
-      useFactory: (stores: Stores, transactor: Transactor, trail: AuditTrail, config: PlatformConfig, clock: Clock) =>
+      useFactory: (
+        stores: Stores,
+        transactor: Transactor,
+        trail: AuditTrail,
+        config: PlatformConfig,
+        clock: Clock,
+      ) =>
         new FederationRegistry(
           stores,
           transactor,
@@ -342,6 +358,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
         stores: Stores,
         config: PlatformConfig,
         clock: Clock,
+          metering,
       ) =>
         new TokenIntrospector(
           authenticator,
@@ -529,6 +546,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     ApplicationRegistry,
     SessionService,
     ConsentService,
+    ...QUOTA_EXPORTS,
     ClientAuthenticator,
     FederationRegistry,
   ],

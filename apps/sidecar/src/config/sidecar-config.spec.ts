@@ -23,7 +23,15 @@ describe(loadSidecarConfig.name, () => {
       verifiedTokenCacheSize: 10_000,
       failedAuthPerPeer: 100,
       failedAuthWindowSeconds: 900,
+      quotaRedisPrefix: 'platform',
     });
+  });
+
+  it('reads where quotas are counted: QUOTA_REDIS_URL and QUOTA_REDIS_PREFIX', () => {
+    expect(
+      loadSidecarConfig(env({ QUOTA_REDIS_URL: 'redis://127.0.0.1:6379', QUOTA_REDIS_PREFIX: 'eu-1' })),
+    ).toMatchObject({ quotaRedisUrl: 'redis://127.0.0.1:6379', quotaRedisPrefix: 'eu-1' });
+    expect(() => loadSidecarConfig(env({ QUOTA_REDIS_URL: 'http://redis' }))).toThrow(ConfigError);
   });
 
   it('refuses a non-loopback gRPC address', () => {

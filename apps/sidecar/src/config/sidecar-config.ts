@@ -28,6 +28,13 @@ export interface SidecarConfig {
   /** `RATE_LIMIT_REDIS_URL`: the rate limit service's counters, shared by every sidecar; else in memory. */
   rateLimitRedisUrl?: string;
   /**
+   * `QUOTA_REDIS_URL`: the Redis the quota service counts in, shared by every sidecar and control
+   * plane; unset: each consumption is counted by the control plane (docs/plans.md, "Counting").
+   */
+  quotaRedisUrl?: string;
+  /** `QUOTA_REDIS_PREFIX` (default `platform`): namespaces the quota keys of this deployment. */
+  quotaRedisPrefix: string;
+  /**
    * Failed `x-internal-token` attempts one peer address may make per `failedAuthWindowSeconds`
    * before it is refused (RESOURCE_EXHAUSTED) for the window (`RATE_LIMIT_FAILED_AUTH_PER_ADDRESS`,
    * as at the backend; 0 turns it off).
@@ -55,6 +62,8 @@ export function loadSidecarConfig(env: NodeJS.ProcessEnv = process.env): Sidecar
     unknownKidRefreshIntervalMs: platform.sidecar.unknownKidRefreshIntervalMs,
     verifiedTokenCacheSize: platform.sidecar.tokenCacheSize,
     ...(platform.rateLimits.redisUrl !== undefined && { rateLimitRedisUrl: platform.rateLimits.redisUrl }),
+    ...(platform.quotas.redisUrl !== undefined && { quotaRedisUrl: platform.quotas.redisUrl }),
+    quotaRedisPrefix: platform.quotas.redisPrefix,
     failedAuthPerPeer: platform.rateLimits.failedAuthPerAddress,
     failedAuthWindowSeconds: platform.rateLimits.failedAuthWindowSeconds,
   };

@@ -1,3 +1,4 @@
+import type { QuotaAnswerDto, QuotaConsumptionDto } from '@platform/contract';
 import type { DefinitionChange, RevocationEntry } from '@platform/domain';
 import type { DefinitionPage, JsonWebKeySet, RevocationPage } from './control-plane.types';
 
@@ -19,6 +20,11 @@ export abstract class ControlPlaneApi {
   abstract fetchDefinitionsAfter(afterSeq: number, limit: number): Promise<DefinitionPage>;
   /** `POST /internal/v1/revocations {token}`: trusted revoke of an access token. */
   abstract revokeAccessToken(token: string): Promise<{ revoked: boolean }>;
+  /**
+   * `POST /internal/v1/quotas/consume`: the control plane's check-and-consume of a tenant's meter
+   * (units 0: a read), on the plans it holds (docs/plans.md, "Counting").
+   */
+  abstract consumeQuota(consumption: QuotaConsumptionDto): Promise<QuotaAnswerDto>;
   /**
    * A call made for a caller the sidecar already authorized, named in `x-platform-principal`
    * (the audit routes). Answers the status and the JSON body, refusals (4xx) included.

@@ -1,3 +1,4 @@
+import type { QuotaAnswerDto, QuotaUsageDto } from '@platform/contract';
 import type { DefinitionChange, RevocationEntry, RevocationKind } from '@platform/domain';
 import type { JWK } from 'jose';
 
@@ -72,4 +73,26 @@ export function parseDefinitionChange(item: unknown): DefinitionChange | undefin
   if (typeof kind !== 'string' || typeof tenant !== 'string' || typeof name !== 'string') return undefined;
   if (document !== null && !isRecord(document)) return undefined;
   return { seq, kind, tenant, name, version, document };
+}
+
+const isTime = (value: unknown): value is string =>
+  typeof value === 'string' && !Number.isNaN(Date.parse(value));
+
+/** The control plane's answer to a quota consumption, checked: undefined when malformed. */
+export function parseQuotaAnswer(body: unknown): QuotaAnswerDto | undefined {
+  if (!isRecord(body)) return undefined;
+  const { limited, granted, replayed, usage } = body;
+  if (typeof limited !== 'boolean' || typeof granted !== 'boolean' || typeof replayed !== 'boolean') {
+    return undefined;
+  }
+  if (usage === undefined || usage === null) return limited ? undefined : { limited, granted, replayed };
+  if (!isRecord(usage)) return undefined;
+  const { meter, limit, used, remaining, period_start, period_end, period, enforcement } = usage;
+  if (typeof meter !== 'string' || !isInteger(limit) || !isInteger(used) || !isInteger(remaining))
+    return undefined;
+  if (!isTime(period_start) || !isTime(period_end)) return undefined;
+  const read: QuotaUsageDto = { meter, limit, used, remaining, period_start, period_end };
+  if (typeof period === 'string') read.period = period;
+  if (typeof enforcement === 'string') read.enforcement = enforcement;
+  return { limited, granted, replayed, usage: read };
 }

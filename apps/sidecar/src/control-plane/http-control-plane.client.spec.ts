@@ -95,6 +95,57 @@ describe(HttpControlPlaneClient.name, () => {
     expect(seen[0].headers['content-type']).toBe('application/json');
   });
 
+  it("asks the control plane's quota count and reads its answer", async () => {
+    const usage = {
+      meter: 'exports',
+      limit: 5,
+      used: 3,
+      remaining: 2,
+      period_start: '2026-11-01T00:00:00.000Z',
+      period_end: '2026-12-01T00:00:00.000Z',
+      period: 'month',
+      enforcement: 'hard',
+    };
+    handler = json(200, { limited: true, granted: true, replayed: false, usage });
+
+    await expect(
+      client.consumeQuota({ tenant: 'acme', meter: 'exports', units: 3, idempotency_key: 'k' }),
+    ).resolves.toEqual({ limited: true, granted: true, replayed: false, usage });
+    expect(seen[0]).toMatchObject({
+      method: 'POST',
+      url: '/internal/v1/quotas/consume',
+      body: '{"tenant":"acme","meter":"exports","units":3,"idempotency_key":"k"}',
+    });
+    expect(seen[0].headers['x-internal-token']).toBe(TEST_INTERNAL_TOKEN);
+
+    handler = json(200, { limited: false, granted: true, replayed: false });
+    await expect(client.consumeQuota({ tenant: 'acme', meter: 'uploads', units: 1 })).resolves.toEqual({
+      limited: false,
+      granted: true,
+      replayed: false,
+    });
+  });
+
+  it.each([
+    ['a limited answer without its usage', { limited: true, granted: true, replayed: false }],
+    [
+      'a usage without its window',
+      {
+        limited: true,
+        granted: true,
+        replayed: false,
+        usage: { meter: 'x', limit: 1, used: 0, remaining: 1 },
+      },
+    ],
+    ['no verdict', { limited: true, usage: {} }],
+  ])('refuses a quota answer that is not one: %s', async (_, answer) => {
+    handler = json(200, answer);
+
+    await expect(client.consumeQuota({ tenant: 'acme', meter: 'exports', units: 1 })).rejects.toMatchObject({
+      code: 'control_plane_rejected',
+    });
+  });
+
   it('keeps the path of a control plane URL mounted under a prefix', async () => {
     const { port } = server.address() as AddressInfo;
     const prefixed = new HttpControlPlaneClient(

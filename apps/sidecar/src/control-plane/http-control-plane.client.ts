@@ -1,5 +1,12 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { internalPathOf, REVOCATION_FEED_OPERATIONS, type TrustedRevocationDto } from '@platform/contract';
+import {
+  INTERNAL_QUOTA_OPERATIONS,
+  internalPathOf,
+  REVOCATION_FEED_OPERATIONS,
+  type QuotaAnswerDto,
+  type QuotaConsumptionDto,
+  type TrustedRevocationDto,
+} from '@platform/contract';
 import { ControlPlaneConnection, PRINCIPAL_HEADER } from '@platform/internal';
 import type { Dispatcher } from 'undici';
 import { SIDECAR_CONFIG, type SidecarConfig } from '../config/sidecar-config';
@@ -7,6 +14,7 @@ import { SidecarError } from '../errors';
 import { ControlPlaneApi } from './control-plane-api';
 import {
   parseJsonWebKeySet,
+  parseQuotaAnswer,
   parseRevocationEntry,
   parseRevocationPage,
   parseDefinitionChange,
@@ -69,6 +77,11 @@ export class HttpControlPlaneClient extends ControlPlaneApi implements OnApplica
     const revoked =
       typeof body === 'object' && body !== null && (body as { revoked?: unknown }).revoked === true;
     return { revoked };
+  }
+
+  async consumeQuota(consumption: QuotaConsumptionDto): Promise<QuotaAnswerDto> {
+    const path = `/${internalPathOf(INTERNAL_QUOTA_OPERATIONS.consume)}`;
+    return parseQuotaAnswer(await this.json('POST', path, consumption)) ?? this.unreadable(path);
   }
 
   async callAsPrincipal(

@@ -5,6 +5,7 @@ import { invalidArgument } from '../authorization/authorization.error';
 import { TokenAuthorizer } from '../authorization/token-authorizer';
 import { SidecarError } from '../errors';
 import { TenantFlags } from '../flags/tenant-flags';
+import { TenantPlans } from '../plans/tenant-plans';
 
 type FlagType = 'boolean' | 'string' | 'number' | 'object';
 type Value = boolean | string | number | Record<string, unknown>;
@@ -30,13 +31,14 @@ const FIELDS = {
 /**
  * `platform.flags.v1.FlagService` (docs/flags.md): flagd-core evaluates a tenant's flags here
  * (the one the request names, else the caller's own; `flags.read` there), with an evaluation
- * context made of the token's claims and the caller's attributes.
+ * context made of the caller's attributes, the token's claims and the tenant's plan in force.
  */
 @Controller()
 export class FlagGrpcController {
   constructor(
     private readonly authorizer: TokenAuthorizer,
     private readonly flags: TenantFlags,
+    private readonly plans: TenantPlans,
   ) {}
 
   @GrpcMethod('FlagService', 'EvaluateFlag')
@@ -55,15 +57,20 @@ export class FlagGrpcController {
     if (flagKey === '') throw invalidArgument('flag_key is required');
     if (!(type in FIELDS)) throw invalidArgument('type must be boolean, string, number or object');
     const defaultValue = valueOf(type as FlagType, defaultMessage);
+    // What the platform says of the caller is never the caller's to say: a `plan` it sends is
+    // dropped when the tenant has none in force.
+    const { plan: _claimed, ...attributes } = callerAttributes(contextJson);
+    if (!this.flags.loaded) throw new SidecarError('not_ready', 'flag definitions are loading');
+    const { plan } = this.plans.entitlements(tenant);
     const context = {
-      ...callerAttributes(contextJson),
+      ...attributes,
       targetingKey: claims.sub,
       tenant,
       user: principal.kind === 'user' ? claims.sub : '',
       app: claims.client_id,
       roles: [...(claims.roles ?? [])],
+      ...(plan !== null && { plan }),
     };
-    if (!this.flags.loaded) throw new SidecarError('not_ready', 'flag definitions are loading');
     const evaluator = this.flags.of(tenant);
     const resolution: Resolution = evaluator
       ? evaluator.resolve(type as FlagType, flagKey, defaultValue as never, context)

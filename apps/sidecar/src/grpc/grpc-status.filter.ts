@@ -7,7 +7,7 @@ import { toGrpcStatus, type GrpcFailure } from './status-mapper';
 
 /**
  * Every failure of a gRPC handler or guard answers through the status mapper. Unexpected errors
- * are logged by name and message (never a token); control-plane trouble as a warning; token and
+ * are logged by name and message (never a token); control-plane and quota Redis trouble as a warning; token and
  * policy refusals are expected answers (policy denials are logged where they are decided).
  */
 @Catch()
@@ -17,7 +17,11 @@ export class GrpcStatusFilter implements RpcExceptionFilter<unknown> {
   catch(error: unknown, host: ArgumentsHost): Observable<GrpcFailure> {
     const method = host.getArgByIndex<ServerUnaryCall<unknown, unknown> | undefined>(2)?.getPath() ?? 'call';
     if (error instanceof SidecarError) {
-      if (error.code === 'control_plane_unavailable' || error.code === 'control_plane_rejected') {
+      if (
+        error.code === 'control_plane_unavailable' ||
+        error.code === 'control_plane_rejected' ||
+        error.code === 'counter_unavailable'
+      ) {
         this.logger.warn(`${method}: ${error.message}`);
       }
     } else if (!(error instanceof AuthorizationError)) {

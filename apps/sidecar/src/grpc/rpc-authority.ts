@@ -61,6 +61,10 @@ export const RPC_AUTHORITY = {
   'JobService/WatchJob': { permission: 'jobs.read', tenant: 'request-or-token' },
   'JobService/GetJobLogs': { permission: 'jobs.read', tenant: 'request-or-token' },
   'JobService/GetJobOutput': { permission: 'jobs.read', tenant: 'request-or-token' },
+  'EntitlementService/CheckEntitlement': { permission: 'entitlements.read', tenant: 'request-or-token' },
+  'EntitlementService/ListEntitlements': { permission: 'entitlements.read', tenant: 'request-or-token' },
+  'QuotaService/ConsumeQuota': { permission: 'quotas.consume', tenant: 'request-or-token' },
+  'QuotaService/GetQuotaUsage': { permission: 'quotas.read', tenant: 'request-or-token' },
 } as const satisfies Record<string, RpcAuthority>;
 
 export type RpcName = keyof typeof RPC_AUTHORITY;

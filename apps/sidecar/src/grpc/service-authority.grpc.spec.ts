@@ -17,7 +17,7 @@ import { Readiness } from '../health/readiness';
 import { startSidecar } from '../start-sidecar';
 import { FakeControlPlane } from '../testing/fake-control-plane';
 import { testConfig } from '../testing/test-config';
-import { createTestKey, signAccessToken, type TestKey } from '../testing/test-keys';
+import { createTestKey, signServiceToken, signUserToken, type TestKey } from '../testing/test-keys';
 import { SidecarGrpcServer } from './sidecar-grpc.server';
 import { call } from '../testing/grpc-call';
 
@@ -48,23 +48,10 @@ describe('sidecar gRPC: RateLimitService, FlagService and MaskingService decide 
   let masking: MaskingServiceClient;
   let descriptor = 0;
 
-  /** A client_credentials token of an app, bound to `tenant` when given. */
   const serviceToken = (clientId: string, scope: string, tenant?: string) =>
-    signAccessToken(key, {
-      claims: { sub: clientId, client_id: clientId, scope, ...(tenant && { tenant }) },
-    });
-  /** A user's token, issued through a grant of the app `portal`. */
+    signServiceToken(key, clientId, scope, tenant);
   const userToken = (roles: string[], tenant: string, scope = SERVICES) =>
-    signAccessToken(key, {
-      claims: {
-        sub: `${tenant}-${roles.join('-')}`,
-        client_id: 'portal',
-        scope,
-        tenant,
-        roles,
-        grant_id: 'g-1',
-      },
-    });
+    signUserToken(key, roles, tenant, scope);
 
   beforeAll(async () => {
     Logger.overrideLogger(false);

@@ -25,6 +25,10 @@ import {
   SECRET_SERVICE_NAME,
   JOB_PROTO,
   JOB_SERVICE_NAME,
+  ENTITLEMENT_PROTO,
+  ENTITLEMENT_SERVICE_NAME,
+  QUOTA_PROTO,
+  QUOTA_SERVICE_NAME,
   AUTH_PROTO,
   AUTH_SERVICE_NAME,
   correlatedHandlers,
@@ -53,6 +57,8 @@ const SERVICE_NAMES = [
   FLAG_SERVICE_NAME,
   SECRET_SERVICE_NAME,
   JOB_SERVICE_NAME,
+  ENTITLEMENT_SERVICE_NAME,
+  QUOTA_SERVICE_NAME,
 ] as const;
 const SHUTDOWN_GRACE_MS = 5_000;
 
@@ -74,17 +80,20 @@ export class SidecarGrpcServer extends ServerGrpc {
   private boundPort = 0;
 
   constructor(private readonly config: SidecarConfig) {
-    const packageDefinition: PackageDefinition = {
-      ...loadProto(AUTH_PROTO),
-      ...loadProto(POLICY_PROTO),
-      ...loadProto(TENANT_PROTO),
-      ...loadProto(AUDIT_PROTO),
-      ...loadProto(MASKING_PROTO),
-      ...loadProto(RATE_LIMIT_PROTO),
-      ...loadProto(FLAG_PROTO),
-      ...loadProto(SECRET_PROTO),
-      ...loadProto(JOB_PROTO),
-    };
+    // Loaded together: the well-known types the services import are one file for reflection.
+    const packageDefinition: PackageDefinition = loadProto([
+      AUTH_PROTO,
+      POLICY_PROTO,
+      TENANT_PROTO,
+      AUDIT_PROTO,
+      MASKING_PROTO,
+      RATE_LIMIT_PROTO,
+      FLAG_PROTO,
+      SECRET_PROTO,
+      JOB_PROTO,
+      ENTITLEMENT_PROTO,
+      QUOTA_PROTO,
+    ]);
     super({
       package: SERVICE_NAMES.filter((name) => name !== '').map(packageOf),
       packageDefinition,

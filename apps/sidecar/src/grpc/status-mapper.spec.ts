@@ -20,6 +20,8 @@ describe(toGrpcStatus.name, () => {
     ['not_ready', status.UNAVAILABLE],
     ['control_plane_rejected', status.INTERNAL],
     ['rate_limited', status.RESOURCE_EXHAUSTED],
+    ['quota_exhausted', status.RESOURCE_EXHAUSTED],
+    ['counter_unavailable', status.UNAVAILABLE],
   ])('maps %s to gRPC status %i with its short reason', (code, expected) => {
     expect(toGrpcStatus(new SidecarError(code, 'short reason'))).toEqual({
       code: expected,
@@ -41,6 +43,12 @@ describe(toGrpcStatus.name, () => {
       status: { code: status.RESOURCE_EXHAUSTED, message: 'too many' },
       retryAfterSeconds: 42,
     });
+  });
+
+  it('sends a quota refusal’s wait until the window ends as google.rpc.RetryInfo', () => {
+    const failure = toGrpcStatus(new SidecarError('quota_exhausted', 'quota exports exhausted', 3600));
+    expect(failure.code).toBe(status.RESOURCE_EXHAUSTED);
+    expect(readRetryInfo(failure.metadata)?.retryAfterSeconds).toBe(3600);
   });
 
   it('sends the decision id and the deciding policies of a refusal as trailing metadata', () => {

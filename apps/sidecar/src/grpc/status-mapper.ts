@@ -8,7 +8,7 @@ export type GrpcFailure = Pick<StatusObject, 'code' | 'details'> & { metadata?: 
 /**
  * The one place a sidecar error becomes a gRPC status. Anything unknown is INTERNAL, without
  * detail. A policy refusal also carries its decision id and deciding policies as trailing
- * metadata (`x-decision-id`, `x-decided-by`); a rate limit refusal a google.rpc.RetryInfo.
+ * metadata (`x-decision-id`, `x-decided-by`); a rate limit or quota refusal a google.rpc.RetryInfo.
  */
 export function toGrpcStatus(error: unknown): GrpcFailure {
   if (error instanceof SidecarError) {
@@ -50,10 +50,12 @@ function statusOf(code: SidecarErrorCode): status {
       return status.UNAUTHENTICATED;
     case 'control_plane_unavailable':
     case 'not_ready':
+    case 'counter_unavailable':
       return status.UNAVAILABLE;
     case 'control_plane_rejected':
       return status.INTERNAL;
     case 'rate_limited':
+    case 'quota_exhausted':
       return status.RESOURCE_EXHAUSTED;
     default: {
       const unmapped: never = code;

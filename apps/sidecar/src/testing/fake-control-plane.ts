@@ -2,7 +2,14 @@ import { correlationId } from '@platform/telemetry';
 import { decodeJwt, type JWK } from 'jose';
 import { ControlPlaneApi } from '../control-plane/control-plane-api';
 import type { DefinitionPage, JsonWebKeySet, RevocationPage } from '../control-plane/control-plane.types';
-import type { DefinitionChange, RevocationEntry, RevocationKind } from '@platform/domain';
+import type { QuotaAnswerDto, QuotaConsumptionDto } from '@platform/contract';
+import {
+  PlanCatalog,
+  quotaWindow,
+  type DefinitionChange,
+  type RevocationEntry,
+  type RevocationKind,
+} from '@platform/domain';
 import { SidecarError } from '../errors';
 
 /**
@@ -148,6 +155,54 @@ export class FakeControlPlane extends ControlPlaneApi {
     if (typeof jti !== 'string') return { revoked: false };
     this.revoke('jti', jti, { expiresAt: exp });
     return { revoked: true };
+  }
+
+  /** Every quota consumption asked, in order. */
+  readonly quotaCalls: QuotaConsumptionDto[] = [];
+  /** The count of each window (`tenant meter start-ms`), as the control plane's database holds it. */
+  readonly quotaCounts = new Map<string, number>();
+  private readonly quotaKeys = new Map<string, number>();
+
+  /**
+   * The control plane's count (`POST /internal/v1/quotas/consume`) on the plans published here,
+   * with the rules of the real one (QuotaLedger): a hard limit refuses past it, a key already
+   * counted in the window answers its count again, units 0 read.
+   */
+  async consumeQuota(consumption: QuotaConsumptionDto): Promise<QuotaAnswerDto> {
+    this.quotaCalls.push(consumption);
+    this.ensureReachable();
+    const now = new Date();
+    const catalog = new PlanCatalog((kind, tenant, name) => {
+      const latest = this.definitionChanges.findLast(
+        (c) => c.kind === kind && c.tenant === tenant && c.name === name,
+      );
+      return latest?.document ? { version: latest.version, document: latest.document } : undefined;
+    });
+    const { quotas, zone } = catalog.entitlements(consumption.tenant, now);
+    const quota = quotas[consumption.meter];
+    if (quota === undefined) return { limited: false, granted: true, replayed: false };
+    const window = quotaWindow(now, quota.period, zone);
+    const counter = `${consumption.tenant} ${consumption.meter} ${window.start.getTime()}`;
+    const key = consumption.idempotency_key && `${counter} ${consumption.idempotency_key}`;
+    const usage = (used: number) => ({
+      meter: consumption.meter,
+      limit: quota.limit,
+      used,
+      remaining: Math.max(0, quota.limit - used),
+      period_start: window.start.toISOString(),
+      period_end: window.end.toISOString(),
+      period: quota.period,
+      enforcement: quota.enforcement,
+    });
+    const earlier = key ? this.quotaKeys.get(key) : undefined;
+    if (earlier !== undefined) return { limited: true, granted: true, replayed: true, usage: usage(earlier) };
+    const used = this.quotaCounts.get(counter) ?? 0;
+    if (quota.enforcement === 'hard' && used + consumption.units > quota.limit) {
+      return { limited: true, granted: false, replayed: false, usage: usage(used) };
+    }
+    this.quotaCounts.set(counter, used + consumption.units);
+    if (key) this.quotaKeys.set(key, used + consumption.units);
+    return { limited: true, granted: true, replayed: false, usage: usage(used + consumption.units) };
   }
 
   /** The audit routes are the real control plane's: their specs run end to end (test/e2e/audit). */

@@ -20,6 +20,7 @@ export function testConfig(overrides: Partial<SidecarConfig> = {}): SidecarConfi
     verifiedTokenCacheSize: 1_000,
     failedAuthPerPeer: 100,
     failedAuthWindowSeconds: 900,
+    quotaRedisPrefix: 'platform',
     ...overrides,
   };
 }

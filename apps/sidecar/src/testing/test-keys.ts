@@ -49,3 +49,29 @@ export async function signAccessToken(key: TestKey, options: AccessTokenOptions 
     .setProtectedHeader({ alg: key.alg, typ: 'at+jwt', kid: key.kid, ...options.header })
     .sign(key.privateKey);
 }
+
+/** A client_credentials token of an app, bound to `tenant` when given. */
+export function signServiceToken(
+  key: TestKey,
+  clientId: string,
+  scope: string,
+  tenant?: string,
+): Promise<string> {
+  return signAccessToken(key, {
+    claims: { sub: clientId, client_id: clientId, scope, ...(tenant && { tenant }) },
+  });
+}
+
+/** A user's token, issued through a grant of the app `portal`. */
+export function signUserToken(key: TestKey, roles: string[], tenant: string, scope: string): Promise<string> {
+  return signAccessToken(key, {
+    claims: {
+      sub: `${tenant}-${roles.join('-')}`,
+      client_id: 'portal',
+      scope,
+      tenant,
+      roles,
+      grant_id: 'g-1',
+    },
+  });
+}

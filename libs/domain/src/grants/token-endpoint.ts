@@ -3,6 +3,7 @@ import { presentedOwnCredentials, type ClientAuthenticator } from '../clients/cl
 import { readClientCredentials } from '../clients/client-credentials';
 import { OAuthError } from '../errors';
 import { DpopProofError, type DpopProofVerifier, type VerifiedDpopProof } from '../tokens/dpop';
+import { PLATFORM_METERS, type UsageMeter } from '../plans/usage-meter';
 import type { GrantHandler, TokenResponse } from './grant-handler';
 
 /** The DPoP proof of a token request (RFC 9449 section 5) and the URL it was sent to. */
@@ -23,6 +24,8 @@ export class TokenEndpoint {
     private readonly handlers: readonly GrantHandler[],
     private readonly authenticator: ClientAuthenticator,
     private readonly dpop?: DpopProofVerifier,
+    /** Counts each token issued to an app bound to a tenant against its `tokens_issued` quota. */
+    private readonly meter?: UsageMeter,
   ) {}
 
   async handle(
@@ -52,12 +55,26 @@ export class TokenEndpoint {
     if (dpop === undefined && client.app.dpopBoundAccessTokens === true) {
       throw new OAuthError('invalid_dpop_proof', 'this client must send a DPoP proof');
     }
-    const response = await handler.handle({ params, client, ...(dpop && { dpop }) });
+    const response = await this.metered(client.app.tenant, () =>
+      handler.handle({ params, client, ...(dpop && { dpop }) }),
+    );
     // Each grant binds what it issues (`confirmationOf`); one that does not must not pass as bound.
     if (dpop !== undefined && response.token_type !== 'DPoP') {
       throw new OAuthError('invalid_dpop_proof', `DPoP is not supported with ${grantType}`);
     }
     return response;
+  }
+
+  /** Takes a unit of the tenant's quota first, and gives it back when the grant refuses. */
+  private async metered<T>(tenant: string | null, issue: () => Promise<T>): Promise<T> {
+    if (this.meter === undefined || tenant === null) return issue();
+    const giveBack = await this.meter.take(tenant, PLATFORM_METERS.tokensIssued);
+    try {
+      return await issue();
+    } catch (error) {
+      await giveBack();
+      throw error;
+    }
   }
 
   /** The server nonce to hand out with every answer (`DPoP-Nonce`), when nonces are required. */

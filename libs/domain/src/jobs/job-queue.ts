@@ -5,6 +5,7 @@ import { decide } from '../authority/decide';
 import { policyPrincipalOf } from '../authority/principal';
 import type { Clock } from '../clock';
 import { conflict, DomainError, notFound, validationFailed } from '../errors';
+import { PLATFORM_METERS, type UsageMeter } from '../plans/usage-meter';
 import type { Stores, Transactor } from '../storage';
 import { type ActingPrincipal, assertReachesTenant } from '../users/user-administration';
 import {
@@ -47,11 +48,15 @@ export interface JobSubmission {
   retry?: Partial<RetryPolicy>;
 }
 
+const noUnits = async () => undefined;
+
 export interface JobQueueHooks {
   /** Told when a job becomes claimable (it wakes the claims waiting in this process). */
   onQueued?: () => void;
   /** Audits a worker refused in another tenant than its own (a `CrossTenantRefusalAuditor`). */
   refusals?: { refused(refusal: CrossTenantRefusal): Promise<unknown> };
+  /** Counts each new job against the tenant's `jobs_submitted` quota (docs/plans.md). */
+  meter?: UsageMeter;
 }
 
 /** How an attempt ended, as its worker reports it. */
@@ -92,14 +97,21 @@ export class JobQueue {
       const earlier = await this.jobs.findJobByIdempotencyKey(tenant, job.idempotencyKey);
       if (earlier) return { job: sameSubmission(earlier, job), created: false };
     }
-    const inserted = await this.transactor.inTransaction(async (stores) => {
-      if ((await stores.jobs.insertJob(job)) === 'duplicate') return false;
-      await this.recorded(stores, job, 'QUEUED', auditActorOf(principal), 'job.submitted', {
-        type: job.type,
+    const giveBack = (await this.hooks.meter?.take(tenant, PLATFORM_METERS.jobsSubmitted)) ?? noUnits;
+    const inserted = await this.transactor
+      .inTransaction(async (stores) => {
+        if ((await stores.jobs.insertJob(job)) === 'duplicate') return false;
+        await this.recorded(stores, job, 'QUEUED', auditActorOf(principal), 'job.submitted', {
+          type: job.type,
+        });
+        return true;
+      })
+      .catch(async (error: unknown) => {
+        await giveBack();
+        throw error;
       });
-      return true;
-    });
     if (!inserted) {
+      await giveBack();
       const winner = await this.jobs.findJobByIdempotencyKey(tenant, job.idempotencyKey as string);
       return { job: sameSubmission(winner as Job, job), created: false };
     }

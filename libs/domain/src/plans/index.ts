@@ -5,3 +5,5 @@ export * from './quota-period';
 export * from './quota-store';
 export * from './quota-ledger';
 export * from './plan-definitions';
+export * from './usage-meter';
+export * from './plan-administration';

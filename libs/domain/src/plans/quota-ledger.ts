@@ -32,6 +32,15 @@ export interface GrantedConsumption extends QuotaDemand {
   at: Date;
 }
 
+/** One consumption of a batch, with the quota and zone it counts under. */
+export interface QuotaBatchItem {
+  demand: QuotaDemand;
+  quota: Quota;
+  zone: string;
+}
+
+const usageId = (key: UsageKey) => `${key.tenant}\u0000${key.meter}\u0000${key.periodStart.getTime()}`;
+
 export const QUOTA_THRESHOLD_ACTION = 'quota.threshold_reached';
 
 /**
@@ -47,35 +56,76 @@ export class QuotaLedger {
     private readonly clock: Clock,
   ) {}
 
-  consume(demand: QuotaDemand, quota: Quota, zone: string): Promise<QuotaAnswer> {
+  async consume(demand: QuotaDemand, quota: Quota, zone: string): Promise<QuotaAnswer> {
+    const [answered] = await this.consumeAll([{ demand, quota, zone }]);
+    return answered;
+  }
+
+  /**
+   * Several consumptions in one transaction (a group commit), answered each in order as if alone.
+   * Their windows are locked first, in one order, so two control planes never deadlock.
+   */
+  consumeAll(batch: readonly QuotaBatchItem[]): Promise<QuotaAnswer[]> {
     const now = this.clock.now();
-    const window = quotaWindow(now, quota.period, zone);
-    const key: UsageKey = { tenant: demand.tenant, meter: demand.meter, periodStart: window.start };
+    const items = batch.map(({ demand, quota, zone }) => {
+      const window = quotaWindow(now, quota.period, zone);
+      const key: UsageKey = { tenant: demand.tenant, meter: demand.meter, periodStart: window.start };
+      return { demand, quota, window, key, id: usageId(key) };
+    });
     return this.transactor.inTransaction(async (stores) => {
-      const usage = await stores.quotas.lockUsage(key, window.end, quota.limit, now);
-      if (demand.idempotencyKey !== undefined) {
-        const earlier = await stores.quotas.findConsumption(key, demand.idempotencyKey);
-        if (earlier) return answer(true, earlier.usedAfter, quota.limit, window, true);
+      const usages = new Map<string, QuotaUsage>();
+      for (const { id, key, window, quota } of [...items].sort((a, b) =>
+        a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
+      )) {
+        if (!usages.has(id)) usages.set(id, await stores.quotas.lockUsage(key, window.end, quota.limit, now));
       }
-      if (quota.enforcement === 'hard' && usage.used + demand.units > quota.limit) {
-        return answer(false, usage.used, quota.limit, window, false);
+      const answers: QuotaAnswer[] = [];
+      for (const { demand, quota, window, key, id } of items) {
+        const usage = usages.get(id) as QuotaUsage;
+        const earlier =
+          demand.idempotencyKey === undefined
+            ? null
+            : await stores.quotas.findConsumption(key, demand.idempotencyKey);
+        if (earlier) answers.push(answer(true, earlier.usedAfter, quota.limit, window, true));
+        else if (quota.enforcement === 'hard' && usage.used + demand.units > quota.limit) {
+          answers.push(answer(false, usage.used, quota.limit, window, false));
+        } else {
+          await this.count(stores, usage, demand.units, quota, now, demand.idempotencyKey ?? null);
+          answers.push(answer(true, usage.used, quota.limit, window, false));
+        }
       }
-      await this.count(stores, usage, demand.units, quota, now, demand.idempotencyKey ?? null);
-      return answer(true, usage.used, quota.limit, window, false);
+      return answers;
     });
   }
 
-  /** Records what Redis granted; a consumption already recorded (a re-delivered entry) is skipped. */
-  record(consumption: GrantedConsumption): Promise<void> {
-    const key: UsageKey = {
-      tenant: consumption.tenant,
-      meter: consumption.meter,
-      periodStart: consumption.window.start,
-    };
+  /**
+   * Records what Redis granted, in one transaction (a journal batch); a consumption already
+   * recorded (an entry delivered again after a crash) is skipped.
+   */
+  recordAll(consumptions: readonly GrantedConsumption[]): Promise<void> {
     return this.transactor.inTransaction(async (stores) => {
-      const usage = await stores.quotas.lockUsage(key, consumption.window.end, consumption.quota.limit, consumption.at);
-      if (await stores.quotas.findConsumption(key, consumption.idempotencyKey)) return;
-      await this.count(stores, usage, consumption.units, consumption.quota, consumption.at, consumption.idempotencyKey);
+      for (const consumption of consumptions) {
+        const key: UsageKey = {
+          tenant: consumption.tenant,
+          meter: consumption.meter,
+          periodStart: consumption.window.start,
+        };
+        const usage = await stores.quotas.lockUsage(
+          key,
+          consumption.window.end,
+          consumption.quota.limit,
+          consumption.at,
+        );
+        if (await stores.quotas.findConsumption(key, consumption.idempotencyKey)) continue;
+        await this.count(
+          stores,
+          usage,
+          consumption.units,
+          consumption.quota,
+          consumption.at,
+          consumption.idempotencyKey,
+        );
+      }
     });
   }
 
@@ -86,6 +136,11 @@ export class QuotaLedger {
       const usage = await stores.quotas.findUsage({ tenant, meter, periodStart: window.start });
       return answer(true, usage?.used ?? 0, quota.limit, window, false);
     });
+  }
+
+  /** A meter's windows, newest first. */
+  history(tenant: string, meter: string, limit: number): Promise<QuotaUsage[]> {
+    return this.transactor.inTransaction((stores) => stores.quotas.listUsage(tenant, meter, limit));
   }
 
   private async count(
@@ -101,12 +156,21 @@ export class QuotaLedger {
     usage.limit = quota.limit;
     usage.updatedAt = now;
     const crossed = quota.thresholds.filter(
-      (t) => !usage.notified.includes(t) && reached(usage.used, quota.limit, t) && !reached(before, quota.limit, t),
+      (t) =>
+        !usage.notified.includes(t) &&
+        reached(usage.used, quota.limit, t) &&
+        !reached(before, quota.limit, t),
     );
     usage.notified = [...usage.notified, ...crossed].sort((a, b) => a - b);
     await stores.quotas.saveUsage(usage);
     if (idempotencyKey !== null) {
-      await stores.quotas.addConsumption({ ...usage, idempotencyKey, units, usedAfter: usage.used, recordedAt: now });
+      await stores.quotas.addConsumption({
+        ...usage,
+        idempotencyKey,
+        units,
+        usedAfter: usage.used,
+        recordedAt: now,
+      });
     }
     if (crossed.length > 0) {
       await stores.audit.appendAuditRecords(
@@ -135,6 +199,12 @@ export class QuotaLedger {
 const reached = (used: number, limit: number, percent: number) =>
   limit === 0 ? used > 0 : used * 100 >= limit * percent;
 
-function answer(granted: boolean, used: number, limit: number, window: QuotaWindow, replayed: boolean): QuotaAnswer {
+function answer(
+  granted: boolean,
+  used: number,
+  limit: number,
+  window: QuotaWindow,
+  replayed: boolean,
+): QuotaAnswer {
   return { granted, used, limit, remaining: Math.max(0, limit - used), window, replayed };
 }

@@ -18,6 +18,8 @@ export interface QuotaUsage extends UsageKey {
 
 /** One acknowledged consumption, kept until its window has ended, so a retry never counts twice. */
 export interface QuotaConsumption extends UsageKey {
+  /** Its window's end: kept a day past it (retention), as Redis keeps its keys. */
+  periodEnd: Date;
   idempotencyKey: string;
   units: number;
   /** The window's count once this consumption was added: a retry answers the same. */

@@ -45,18 +45,27 @@ export const DEFAULT_POLICIES: readonly Policy[] = [
   },
   {
     id: 'platform-services-own-tenant',
-    description: 'every role checks rate limits, evaluates flags and masks data in its tenant',
+    description:
+      'every role checks rate limits, evaluates flags, masks data and reads entitlements and quotas in its tenant',
     effect: 'allow',
     roles: ['tenant_admin', 'user', 'viewer'],
-    actions: ['ratelimit.check', 'flags.read', 'masking.apply'],
+    actions: ['ratelimit.check', 'flags.read', 'masking.apply', 'entitlements.read', 'quotas.read'],
     tenants: 'own',
   },
   {
     id: 'user-own-tenant',
-    description: 'user works with jobs and files and reads secrets of its tenant',
+    description: 'user works with jobs and files, reads secrets and consumes quotas of its tenant',
     effect: 'allow',
     roles: ['user'],
-    actions: ['jobs.read', 'jobs.write', 'files.read', 'files.write', 'secrets.read', 'users.read'],
+    actions: [
+      'jobs.read',
+      'jobs.write',
+      'files.read',
+      'files.write',
+      'secrets.read',
+      'users.read',
+      'quotas.consume',
+    ],
     tenants: 'own',
   },
   {

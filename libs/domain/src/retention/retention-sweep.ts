@@ -7,6 +7,9 @@ import type { Stores } from '../storage';
  */
 export const RETENTION_BATCH_ROWS = 1_000;
 
+/** How long a quota consumption's idempotency key outlives its window (docs/plans.md). */
+const QUOTA_KEY_GRACE_MS = 86_400_000;
+
 export interface RetentionPolicy {
   /**
    * How long an expired authorization code, session or refresh-token family is kept after it

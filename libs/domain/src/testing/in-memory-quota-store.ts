@@ -25,7 +25,8 @@ export class InMemoryQuotaStore implements QuotaStore {
   }
 
   async addConsumption(consumption: QuotaConsumption): Promise<void> {
-    if (await this.findConsumption(consumption, consumption.idempotencyKey)) throw new Error('duplicate consumption');
+    if (await this.findConsumption(consumption, consumption.idempotencyKey))
+      throw new Error('duplicate consumption');
     this.consumptions.push(copy(consumption));
   }
 
@@ -43,7 +44,7 @@ export class InMemoryQuotaStore implements QuotaStore {
   }
 
   async pruneConsumptions(before: Date, limit: number): Promise<number> {
-    const gone = this.consumptions.filter((c) => c.periodStart < before).slice(0, limit);
+    const gone = this.consumptions.filter((c) => c.periodEnd < before).slice(0, limit);
     this.consumptions = this.consumptions.filter((c) => !gone.includes(c));
     return gone.length;
   }

@@ -32,7 +32,7 @@ export class QuotaUsageEntity {
 
 /** An acknowledged consumption with its key, kept until its window ends (retries count once). */
 @Entity('quota_consumptions')
-@Index('idx_quota_consumptions_period_start', ['periodStart'])
+@Index('idx_quota_consumptions_period_end', ['periodEnd'])
 export class QuotaConsumptionEntity {
   @PrimaryColumn({ type: 'varchar' })
   tenant: string;
@@ -42,6 +42,9 @@ export class QuotaConsumptionEntity {
 
   @PrimaryColumn({ name: 'period_start', type: 'bigint', transformer: epochMillis })
   periodStart: Date;
+
+  @Column({ name: 'period_end', type: 'bigint', transformer: epochMillis })
+  periodEnd: Date;
 
   @PrimaryColumn({ name: 'idempotency_key', type: 'varchar' })
   idempotencyKey: string;

@@ -32,11 +32,12 @@ export class Quotas1765500000000 implements MigrationInterface {
           { name: 'meter', type: 'varchar', isPrimary: true },
           { name: 'period_start', type: 'bigint', isPrimary: true },
           { name: 'idempotency_key', type: 'varchar', isPrimary: true },
+          { name: 'period_end', type: 'bigint' },
           { name: 'units', type: 'bigint' },
           { name: 'used_after', type: 'bigint' },
           { name: 'recorded_at', type: 'bigint' },
         ],
-        indices: [new TableIndex({ name: 'idx_quota_consumptions_period_start', columnNames: ['period_start'] })],
+        indices: [new TableIndex({ name: 'idx_quota_consumptions_period_end', columnNames: ['period_end'] })],
       }),
     );
   }

@@ -19,10 +19,13 @@ export class TypeOrmQuotaStore implements QuotaStore {
       .orIgnore()
       .updateEntity(false)
       .execute();
-    const select = this.manager.createQueryBuilder(QuotaUsageEntity, 'u').where(
-      'u.tenant = :tenant AND u.meter = :meter AND u.period_start = :start',
-      { tenant: key.tenant, meter: key.meter, start: key.periodStart.getTime() },
-    );
+    const select = this.manager
+      .createQueryBuilder(QuotaUsageEntity, 'u')
+      .where('u.tenant = :tenant AND u.meter = :meter AND u.period_start = :start', {
+        tenant: key.tenant,
+        meter: key.meter,
+        start: key.periodStart.getTime(),
+      });
     // Postgres: the row lock orders concurrent consumers; SQLite has a single writer already.
     if (this.postgres) select.setLock('pessimistic_write');
     return toUsage(await select.getOneOrFail());
@@ -32,7 +35,12 @@ export class TypeOrmQuotaStore implements QuotaStore {
     await this.manager.update(
       QuotaUsageEntity,
       { tenant: usage.tenant, meter: usage.meter, periodStart: usage.periodStart },
-      { used: usage.used, limit: usage.limit, notified: usage.notified.join(','), updatedAt: usage.updatedAt },
+      {
+        used: usage.used,
+        limit: usage.limit,
+        notified: usage.notified.join(','),
+        updatedAt: usage.updatedAt,
+      },
     );
   }
 
@@ -41,12 +49,13 @@ export class TypeOrmQuotaStore implements QuotaStore {
   }
 
   async addConsumption(consumption: QuotaConsumption): Promise<void> {
-    const { tenant, meter, periodStart, idempotencyKey, units, usedAfter, recordedAt } = consumption;
+    const { tenant, meter, periodStart, periodEnd, idempotencyKey, units, usedAfter, recordedAt } =
+      consumption;
     await this.manager
       .createQueryBuilder()
       .insert()
       .into(QuotaConsumptionEntity)
-      .values({ tenant, meter, periodStart, idempotencyKey, units, usedAfter, recordedAt })
+      .values({ tenant, meter, periodStart, periodEnd, idempotencyKey, units, usedAfter, recordedAt })
       .updateEntity(false)
       .execute();
   }
@@ -65,13 +74,13 @@ export class TypeOrmQuotaStore implements QuotaStore {
     return rows.map(toUsage);
   }
 
-  /** Whole windows at a time: at most `limit` windows' keys per batch. */
+  /** Whole windows at a time: the consumptions of at most `limit` window ends per batch. */
   pruneConsumptions(before: Date, limit: number): Promise<number> {
     return pruneBatch(
       this.manager,
       QuotaConsumptionEntity,
-      'period_start',
-      'SELECT DISTINCT period_start FROM quota_consumptions WHERE period_start < :before ORDER BY period_start LIMIT :limit',
+      'period_end',
+      'SELECT DISTINCT period_end FROM quota_consumptions WHERE period_end < :before ORDER BY period_end LIMIT :limit',
       { before: before.getTime(), limit },
     );
   }

@@ -13,7 +13,14 @@ export const quotaStoreContract: Contract = (context) => {
   it('creates a window at 0 once, keeps what is saved, and lists a meter’s windows newest first', async () => {
     const k = key();
     const created = await inTx((s) => s.quotas.lockUsage(k, at(3_600_000), 25, T0));
-    expect(created).toEqual({ ...k, periodEnd: at(3_600_000), used: 0, limit: 25, notified: [], updatedAt: T0 });
+    expect(created).toEqual({
+      ...k,
+      periodEnd: at(3_600_000),
+      used: 0,
+      limit: 25,
+      notified: [],
+      updatedAt: T0,
+    });
     await inTx((s) => s.quotas.saveUsage({ ...created, used: 21, notified: [80], updatedAt: at(5) }));
     const again = await inTx((s) => s.quotas.lockUsage(k, at(3_600_000), 99, at(9)));
     expect(again).toMatchObject({ used: 21, limit: 25, notified: [80], updatedAt: at(5) });
@@ -27,7 +34,14 @@ export const quotaStoreContract: Contract = (context) => {
 
   it('finds a consumption by window and key only, and refuses the same key twice in a window', async () => {
     const k = key();
-    const consumption = { ...k, idempotencyKey: 'retry-1', units: 3, usedAfter: 3, recordedAt: T0 };
+    const consumption = {
+      ...k,
+      periodEnd: at(3_600_000),
+      idempotencyKey: 'retry-1',
+      units: 3,
+      usedAfter: 3,
+      recordedAt: T0,
+    };
     await inTx((s) => s.quotas.addConsumption(consumption));
     expect(await context().stores.quotas.findConsumption(k, 'retry-1')).toEqual(consumption);
     expect(await context().stores.quotas.findConsumption({ ...k, periodStart: at(1) }, 'retry-1')).toBeNull();
@@ -53,11 +67,33 @@ export const quotaStoreContract: Contract = (context) => {
     const old = key();
     const current = { ...old, periodStart: at(3_600_000) };
     await inTx(async (s) => {
-      await s.quotas.addConsumption({ ...old, idempotencyKey: 'a', units: 1, usedAfter: 1, recordedAt: T0 });
-      await s.quotas.addConsumption({ ...old, idempotencyKey: 'b', units: 1, usedAfter: 2, recordedAt: T0 });
-      await s.quotas.addConsumption({ ...current, idempotencyKey: 'a', units: 1, usedAfter: 1, recordedAt: T0 });
+      const ended = { periodEnd: at(3_600_000) };
+      await s.quotas.addConsumption({
+        ...old,
+        ...ended,
+        idempotencyKey: 'a',
+        units: 1,
+        usedAfter: 1,
+        recordedAt: T0,
+      });
+      await s.quotas.addConsumption({
+        ...old,
+        ...ended,
+        idempotencyKey: 'b',
+        units: 1,
+        usedAfter: 2,
+        recordedAt: T0,
+      });
+      await s.quotas.addConsumption({
+        ...current,
+        periodEnd: at(7_200_000),
+        idempotencyKey: 'a',
+        units: 1,
+        usedAfter: 1,
+        recordedAt: T0,
+      });
     });
-    expect(await inTx((s) => s.quotas.pruneConsumptions(at(3_600_000), 10))).toBe(2);
+    expect(await inTx((s) => s.quotas.pruneConsumptions(at(3_600_001), 10))).toBe(2);
     expect(await context().stores.quotas.findConsumption(old, 'a')).toBeNull();
     expect(await context().stores.quotas.findConsumption(current, 'a')).not.toBeNull();
   });
