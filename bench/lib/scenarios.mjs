@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { grpc, grpcLoad, httpLoad, percentile, validateToken } from './load.mjs';
 import { dpopClientKey, proofPool } from './dpop.mjs';
 import { assertionPool, clientAssertionKey } from './client-assertion.mjs';
+import { samlBearerScenario } from './saml.mjs';
 import { measureRs256 } from './limit.mjs';
 import { cpuSeconds } from './proc.mjs';
 import { onCleanup, track } from './processes.mjs';
@@ -25,9 +26,9 @@ const {
   createMaskingServiceClient,
   createRateLimitServiceClient,
   createFlagServiceClient,
-  createSecretServiceClient,
   createEntitlementServiceClient,
   createQuotaServiceClient,
+  createSecretServiceClient,
   INTERNAL_TOKEN_METADATA,
 } = require('@platform/grpc');
 const { CORRELATION_HEADER } = require('@platform/telemetry');
@@ -232,6 +233,9 @@ export const scenarios = {
       },
     ];
   },
+
+  /** RFC 7522 issuance/s beside client_credentials, and the SAML signature check's cost (bench/lib/saml.mjs). */
+  'saml-bearer': samlBearerScenario,
 
   /**
    * GET /v1/me (Bearer: the sidecar validates it once, then the backend's validation cache answers
@@ -856,10 +860,6 @@ scenarios.flags = async function flags(ctx) {
 };
 
 /**
- * ResolveSecret at the sidecar over gRPC (issue 13): each call is authorized by the policy
- * service, reaches the control plane, opens the sealed value (unwrap + AES-256-GCM) and appends
- * an audit record before answering; nothing is cached (docs/secrets.md).
-/**
  * The per-tenant quota service (issue 40, docs/plans.md). The platform's own `tokens_issued`
  * meter: issuance for an app of a tenant whose plan has a quota on it (soft, never reached)
  * against an app of a tenant with no plan, on the same platform, measured in turns (bar: 0.9x).
@@ -994,6 +994,10 @@ async function quotaServiceRows(ctx) {
   return rows;
 }
 
+/**
+ * ResolveSecret at the sidecar over gRPC (issue 13): each call is authorized by the policy
+ * service, reaches the control plane, opens the sealed value (unwrap + AES-256-GCM) and appends
+ * an audit record before answering; nothing is cached (docs/secrets.md).
  */
 scenarios.secrets = async function secrets(ctx) {
   const { platform } = ctx;

@@ -53,6 +53,10 @@ import { OAuthController } from './oauth/oauth.controller';
 import { FlagsController } from './flags/flags.controller';
 import { EntitlementsController, PlansController } from './plans/plans.controller';
 import { FederationController } from './federation/federation.controller';
+import { SamlIdentityProviderController } from './saml/saml-identity-provider.controller';
+import { SamlController } from './saml/saml.controller';
+import { SamlClient } from './saml/saml.client';
+import { SamlTransactions } from './saml/saml-transactions';
 import { JobWorkersController } from './jobs/job-workers.controller';
 import { JobsController } from './jobs/jobs.controller';
 import { AdminSecretsController } from './secrets/admin-secrets.controller';
@@ -110,12 +114,14 @@ export class BackendModule {
         ScimController,
         RateLimitRulesController,
         FlagsController,
+        PlansController,
+        EntitlementsController,
         FederationController,
+        SamlIdentityProviderController,
+        SamlController,
         MaskingSettingsController,
         SecretsController,
         AdminSecretsController,
-        PlansController,
-        EntitlementsController,
         JobsController,
         JobWorkersController,
       ],
@@ -174,6 +180,12 @@ function browserProviders(config: PlatformConfig): Provider[] {
     },
     { provide: BrowserCookies, useFactory: () => new BrowserCookies(cookieSettings(config)) },
     { provide: CsrfTokens, useFactory: () => new CsrfTokens(deriveKey(sessionSecret, 'csrf')) },
+    SamlClient,
+    {
+      provide: SamlTransactions,
+      useFactory: () =>
+        new SamlTransactions(new SealedBox(deriveKey(sessionSecret, 'saml-transaction'), 'saml-transaction')),
+    },
     {
       provide: LoginTransactions,
       useFactory: () =>

@@ -15,6 +15,7 @@ import { RetentionSweepLoop } from './platform/retention-sweep';
 import { FlagsModule } from './flags/flags.module';
 import { PlansModule } from './plans/plans.module';
 import { FederationModule } from './federation/federation.module';
+import { SamlModule } from './saml/saml.module';
 import { MaskingModule } from './masking/masking.module';
 import { RateLimitsModule } from './rate-limits/rate-limits.module';
 import { ScimModule } from './scim/scim.module';
@@ -48,8 +49,9 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     ScimModule,
     RateLimitsModule,
     FlagsModule,
-    FederationModule,
     PlansModule,
+    FederationModule,
+    SamlModule,
     MaskingModule,
     SecretsModule,
     JobsModule,

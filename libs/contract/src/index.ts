@@ -22,5 +22,6 @@ export * from './masking';
 export * from './secrets';
 export * from './jobs';
 export * from './federation';
+export * from './saml';
 export * from './operation-table';
 export * from './operation-index';

@@ -4,6 +4,7 @@ import {
   MAX_IMPERSONATION_REASON_LENGTH,
   DEVICE_CODE_GRANT,
   JWT_BEARER_GRANT,
+  SAML2_BEARER_GRANT,
   ROLE_BUNDLE,
   TOKEN_EXCHANGE_GRANT,
   TOKEN_TYPE,
@@ -230,6 +231,26 @@ export class JwtBearerTokenRequestDto {
   client_id?: string;
 }
 
+@ApiSchema({
+  name: 'Saml2BearerTokenRequest',
+  description:
+    'RFC 7522 section 2.1, the SAML 2.0 bearer assertion grant (docs/saml.md): a `service` app bound to a tenant, authenticated as at every grant, trades an assertion of its tenant’s SAML identity provider for an access token of the user the assertion names (no refresh token). The assertion must be signed by the IdP (RSA-SHA256 or stronger), name the token endpoint URL as its `Audience` and its bearer `SubjectConfirmationData` `Recipient`, be within its validity (60 s of clock skew), and is taken once. Any refusal of the assertion: **400** `invalid_grant` with one description; an app of no tenant or of another type: `unauthorized_client`.',
+})
+export class Saml2BearerTokenRequestDto extends TokenRequestFields {
+  @ApiProperty({ enum: [SAML2_BEARER_GRANT] })
+  grant_type: string;
+
+  @ApiProperty({
+    writeOnly: true,
+    description:
+      'One SAML 2.0 `Assertion` (not a Response), base64url-encoded (RFC 7522 section 2.1); used once.',
+  })
+  assertion: string;
+
+  @ScopesProperty({ required: false, description: 'Among the app’s declared scopes; absent: all of them.' })
+  scope?: string;
+}
+
 /** The grants of the token endpoint, in the order the document lists them. */
 export const TOKEN_REQUESTS = [
   ClientCredentialsTokenRequestDto,
@@ -238,6 +259,7 @@ export const TOKEN_REQUESTS = [
   TokenExchangeRequestDto,
   DeviceCodeTokenRequestDto,
   JwtBearerTokenRequestDto,
+  Saml2BearerTokenRequestDto,
 ] as const;
 
 @ApiSchema({

@@ -1,6 +1,7 @@
 import { FLAG_OPERATIONS } from './flags';
 import { ENTITLEMENT_OPERATIONS, INTERNAL_QUOTA_OPERATIONS, PLAN_OPERATIONS } from './plans';
 import { FEDERATION_OPERATIONS } from './federation';
+import { INTERNAL_SAML_OPERATIONS, SAML_OPERATIONS } from './saml';
 import {
   APP_OPERATIONS,
   SCOPE_OPERATIONS,
@@ -35,10 +36,10 @@ import type { Operation } from './operation-table';
  */
 export const OPERATION_TABLES: Readonly<Record<string, Readonly<Record<string, Operation>>>> = {
   flags: FLAG_OPERATIONS,
-  apps: APP_OPERATIONS,
   plans: PLAN_OPERATIONS,
   entitlements: ENTITLEMENT_OPERATIONS,
   internalQuotas: INTERNAL_QUOTA_OPERATIONS,
+  apps: APP_OPERATIONS,
   scopes: SCOPE_OPERATIONS,
   tokenEvents: TOKEN_EVENT_OPERATIONS,
   serviceAccounts: SERVICE_ACCOUNT_OPERATIONS,
@@ -69,6 +70,8 @@ export const OPERATION_TABLES: Readonly<Record<string, Readonly<Record<string, O
   crossTenantRefusals: CROSS_TENANT_REFUSAL_OPERATIONS,
   scim: SCIM_OPERATIONS,
   federation: FEDERATION_OPERATIONS,
+  saml: SAML_OPERATIONS,
+  internalSaml: INTERNAL_SAML_OPERATIONS,
 };
 
 /** Every entry of every table. */

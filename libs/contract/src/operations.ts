@@ -45,6 +45,7 @@ export type Tag =
   | 'Masking'
   | 'Secrets'
   | 'Workload identity'
+  | 'SAML sign-in'
   | 'Jobs'
   | 'User login and consent'
   | 'App login family'

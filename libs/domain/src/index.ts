@@ -25,6 +25,8 @@ export * from './clients/key-sets';
 export * from './federation/workload-federation';
 export * from './federation/workload-token-verifier';
 export * from './federation/federation-registry';
+export * from './saml';
+export * from './grants/saml2-bearer.grant';
 export * from './grants/jwt-bearer.grant';
 export * from './keys/signing-key';
 export * from './keys/signing-key-ring';

@@ -89,8 +89,8 @@ describe('isDefinedScope', () => {
     expect(isDefinedScope('files.write', defined)).toBe(true);
   });
 
-  it('has twenty standard scopes, users.*, audit.read, scim.*, jobs.work, federation.* and the sidecar services among them', () => {
-    expect(defined).toHaveLength(20);
+  it('has twenty-five standard scopes, users.*, audit.read, scim.*, jobs.work, federation.*, saml.*, entitlements and quotas and the sidecar services among them', () => {
+    expect(defined).toHaveLength(25);
     expect(defined).toEqual(
       expect.arrayContaining([
         'users.read',
@@ -100,6 +100,8 @@ describe('isDefinedScope', () => {
         'scim.write',
         'federation.read',
         'federation.write',
+        'saml.read',
+        'saml.write',
         'jobs.work',
         'ratelimit.check',
         'flags.read',

@@ -31,6 +31,8 @@ export const STANDARD_SCOPES: ReadonlyArray<{ name: string; description: string 
   { name: 'quotas.consume', description: "Consume units of a tenant's quotas (sidecar)" },
   { name: 'federation.read', description: "Read a tenant's trusted workload issuers and their rules" },
   { name: 'federation.write', description: "Register and change a tenant's trusted workload issuers" },
+  { name: 'saml.read', description: "Read a tenant's SAML identity provider registration" },
+  { name: 'saml.write', description: "Register, replace and remove a tenant's SAML identity provider" },
 ];
 
 export const ADMIN_SCOPE = 'admin.*';

@@ -8,6 +8,7 @@
 import type { AuditStore } from './audit/audit-record';
 import type { AssertionReplayStore } from './clients/assertion-replays';
 import type { FederatedIssuerStore } from './federation/workload-federation';
+import type { SamlIdentityProviderStore, SamlRequestStore } from './saml/saml-identity-provider';
 import type { DefinitionStore } from './definitions/service-definition';
 import type { DeviceAuthorizationStore } from './device/device-authorization';
 import type { TokenEventStore } from './events/token-event';
@@ -55,6 +56,8 @@ export interface Stores {
   deviceAuthorizations: DeviceAuthorizationStore;
   assertionReplays: AssertionReplayStore;
   federatedIssuers: FederatedIssuerStore;
+  samlIdentityProviders: SamlIdentityProviderStore;
+  samlRequests: SamlRequestStore;
   quotas: QuotaStore;
 }
 

@@ -51,6 +51,11 @@ const USER_SCOPES = [
   'masking.apply',
   'federation.read',
   'federation.write',
+  'saml.read',
+  'saml.write',
+  'entitlements.read',
+  'quotas.read',
+  'quotas.consume',
 ];
 /** ...and as wildcards: the broad web app of the issue's reproductions (`jobs.*` covers `jobs.work`). */
 const BROAD_SCOPES = [
@@ -64,6 +69,9 @@ const BROAD_SCOPES = [
   'flags.*',
   'masking.*',
   'federation.*',
+  'saml.*',
+  'entitlements.*',
+  'quotas.*',
 ];
 
 export type TargetName = 'A' | 'B' | 'platform' | 'own';
@@ -546,6 +554,11 @@ const GRPC_REQUESTS: Record<string, (token: string, tenant: string) => object> =
   'JobService/WatchJob': (token, tenant) => ({ token, tenant, id: NO_SUCH }),
   'JobService/GetJobLogs': (token, tenant) => ({ token, tenant, id: NO_SUCH }),
   'JobService/GetJobOutput': (token, tenant) => ({ token, tenant, id: NO_SUCH }),
+  'EntitlementService/CheckEntitlement': (token, tenant) => ({ token, tenant, feature: 'matrix' }),
+  'EntitlementService/ListEntitlements': (token, tenant) => ({ token, tenant }),
+  // No plan limits the meter: allowed, nothing counted (limited false).
+  'QuotaService/ConsumeQuota': (token, tenant) => ({ token, tenant, meter: 'matrix', units: 1 }),
+  'QuotaService/GetQuotaUsage': (token, tenant) => ({ token, tenant, meter: 'matrix' }),
 };
 
 /** What Evaluate and DryRun decide: a viewer of A reading jobs; they act for nobody. */
@@ -554,11 +567,6 @@ const evaluation = (tenant: string) => ({
     kind: 'user',
     id: 'mx-someone',
     client_id: 'mx-portal',
-  'EntitlementService/CheckEntitlement': (token, tenant) => ({ token, tenant, feature: 'matrix' }),
-  'EntitlementService/ListEntitlements': (token, tenant) => ({ token, tenant }),
-  // No plan limits the meter: allowed, nothing counted (limited false).
-  'QuotaService/ConsumeQuota': (token, tenant) => ({ token, tenant, meter: 'matrix', units: 1 }),
-  'QuotaService/GetQuotaUsage': (token, tenant) => ({ token, tenant, meter: 'matrix' }),
     tenant: TENANT_A,
     roles: ['viewer'],
     scopes: ['jobs.read'],

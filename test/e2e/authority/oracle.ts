@@ -53,6 +53,8 @@ const ROLE_BUNDLE: Record<string, readonly string[]> = {
     'users.*',
     'scim.*',
     'federation.*',
+    'saml.*',
+    'quotas.consume',
     ...PLATFORM_SERVICES,
   ],
   user: [
@@ -62,9 +64,9 @@ const ROLE_BUNDLE: Record<string, readonly string[]> = {
     'files.write',
     'secrets.read',
     'users.read',
+    'quotas.consume',
     ...PLATFORM_SERVICES,
   ],
-    'quotas.consume',
   viewer: ['jobs.read', 'files.read', 'users.read', ...PLATFORM_SERVICES],
 };
 

@@ -9,6 +9,7 @@ describe('cookieSettings', () => {
       secure: false,
       session: 'session',
       loginTransaction: 'login',
+      samlTransaction: 'saml',
     });
   });
 
@@ -21,6 +22,7 @@ describe('cookieSettings', () => {
       secure: true,
       session: '__Host-session',
       loginTransaction: '__Host-login',
+      samlTransaction: '__Host-saml',
     });
   });
 });

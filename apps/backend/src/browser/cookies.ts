@@ -13,6 +13,8 @@ export interface CookieSettings {
   session: string;
   /** The sealed login transaction (state, nonce, PKCE verifier, return_to). */
   loginTransaction: string;
+  /** The sealed SAML sign-in (its AuthnRequest's ID, return_to): docs/saml.md. */
+  samlTransaction: string;
 }
 
 /**
@@ -23,7 +25,12 @@ export function cookieSettings(config: Pick<PlatformConfig, 'nodeEnv' | 'issuer'
   const plainHttpAllowed = config.nodeEnv === 'development' || config.nodeEnv === 'test';
   const secure = !plainHttpAllowed || config.issuer.startsWith('https:');
   const prefix = secure ? '__Host-' : '';
-  return { secure, session: `${prefix}session`, loginTransaction: `${prefix}login` };
+  return {
+    secure,
+    session: `${prefix}session`,
+    loginTransaction: `${prefix}login`,
+    samlTransaction: `${prefix}saml`,
+  };
 }
 
 /** Reads and writes the backend's cookies: HttpOnly, SameSite=Lax, Path=/ (and Secure, see above). */
@@ -52,6 +59,31 @@ export class BrowserCookies {
 
   clearLoginTransaction(reply: FastifyReply): void {
     void reply.clearCookie(this.settings.loginTransaction, this.options());
+  }
+
+  samlTransaction(request: FastifyRequest): string | undefined {
+    return nonEmpty(request.cookies?.[this.settings.samlTransaction]);
+  }
+
+  /**
+   * The SAML sign-in's cookie comes back on the IdP's cross-site form POST (HTTP-POST binding),
+   * which a `SameSite=Lax` cookie does not: it is `SameSite=None` (so `Secure`). On plain-HTTP
+   * development and test (no `Secure`) it stays Lax, and the IdP must be same-site.
+   */
+  setSamlTransaction(reply: FastifyReply, sealed: string): void {
+    void reply.setCookie(
+      this.settings.samlTransaction,
+      sealed,
+      this.samlOptions(LOGIN_TRANSACTION_TTL_SECONDS),
+    );
+  }
+
+  clearSamlTransaction(reply: FastifyReply): void {
+    void reply.clearCookie(this.settings.samlTransaction, this.samlOptions());
+  }
+
+  private samlOptions(maxAgeSeconds?: number): CookieSerializeOptions {
+    return { ...this.options(maxAgeSeconds), sameSite: this.settings.secure ? 'none' : 'lax' };
   }
 
   private options(maxAgeSeconds?: number): CookieSerializeOptions {

@@ -3,7 +3,7 @@ import { hkdfSync } from 'node:crypto';
 /** Fixed HKDF salt: keys derived here are only ever used by the backend's browser pages. */
 const SALT = 'oauth-platform/backend/browser/v1';
 
-export type KeyPurpose = 'login-transaction' | 'csrf';
+export type KeyPurpose = 'login-transaction' | 'saml-transaction' | 'csrf';
 
 /**
  * A 256-bit key for one purpose, derived from SESSION_SECRET with HKDF-SHA256 (RFC 5869). Every

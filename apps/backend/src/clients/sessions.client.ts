@@ -57,13 +57,7 @@ export class SessionsClient {
     // The user was deprovisioned (SCIM `active: false`): no session, and the browser is told so.
     if (status === 403) throw new DomainError('forbidden', 'This account is deactivated.');
     if (status !== 201 && status !== 200) return unexpectedAnswer(path, status);
-    const answer = isRecord(body) ? body : {};
-    const expiresAt = toDate(answer.expires_at);
-    const user = toUser(answer.user);
-    if (!isString(answer.session) || answer.session === '' || expiresAt === undefined || user === undefined) {
-      return unexpectedAnswer(path, status);
-    }
-    return { session: answer.session, expiresAt, user };
+    return sessionOf(path, status, body);
   }
 
   /**
@@ -95,6 +89,17 @@ export class SessionsClient {
     });
     if (status >= 300 && status !== 401) unexpectedAnswer(path, status);
   }
+}
+
+/** A new session as the control plane answers it (`OpenedSessionDto`): the OIDC and the SAML logins'. */
+export function sessionOf(path: string, status: number, body: unknown): NewSession {
+  const answer = isRecord(body) ? body : {};
+  const expiresAt = toDate(answer.expires_at);
+  const user = toUser(answer.user);
+  if (!isString(answer.session) || answer.session === '' || expiresAt === undefined || user === undefined) {
+    return unexpectedAnswer(path, status);
+  }
+  return { session: answer.session, expiresAt, user };
 }
 
 function toUser(value: unknown): SessionUser | undefined {

@@ -35,6 +35,7 @@ describe('authorizationServerMetadata', () => {
       'urn:ietf:params:oauth:grant-type:token-exchange',
       'urn:ietf:params:oauth:grant-type:device_code',
       'urn:ietf:params:oauth:grant-type:jwt-bearer',
+      'urn:ietf:params:oauth:grant-type:saml2-bearer',
     ]);
     expect(metadata.authorization_response_iss_parameter_supported).toBe(true);
   });

@@ -2,6 +2,7 @@ import {
   ASSERTION_SIGNING_ALGS,
   DEVICE_CODE_GRANT,
   JWT_BEARER_GRANT,
+  SAML2_BEARER_GRANT,
   DPOP_ALGORITHMS,
   ID_TOKEN_CLAIMS,
   OIDC_SCOPES,
@@ -36,6 +37,7 @@ export function authorizationServerMetadata(issuer: string) {
       TOKEN_EXCHANGE_GRANT,
       DEVICE_CODE_GRANT,
       JWT_BEARER_GRANT,
+      SAML2_BEARER_GRANT,
     ],
     // private_key_jwt (RFC 7523 section 2.2) wherever a client authenticates (docs/workload-identity.md).
     token_endpoint_auth_methods_supported: [

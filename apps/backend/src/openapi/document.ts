@@ -74,6 +74,10 @@ const TAGS: Array<[string, string]> = [
     'Workload identity',
     'The token issuers a tenant trusts and the rules mapping workloads’ own tokens (Kubernetes, CI) to its apps, for the JWT bearer grant (docs/workload-identity.md).',
   ],
+  [
+    'SAML sign-in',
+    'A tenant’s SAML 2.0 identity provider, registered from its metadata, and the browser sign-in through it: SP-initiated Web Browser SSO and the tenant’s SP metadata (docs/saml.md).',
+  ],
   ['User login and consent', 'Browser routes: server-rendered pages and redirects.'],
   ['App login family', 'Login, refresh, validation and revocation for apps of the user-forwarding model.'],
   ['Platform', 'Health, the caller, and this documentation.'],

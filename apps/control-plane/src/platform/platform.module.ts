@@ -8,6 +8,8 @@ import {
   ClientAssertionVerifier,
   FederationRegistry,
   JwtBearerGrant,
+  Saml2BearerGrant,
+  SamlAssertionValidator,
   KeySetCache,
   WorkloadTokenVerifier,
   ImpersonationPolicies,
@@ -77,9 +79,9 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
 @Global()
 @Module({
   providers: [
+    ...QUOTA_PROVIDERS,
     RevocationFeed,
     DefinitionFeed,
-    ...QUOTA_PROVIDERS,
     SigningKeyFollower,
     { provide: PLATFORM_CONFIG, useFactory: () => loadConfig() },
     { provide: CLOCK, useValue: systemClock },
@@ -219,6 +221,12 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
       inject: [KeySetCache, AssertionReplays, PLATFORM_CONFIG, CLOCK],
     },
     {
+      // SAML assertions (docs/saml.md): the sign-in's and the SAML bearer grant's one validator.
+      provide: SamlAssertionValidator,
+      useFactory: (clock: Clock) => new SamlAssertionValidator(clock),
+      inject: [CLOCK],
+    },
+    {
       provide: WorkloadTokenVerifier,
       useFactory: (
         stores: Stores,
@@ -306,6 +314,11 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
         clock: Clock,
         stores: Stores,
         workloads: WorkloadTokenVerifier,
+        metering: PlatformMetering,
+        saml: SamlAssertionValidator,
+        replays: AssertionReplays,
+        audit: AuditLog,
+        trail: AuditTrail,
       ) => {
         // Grouped commits, each one transaction, so the batch's audit records commit with it.
         const events = new GroupedTokenEvents(
@@ -322,6 +335,17 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
             new RefreshTokenGrant(transactor, revoker, userTokens, targets, clock),
             new DeviceCodeGrant(transactor, userTokens, targets, clock),
             new JwtBearerGrant(workloads, tokens, events, clock),
+            new Saml2BearerGrant(
+              stores.samlIdentityProviders,
+              saml,
+              replays,
+              transactor,
+              tokens,
+              audit,
+              trail,
+              { tokenEndpoint: `${config.issuer}/v1/oauth/token` },
+              clock,
+            ),
             new TokenExchangeGrant(
               tokens,
               validator,
@@ -334,6 +358,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
           ],
           authenticator,
           dpopProofVerifier(config, clock),
+          metering,
         );
       },
       inject: [
@@ -348,6 +373,11 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
         CLOCK,
         STORES,
         WorkloadTokenVerifier,
+        PlatformMetering,
+        SamlAssertionValidator,
+        AssertionReplays,
+        AuditLog,
+        AuditTrail,
       ],
     },
     {
@@ -358,7 +388,6 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
         stores: Stores,
         config: PlatformConfig,
         clock: Clock,
-          metering,
       ) =>
         new TokenIntrospector(
           authenticator,
@@ -517,6 +546,7 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     },
   ],
   exports: [
+    ...QUOTA_EXPORTS,
     Drain,
     ImpersonationPolicies,
     Envelope,
@@ -546,9 +576,10 @@ import { CLOCK, DATA_SOURCE, PLATFORM_CONFIG, SECRET_HASHER, STORES, TRANSACTOR 
     ApplicationRegistry,
     SessionService,
     ConsentService,
-    ...QUOTA_EXPORTS,
     ClientAuthenticator,
     FederationRegistry,
+    AssertionReplays,
+    SamlAssertionValidator,
   ],
 })
 export class PlatformModule implements OnApplicationShutdown {

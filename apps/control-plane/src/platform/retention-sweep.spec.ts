@@ -19,6 +19,8 @@ function storesDeleting(deleted: { sessions: number; revocations: number }): Sto
     deviceAuthorizations: { pruneDeviceAuthorizations: once(0) },
     backchannelLogouts: { pruneBackchannelLogouts: once(0) },
     assertionReplays: { pruneAssertions: once(0) },
+    samlRequests: { pruneSamlRequests: once(0) },
+    quotas: { pruneConsumptions: once(0) },
   } as unknown as Stores;
 }
 
@@ -37,7 +39,7 @@ describe(RetentionSweepLoop.name, () => {
 
     expect(await deletedRows('sessions')).toBe(before + 3);
     expect(log).toHaveBeenCalledWith(
-      'retention sweep deleted revocations=2 authorization_codes=0 sessions=3 refresh_tokens=0 token_events=0 device_authorizations=0 backchannel_logouts=0 assertion_uses=0',
+      'retention sweep deleted revocations=2 authorization_codes=0 sessions=3 refresh_tokens=0 token_events=0 device_authorizations=0 backchannel_logouts=0 assertion_uses=0 saml_requests=0 quota_consumptions=0',
     );
   });
 

@@ -3,7 +3,8 @@ import { GroupCommit } from '../group-commit';
 
 /**
  * One use of a signed assertion, remembered until it expires so it cannot be used again: a
- * client assertion's `jti` (private_key_jwt), a workload token presented for federation.
+ * client assertion's `jti` (private_key_jwt), a workload token presented for federation, a SAML
+ * assertion's `ID` (sign-in and the SAML bearer grant).
  */
 export interface AssertionUse {
   /** SHA-256 (hex) of what identifies the assertion (`assertionKey`): short and fixed-size. */
@@ -23,8 +24,11 @@ export interface AssertionReplayStore {
   pruneAssertions(before: Date, limit: number): Promise<number>;
 }
 
-/** What kind of assertion a key names: a client's `jti` and a workload token never clash. */
-export type AssertionKind = 'client_assertion' | 'federated_token';
+/**
+ * What kind of assertion a key names: a client's `jti`, a workload token and a SAML assertion
+ * (issuer: the tenant and its IdP's entity id) never clash.
+ */
+export type AssertionKind = 'client_assertion' | 'federated_token' | 'saml_assertion';
 
 /** The key of an assertion: its kind, its issuer (a client_id, an issuer URL) and its id. */
 export function assertionKey(kind: AssertionKind, issuer: string, id: string): string {

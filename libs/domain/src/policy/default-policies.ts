@@ -26,7 +26,7 @@ export const DEFAULT_POLICIES: readonly Policy[] = [
   {
     id: 'tenant-admin-own-tenant',
     description:
-      'tenant_admin manages jobs, files, secrets, audit, users, SCIM provisioning and workload federation of its tenant',
+      'tenant_admin manages jobs, files, secrets, audit, users, SCIM provisioning, workload federation and SAML sign-in of its tenant',
     effect: 'allow',
     roles: ['tenant_admin'],
     // jobs.read and jobs.write, not jobs.*: working jobs (jobs.work) is for service apps only.
@@ -40,6 +40,8 @@ export const DEFAULT_POLICIES: readonly Policy[] = [
       'users.*',
       'scim.*',
       'federation.*',
+      'saml.*',
+      'quotas.consume',
     ],
     tenants: 'own',
   },

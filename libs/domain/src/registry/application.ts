@@ -14,6 +14,9 @@ export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 /** RFC 7523 section 2.1's grant type: a workload's own token as `assertion` (docs/workload-identity.md). */
 export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
+/** RFC 7522's grant type: an assertion of a tenant's SAML IdP traded for a user token (docs/saml.md). */
+export const SAML2_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:saml2-bearer';
+
 /** RFC 7591 `token_endpoint_auth_method`: how a client authenticates (docs/workload-identity.md). */
 export const TOKEN_ENDPOINT_AUTH_METHODS = [
   'client_secret_basic',
@@ -29,7 +32,8 @@ export type GrantType =
   | 'refresh_token'
   | typeof TOKEN_EXCHANGE_GRANT
   | typeof DEVICE_CODE_GRANT
-  | typeof JWT_BEARER_GRANT;
+  | typeof JWT_BEARER_GRANT
+  | typeof SAML2_BEARER_GRANT;
 
 export interface Application {
   clientId: string;
@@ -124,7 +128,7 @@ export type ApplicationPatch = ApplicationExchangePatch &
  * lines on hosts without a browser.
  */
 const GRANTS_BY_APP_TYPE: Record<AppType, readonly GrantType[]> = {
-  service: ['client_credentials', TOKEN_EXCHANGE_GRANT, JWT_BEARER_GRANT],
+  service: ['client_credentials', TOKEN_EXCHANGE_GRANT, JWT_BEARER_GRANT, SAML2_BEARER_GRANT],
   web: ['authorization_code', 'refresh_token', TOKEN_EXCHANGE_GRANT],
   spa: ['authorization_code', 'refresh_token'],
   cli: ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT],

@@ -30,6 +30,8 @@ export interface RetentionCounts {
   device_authorizations: number;
   backchannel_logouts: number;
   assertion_uses: number;
+  saml_requests: number;
+  quota_consumptions: number;
 }
 
 type RetentionStores = Pick<
@@ -42,13 +44,16 @@ type RetentionStores = Pick<
   | 'deviceAuthorizations'
   | 'backchannelLogouts'
   | 'assertionReplays'
+  | 'samlRequests'
+  | 'quotas'
 >;
 
 /**
  * Deletes what no request can need any more (docs/operations.md, "Retention"): deny-list entries
  * no token can outlive, codes (device codes too), sessions and refresh-token families past their
- * expiry and the grace, back-channel logouts finished that long ago, used assertions past their
- * expiry, token events past their retention. Each table in batches of `batchRows` rows until a
+ * expiry and the grace, back-channel logouts finished that long ago, used assertions and
+ * unanswered SAML requests past their expiry, quota consumptions a day past their window, token
+ * events past their retention. Each table in batches of `batchRows` rows until a
  * batch comes back short. Safe on every replica at once; a run asked for while one is under way
  * joins it.
  */
@@ -80,6 +85,8 @@ export class RetentionSweep {
       deviceAuthorizations,
       backchannelLogouts,
       assertionReplays,
+      samlRequests,
+      quotas,
     } = this.stores;
     return {
       // An entry expires when no token it covers can still be valid: no grace needed.
@@ -104,6 +111,12 @@ export class RetentionSweep {
       // A used client assertion or workload token past its expiry is refused for its `exp`:
       // remembering its id longer proves nothing (no grace needed).
       assertion_uses: await this.inBatches((limit) => assertionReplays.pruneAssertions(now, limit)),
+      // A SAML AuthnRequest never answered: past its expiry no answer to it is taken.
+      saml_requests: await this.inBatches((limit) => samlRequests.pruneSamlRequests(now, limit)),
+      // A quota consumption's key answers retries until a day past its window, as Redis keeps it.
+      quota_consumptions: await this.inBatches((limit) =>
+        quotas.pruneConsumptions(new Date(now.getTime() - QUOTA_KEY_GRACE_MS), limit),
+      ),
     };
   }
 

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock';
 import { DomainError } from '../errors';
+import type { AuditAttributes } from '../audit/audit-record';
 import type { AuditTrail } from '../audit/audit-trail';
 import type { Stores, Transactor } from '../storage';
 import type { User, UserStore } from '../users/user';
@@ -44,15 +45,20 @@ export class SessionService {
   ) {}
 
   /** A login: the user upserted, the session stored and `user.login` audited, in one transaction. */
-  async create(identity: ExternalIdentity): Promise<CreatedSession> {
+  create(identity: ExternalIdentity): Promise<CreatedSession> {
+    return this.open(userFromIdentity(identity, this.settings.claims));
+  }
+
+  /**
+   * A login through another protocol, its user already mapped (SAML: docs/saml.md): the same
+   * upsert, linking, session and `user.login` record, with what the record adds (`method`...).
+   */
+  async open(external: ExternalUser, loginAttributes: AuditAttributes = {}): Promise<CreatedSession> {
     const now = this.clock.now();
     const { value, hash } = sessionTokens.generate();
     const expiresAt = new Date(now.getTime() + this.settings.lifetimeSeconds * 1000);
     const user = await this.transactor.inTransaction(async (stores) => {
-      const external = userFromIdentity(identity, this.settings.claims);
-      await this.claimProvisionedUser(stores, external, now);
-      const stored = await stores.users.upsertUserByExternalId(external, now);
-      if (!stored.active) throw new DomainError('forbidden', 'the account is deactivated');
+      const stored = await signedInUser(stores, this.trail, external, now);
       await stores.sessions.insertSession({
         sessionHash: hash,
         userId: stored.id,
@@ -66,43 +72,13 @@ export class SessionService {
           action: 'user.login',
           target: stored.id,
           tenant: stored.tenant,
-          attributes: { issuer: stored.issuer, roles: stored.roles.join(' ') },
+          attributes: { issuer: stored.issuer, roles: stored.roles.join(' '), ...loginAttributes },
           occurredAt: now,
         }),
       ]);
       return stored;
     });
     return { session: value, expiresAt, user };
-  }
-
-  /**
-   * The first login of a user provisioned through SCIM gives that user its identity, so it stays
-   * one user (docs/scim.md, "One user"): in the tenant the provider names, the provisioned user
-   * not yet linked whose externalId is the provider's `sub`, else whose userName is the
-   * provider's email (case-insensitively).
-   */
-  private async claimProvisionedUser(stores: Stores, external: ExternalUser, now: Date): Promise<void> {
-    const { issuer, subject } = external;
-    const provisioned = await stores.users.findUnlinkedUser(external.tenant, {
-      issuer,
-      subject,
-      userName: external.email,
-    });
-    if (
-      provisioned === null ||
-      !(await stores.users.linkUserIdentity(provisioned.id, { issuer, subject }, now))
-    )
-      return;
-    await stores.audit.appendAuditRecords([
-      this.trail.record({
-        actor: { kind: 'user', id: provisioned.id },
-        action: 'user.linked',
-        target: provisioned.id,
-        tenant: provisioned.tenant,
-        attributes: { issuer },
-        occurredAt: now,
-      }),
-    ]);
   }
 
   /** The user of a live session; unknown, expired and ended sessions are `unauthenticated`. */
@@ -127,4 +103,54 @@ export class SessionService {
   end(session: string): Promise<SessionEnd> {
     return this.ending.end(session);
   }
+}
+
+/**
+ * The user an identity provider vouched for, upserted in the caller's transaction (tenant and
+ * roles follow the provider at every login); a deactivated user is refused. The first login of a
+ * user provisioned through SCIM gives that user its identity, so it stays one user (docs/scim.md,
+ * "One user"): in the tenant the provider names, the provisioned user not yet linked whose
+ * externalId is the provider's subject, else whose userName is the provider's email
+ * (case-insensitively). Every login protocol goes through here: OpenID Connect, SAML, the SAML
+ * bearer grant.
+ */
+export async function signedInUser(
+  stores: Stores,
+  trail: AuditTrail,
+  external: ExternalUser,
+  now: Date,
+): Promise<User> {
+  await claimProvisionedUser(stores, trail, external, now);
+  const stored = await stores.users.upsertUserByExternalId(external, now);
+  if (!stored.active) throw new DomainError('forbidden', 'the account is deactivated');
+  return stored;
+}
+
+async function claimProvisionedUser(
+  stores: Stores,
+  trail: AuditTrail,
+  external: ExternalUser,
+  now: Date,
+): Promise<void> {
+  const { issuer, subject } = external;
+  const provisioned = await stores.users.findUnlinkedUser(external.tenant, {
+    issuer,
+    subject,
+    userName: external.email,
+  });
+  if (
+    provisioned === null ||
+    !(await stores.users.linkUserIdentity(provisioned.id, { issuer, subject }, now))
+  )
+    return;
+  await stores.audit.appendAuditRecords([
+    trail.record({
+      actor: { kind: 'user', id: provisioned.id },
+      action: 'user.linked',
+      target: provisioned.id,
+      tenant: provisioned.tenant,
+      attributes: { issuer },
+      occurredAt: now,
+    }),
+  ]);
 }

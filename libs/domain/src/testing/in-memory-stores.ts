@@ -62,6 +62,7 @@ import { InMemoryBackchannelLogoutStore } from './in-memory-backchannel-logout-s
 import { SessionEnding } from '../logout/session-ending';
 import { InMemoryDeviceAuthorizationStore } from './in-memory-device-authorization-store';
 import { InMemoryAssertionReplayStore, InMemoryFederatedIssuerStore } from './in-memory-federation-stores';
+import { InMemorySamlIdentityProviderStore, InMemorySamlRequestStore } from './in-memory-saml-stores';
 import { InMemorySecretStore } from './in-memory-secret-store';
 import { InMemoryQuotaStore } from './in-memory-quota-store';
 import type { DefinitionKind, DefinitionStore, ServiceDefinition } from '../definitions/service-definition';
@@ -876,6 +877,8 @@ export class InMemoryStores implements Stores {
   readonly deviceAuthorizations = new InMemoryDeviceAuthorizationStore();
   readonly assertionReplays = new InMemoryAssertionReplayStore();
   readonly federatedIssuers = new InMemoryFederatedIssuerStore();
+  readonly samlIdentityProviders = new InMemorySamlIdentityProviderStore();
+  readonly samlRequests = new InMemorySamlRequestStore();
   readonly quotas = new InMemoryQuotaStore();
 
   private all(): Snapshotting[] {
@@ -900,6 +903,8 @@ export class InMemoryStores implements Stores {
       this.backchannelLogouts,
       this.assertionReplays,
       this.federatedIssuers,
+      this.samlIdentityProviders,
+      this.samlRequests,
       this.quotas,
     ];
   }
@@ -1008,6 +1013,8 @@ export function autocommitting(stores: InMemoryStores, transactor: InMemoryTrans
     backchannelLogouts: wrap(stores.backchannelLogouts),
     assertionReplays: wrap(stores.assertionReplays),
     federatedIssuers: wrap(stores.federatedIssuers),
+    samlIdentityProviders: wrap(stores.samlIdentityProviders),
+    samlRequests: wrap(stores.samlRequests),
     quotas: wrap(stores.quotas),
   };
 }

@@ -9,6 +9,7 @@ import { ImpersonationPolicyEntity } from './impersonation-policy.entity';
 import { JobEntity, JobEventEntity } from './job.entity';
 import { QuotaConsumptionEntity, QuotaUsageEntity } from './quota.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
+import { SamlIdentityProviderEntity, SamlRequestEntity } from './saml.entity';
 import { RevocationEntity } from './revocation.entity';
 import { ScopeEntity } from './scope.entity';
 import { SecretVersionEntity } from './secret-version.entity';
@@ -29,6 +30,8 @@ export {
   QuotaConsumptionEntity,
   QuotaUsageEntity,
   FederatedIssuerEntity,
+  SamlIdentityProviderEntity,
+  SamlRequestEntity,
   ApplicationEntity,
   ApplicationRedirectUriEntity,
   AuditChainHeadEntity,
@@ -89,6 +92,8 @@ export const ENTITIES = [
   BackchannelLogoutEntity,
   AssertionUseEntity,
   FederatedIssuerEntity,
+  SamlIdentityProviderEntity,
+  SamlRequestEntity,
   QuotaUsageEntity,
   QuotaConsumptionEntity,
 ];

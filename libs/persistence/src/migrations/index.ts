@@ -17,6 +17,7 @@ import { LogoutUris1765150000000 } from './1765150000000-logout-uris';
 import { DeviceAuthorization1765200000000 } from './1765200000000-device-authorization';
 import { Federation1765300000000 } from './1765300000000-federation';
 import { Dpop1765400000000 } from './1765400000000-dpop';
+import { Saml1765600000000 } from './1765600000000-saml';
 import { Quotas1765500000000 } from './1765500000000-quotas';
 
 /** In order. Append new migrations; never edit one that has shipped. */
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   Federation1765300000000,
   Dpop1765400000000,
   Quotas1765500000000,
+  Saml1765600000000,
 ];

@@ -2,6 +2,8 @@ import type {
   ApplicationStore,
   AssertionReplayStore,
   FederatedIssuerStore,
+  SamlIdentityProviderStore,
+  SamlRequestStore,
   QuotaStore,
   AuditStore,
   AuthorizationCodeStore,
@@ -30,6 +32,7 @@ import { TypeOrmAuthorizationCodeStore } from './authorization-code.store';
 import { TypeOrmBackchannelLogoutStore } from './backchannel-logout.store';
 import { TypeOrmDeviceAuthorizationStore } from './device-authorization.store';
 import { TypeOrmAssertionReplayStore, TypeOrmFederatedIssuerStore } from './federation.store';
+import { TypeOrmSamlIdentityProviderStore, TypeOrmSamlRequestStore } from './saml.store';
 import { TypeOrmQuotaStore } from './quota.store';
 import { TypeOrmGroupStore } from './group.store';
 import { TypeOrmImpersonationPolicyStore } from './impersonation-policy.store';
@@ -67,6 +70,8 @@ export class TypeOrmStores implements Stores {
   readonly backchannelLogouts: BackchannelLogoutStore;
   readonly assertionReplays: AssertionReplayStore;
   readonly federatedIssuers: FederatedIssuerStore;
+  readonly samlIdentityProviders: SamlIdentityProviderStore;
+  readonly samlRequests: SamlRequestStore;
   readonly quotas: QuotaStore;
 
   constructor(manager: EntityManager) {
@@ -90,6 +95,8 @@ export class TypeOrmStores implements Stores {
     this.backchannelLogouts = new TypeOrmBackchannelLogoutStore(manager);
     this.assertionReplays = new TypeOrmAssertionReplayStore(manager);
     this.federatedIssuers = new TypeOrmFederatedIssuerStore(manager);
+    this.samlIdentityProviders = new TypeOrmSamlIdentityProviderStore(manager);
+    this.samlRequests = new TypeOrmSamlRequestStore(manager);
     this.quotas = new TypeOrmQuotaStore(manager);
   }
 
@@ -122,6 +129,8 @@ export class TypeOrmStores implements Stores {
       backchannelLogouts: serialized(stores.backchannelLogouts, lock),
       assertionReplays: serialized(stores.assertionReplays, lock),
       federatedIssuers: serialized(stores.federatedIssuers, lock),
+      samlIdentityProviders: serialized(stores.samlIdentityProviders, lock),
+      samlRequests: serialized(stores.samlRequests, lock),
       quotas: serialized(stores.quotas, lock),
     };
   }

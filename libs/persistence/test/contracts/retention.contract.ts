@@ -190,6 +190,27 @@ export const retentionContract: Contract = (context) => {
         expiresAt: n === 0 ? at(60) : at(-60),
       }));
       await stores().assertionReplays.rememberAssertions(used);
+      // Six SAML requests never answered, five expired.
+      const requests = Array.from({ length: 6 }, (_, n) => ({
+        id: uniqueId('_request'),
+        tenant: 'acme',
+        createdAt: at(-600),
+        expiresAt: n === 0 ? at(60) : at(-60),
+      }));
+      for (const request of requests) await stores().samlRequests.insertSamlRequest(request);
+      // Six quota consumptions, five of windows that ended more than a day ago.
+      for (let n = 0; n < 6; n++) {
+        await stores().quotas.addConsumption({
+          tenant: 'acme',
+          meter: 'calls',
+          periodStart: at(-3 * DAY),
+          periodEnd: n === 0 ? at(-DAY + 60_000) : at(-DAY - 60_000 - n),
+          idempotencyKey: `k${n}`,
+          units: 1,
+          usedAfter: n + 1,
+          recordedAt: at(-3 * DAY),
+        });
+      }
 
       await expect(sweep.run()).resolves.toEqual({
         revocations: 1,
@@ -200,6 +221,8 @@ export const retentionContract: Contract = (context) => {
         device_authorizations: 5,
         backchannel_logouts: 5,
         assertion_uses: 5,
+        saml_requests: 5,
+        quota_consumptions: 5,
       });
 
       await expect(stores().authorizationCodes.consumeAuthorizationCode(code.codeHash, now)).resolves.toEqual(
@@ -223,7 +246,10 @@ export const retentionContract: Contract = (context) => {
         device_authorizations: 0,
         backchannel_logouts: 0,
         assertion_uses: 0,
+        saml_requests: 0,
+        quota_consumptions: 0,
       });
+      await expect(stores().samlRequests.consumeSamlRequest(requests[0].id, 'acme', now)).resolves.toBe(true);
     });
 
     it('keeps every token event when their retention is 0', async () => {
