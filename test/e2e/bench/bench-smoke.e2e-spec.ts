@@ -174,6 +174,7 @@ describe('npm run bench (quick scenarios, a second each, no warm-up)', () => {
         'sidecar',
         'sidecar-2',
         'sidecar-redis',
+        'sidecar-quota-redis',
         'backend (limits off)',
         'backend (limits in Redis)',
         'backend-2',

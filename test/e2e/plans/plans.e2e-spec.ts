@@ -165,7 +165,7 @@ describe('plans and quotas over REST', () => {
     const body = (await refused.json()) as { error: string; error_description: string };
     expect(body.error).toBe('temporarily_unavailable');
     expect(body.error_description).toMatch(
-      new RegExp(`^the tokens_issued quota of tenant ${tenant} \\(3 a month\\) is used up until `),
+      new RegExp(`^the tokens_issued quota of tenant ${tenant} \\(3 per month\\) is used up until `),
     );
     // Other tenants' apps are not concerned.
     const outsider = await serviceToken(`plans-outsider-${suffix}`, otherTenant, ['jobs.read']);
@@ -251,11 +251,36 @@ describe('plans and quotas over REST', () => {
     expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(refused.body.detail).toMatch(
-      new RegExp(`^the jobs_submitted quota of tenant ${jobsTenant} \\(2 a day\\) is used up until `),
+      new RegExp(`^the jobs_submitted quota of tenant ${jobsTenant} \\(2 per day\\) is used up until `),
     );
     // The refused job was not queued.
     const jobs = await api('GET', `/tenants/${jobsTenant}/jobs`, admin);
     expect((jobs.body.jobs as unknown[]).length).toBe(2);
+  });
+
+  it('counts the tenant’s API calls against api_calls: past the hard quota 429 with Retry-After', async () => {
+    const callsPlan = `calls-${suffix}`;
+    const callsTenant = `plans-calls-${suffix}`;
+    expect(
+      (
+        await api('PUT', `/plans/${callsPlan}`, admin, {
+          quotas: { api_calls: { limit: 2, period: 'hour' } },
+        })
+      ).status,
+    ).toBe(200);
+    const assign = { assignments: [{ plan: callsPlan, from: '2026-01-01T00:00:00Z' }] };
+    expect((await api('PUT', `/tenants/${callsTenant}/subscription`, admin, assign)).status).toBe(200);
+    const { token } = await serviceToken(`plans-caller-${suffix}`, callsTenant, ['entitlements.read']);
+    expect((await api('GET', `/tenants/${callsTenant}/entitlements`, token)).status).toBe(200);
+    expect((await api('GET', `/tenants/${callsTenant}/entitlements`, token)).status).toBe(200);
+    const refused = await api('GET', `/tenants/${callsTenant}/entitlements`, token);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.body.detail).toMatch(
+      new RegExp(`^the api_calls quota of tenant ${callsTenant} \\(2 per hour\\)`),
+    );
+    // Administration is the platform's, not the tenant's: never counted, never refused.
+    expect((await api('GET', `/tenants/${callsTenant}/subscription`, admin)).status).toBe(200);
   });
 
   it('audits plan and subscription changes', async () => {

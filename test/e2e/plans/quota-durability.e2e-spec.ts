@@ -75,6 +75,8 @@ describe.each(engines)(
       const response = await fetch(`${platform.baseUrl}/api/v1/tenants/${tenant}/quotas`, {
         headers: { authorization: `Bearer ${admin}` },
       });
+      // Until the backend's channel to its restarted sidecar is back, it answers 503: not yet.
+      if (response.status === 503) return -1;
       expect(response.status).toBe(200);
       return ((await response.json()) as QuotaUsageDto[])[0]?.used ?? 0;
     };
@@ -194,6 +196,8 @@ if (redisSuiteEnabled('the sidecar kill suite on Redis'))
         const response = await fetch(`${platform.baseUrl}/api/v1/tenants/${tenant}/quotas`, {
           headers: { authorization: `Bearer ${admin}` },
         });
+        // Until the backend's channel to its restarted sidecar is back, it answers 503: not yet.
+        if (response.status === 503) return -1;
         expect(response.status).toBe(200);
         return ((await response.json()) as QuotaUsageDto[])[0]?.used ?? 0;
       };

@@ -28,7 +28,7 @@ export class PlatformMetering implements UsageMeter {
     if (!counted.granted) {
       const until = counted.window.end;
       throw new QuotaExhaustedError(
-        `the ${meter} quota of tenant ${tenant} (${counted.limit} a ${counted.quota.period}) is used up until ${until.toISOString()}`,
+        `the ${meter} quota of tenant ${tenant} (${counted.limit} per ${counted.quota.period}) is used up until ${until.toISOString()}`,
         Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000)),
       );
     }

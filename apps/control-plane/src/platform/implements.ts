@@ -1,4 +1,11 @@
-import { applyDecorators, HttpCode, RequestMapping, RequestMethod, SetMetadata } from '@nestjs/common';
+import {
+  applyDecorators,
+  HttpCode,
+  RequestMapping,
+  RequestMethod,
+  SetMetadata,
+  UseInterceptors,
+} from '@nestjs/common';
 import {
   type AnswerModel,
   type AnswerOf,
@@ -7,6 +14,7 @@ import {
   routeShapeOf,
 } from '@platform/contract';
 import { LiveRoute, OpaqueBodyMembers } from '@platform/http';
+import { ApiCallMetering } from '../plans/api-call-metering.interceptor';
 import { AdminRoute, InternalRoute, PublicRoute } from './route-authority';
 
 /** The Nest metadata key carrying the operation entries a handler implements. */
@@ -71,6 +79,11 @@ function routeKindOf({ caller }: Operation): MethodDecorator {
     case 'admin':
       return AdminRoute({ tenantParam: caller.tenantParam });
     case 'permission':
+      // A tenant's API call: counted against its `api_calls` quota (docs/plans.md).
+      return applyDecorators(
+        InternalRoute({ tenantParam: caller.tenantParam }),
+        UseInterceptors(ApiCallMetering),
+      );
     case 'internal':
       return InternalRoute({ tenantParam: caller.tenantParam });
     case 'public':

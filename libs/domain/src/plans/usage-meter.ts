@@ -4,6 +4,8 @@ export const PLATFORM_METERS = {
   tokensIssued: 'tokens_issued',
   /** Jobs submitted in the tenant (REST, SDK or the sidecar). */
   jobsSubmitted: 'jobs_submitted',
+  /** Calls of the tenant's API operations (the routes a tenant's permission opens). */
+  apiCalls: 'api_calls',
 } as const;
 
 export type PlatformMeter = (typeof PLATFORM_METERS)[keyof typeof PLATFORM_METERS];
