@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { FEDERATION_LIMITS, WEBHOOK_URL_MAX_LENGTH } from '@platform/domain';
 import { Type } from 'class-transformer';
@@ -87,18 +88,10 @@ export class RegisterFederatedIssuerDto {
   @MaxLength(FEDERATION_LIMITS.issuerLength)
   issuer: string;
 
-  @JwksUriProperty()
-  @IsOptional()
-  @IsString()
-  @MaxLength(WEBHOOK_URL_MAX_LENGTH)
+  @JwksUriInput()
   jwks_uri?: string | null;
 
-  @RulesProperty()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(FEDERATION_LIMITS.rules)
-  @ValidateNested({ each: true })
-  @Type(() => FederationRuleDto)
+  @RulesInput()
   rules: FederationRuleDto[];
 }
 
@@ -108,18 +101,10 @@ export class RegisterFederatedIssuerDto {
     'Replaces the key location and the rules (the issuer itself stays: register another for another).',
 })
 export class UpdateFederatedIssuerDto {
-  @JwksUriProperty()
-  @IsOptional()
-  @IsString()
-  @MaxLength(WEBHOOK_URL_MAX_LENGTH)
+  @JwksUriInput()
   jwks_uri?: string | null;
 
-  @RulesProperty()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(FEDERATION_LIMITS.rules)
-  @ValidateNested({ each: true })
-  @Type(() => FederationRuleDto)
+  @RulesInput()
   rules: FederationRuleDto[];
 }
 
@@ -144,6 +129,23 @@ function JwksUriProperty(options: { required?: boolean } = {}) {
     description:
       'Where the issuer’s keys are. Null or omitted: OpenID Connect discovery (`<issuer>/.well-known/openid-configuration`, whose `issuer` must be the issuer). Fetched under the webhooks’ rules, cached, fetched again on an unknown `kid` at most every 30 s.',
   });
+}
+
+/** The key location a registration or an update takes: documented and checked. */
+function JwksUriInput() {
+  return applyDecorators(JwksUriProperty(), IsOptional(), IsString(), MaxLength(WEBHOOK_URL_MAX_LENGTH));
+}
+
+/** The rules a registration or an update takes: documented and checked, each rule nested. */
+function RulesInput() {
+  return applyDecorators(
+    RulesProperty(),
+    IsArray(),
+    ArrayMinSize(1),
+    ArrayMaxSize(FEDERATION_LIMITS.rules),
+    ValidateNested({ each: true }),
+    Type(() => FederationRuleDto),
+  );
 }
 
 function RulesProperty() {

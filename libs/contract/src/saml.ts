@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { SAML_LIMITS, SAML_MAPPABLE_ROLES, SAML_MAX_DOCUMENT_BYTES } from '@platform/domain';
 import { Type } from 'class-transformer';
@@ -28,13 +29,22 @@ export const SAML_METADATA_MAX_LENGTH = 60 * 1024;
  */
 export const SAML_RESPONSE_MAX_LENGTH = 2 * (Math.ceil((SAML_MAX_DOCUMENT_BYTES * 4) / 3) + 4096);
 
+/** An optional list of attribute names: documented and checked by one decorator, for each field. */
 const AttributeNames = (field: string, defaults: string) =>
-  ApiPropertyOptional({
-    type: [String],
-    minItems: 1,
-    maxItems: SAML_LIMITS.attributeNames,
-    description: `Attribute \`Name\`s read for ${field}, the first present wins. Default: ${defaults}.`,
-  });
+  applyDecorators(
+    ApiPropertyOptional({
+      type: [String],
+      minItems: 1,
+      maxItems: SAML_LIMITS.attributeNames,
+      description: `Attribute \`Name\`s read for ${field}, the first present wins. Default: ${defaults}.`,
+    }),
+    IsOptional(),
+    IsArray(),
+    ArrayMinSize(1),
+    ArrayMaxSize(SAML_LIMITS.attributeNames),
+    IsString({ each: true }),
+    MaxLength(SAML_LIMITS.attributeNameLength, { each: true }),
+  );
 
 @ApiSchema({
   name: 'SamlAttributeMapping',
@@ -46,36 +56,18 @@ export class SamlAttributeMappingDto {
     'the email',
     '`email`, `mail`, the `mail` OID, the WS-Federation emailaddress claim; else an emailAddress-format NameID',
   )
-  @IsOptional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(SAML_LIMITS.attributeNames)
-  @IsString({ each: true })
-  @MaxLength(SAML_LIMITS.attributeNameLength, { each: true })
   email?: string[];
 
   @AttributeNames(
     'the display name',
     '`displayName`, `name`, the `displayName` OID, the WS-Federation name claim',
   )
-  @IsOptional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(SAML_LIMITS.attributeNames)
-  @IsString({ each: true })
-  @MaxLength(SAML_LIMITS.attributeNameLength, { each: true })
   name?: string[];
 
   @AttributeNames(
     'the groups (every value of every one present)',
     '`groups`, `memberOf`, the `isMemberOf` OID, the Microsoft groups claim',
   )
-  @IsOptional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(SAML_LIMITS.attributeNames)
-  @IsString({ each: true })
-  @MaxLength(SAML_LIMITS.attributeNameLength, { each: true })
   groups?: string[];
 }
 
