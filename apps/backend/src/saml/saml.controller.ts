@@ -209,6 +209,7 @@ export class SamlController {
     description: 'The SP metadata.',
     content: { [METADATA_TYPE]: { schema: { type: 'string' } } },
   })
+  @Page(400, 'Error page: the request cannot be processed (text that cannot be stored, such as a NUL).')
   @Page(404, 'Error page: not a tenant name.')
   async metadata(@Param('tenant') tenant: string, @Res() reply: FastifyReply): Promise<void> {
     const sp = samlServiceProvider(this.config.issuer, checkedTenant(tenant));
