@@ -17,15 +17,23 @@ const MAIN = {
   'identity-provider': join(ROOT, 'scripts/dev-idp.mjs'),
 };
 
-/** A TCP port that was free a moment ago. */
+/** The ports this process handed out lately: two draws of one `Promise.all` must differ. */
+const handedOut = new Set();
+const REMEMBERED_PORTS = 200;
+
 /**
  * A port nothing listens on, drawn below the kernel's ephemeral range (32768-60999 on Linux):
  * a port the kernel handed out (port 0) could be handed again to an outgoing connection before
  * the process that is to listen on it binds it, and under load it was (EADDRINUSE at start-up).
+ * Each jest worker draws from its own slice of 20000-31999, so two workers starting platforms at
+ * once never pick the same free port, and one process never hands out a recent port again.
  */
 async function freePort(host = '127.0.0.1') {
+  const worker = Number(process.env.JEST_WORKER_ID ?? 0) % 8;
+  const sliceSize = 1_500;
   for (let attempt = 0; ; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const port = 20_000 + worker * sliceSize + Math.floor(Math.random() * sliceSize);
+    if (handedOut.has(port)) continue;
     try {
       await new Promise((resolve, reject) => {
         const server = createServer();
@@ -33,6 +41,8 @@ async function freePort(host = '127.0.0.1') {
         server.on('error', reject);
         server.listen(port, host, () => server.close(resolve));
       });
+      handedOut.add(port);
+      if (handedOut.size > REMEMBERED_PORTS) handedOut.delete(handedOut.values().next().value);
       return port;
     } catch (error) {
       if (error.code !== 'EADDRINUSE' || attempt >= 50) throw error;

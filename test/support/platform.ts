@@ -77,13 +77,19 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     }),
     ...options.env,
   };
-  const log = openSync(join(dataDir, 'platform.log'), 'a');
-  const platform = await launcher.launchPlatform({
-    env,
-    stdio: log,
-    timeoutMs: 60_000,
-    identityProvider: options.withIdentityProvider ?? false,
-  });
+  const logFile = join(dataDir, 'platform.log');
+  const platform = await launcher
+    .launchPlatform({
+      env,
+      stdio: openSync(logFile, 'a'),
+      timeoutMs: 60_000,
+      identityProvider: options.withIdentityProvider ?? false,
+    })
+    .catch((error: Error) => {
+      // The processes' own words on why they did not start: the data directory goes with the run.
+      error.message += `\n--- the end of ${logFile} ---\n${logTail(logFile)}`;
+      throw error;
+    });
   return {
     baseUrl,
     controlPlaneUrl: env.CONTROL_PLANE_URL,
@@ -108,6 +114,11 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
 }
 
 const ANSWER_MISFITS = 'answer-misfits.jsonl';
+
+/** The last lines the processes wrote. */
+function logTail(file: string, lines = 30): string {
+  return existsSync(file) ? readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n') : '';
+}
 
 /** What the backend wrote of the answers that did not match their documented schema, if any. */
 function answerMisfits(dataDir: string): string {
