@@ -40,7 +40,7 @@ const QUOTAS: ApiPropertyOptions = {
   type: 'object',
   additionalProperties: { $ref: '#/components/schemas/Quota' },
   description:
-    'Quotas by meter. The platform meters `tokens_issued`, `jobs_submitted` and `api_calls` itself; any other name is a meter the tenant’s services count through the sidecar’s QuotaService.',
+    'Quotas by meter. The platform meters `tokens_issued`, `jobs_submitted`, `secrets_stored` and `api_calls` itself; any other name is a meter the tenant’s services count through the sidecar’s QuotaService.',
   example: {
     tokens_issued: { limit: 1000000, period: 'month' },
     exports: { limit: 100, period: 'day', enforcement: 'soft' },

@@ -183,7 +183,7 @@ export const SECRET_OPERATIONS = {
     id: 'writeSecret',
     tag: 'Secrets',
     summary: 'Write a new version of a secret',
-    description: `${WRITE} Creates the secret at version 1, or adds the next version. With \`cas\`, only if the current version is that one (\`0\`: only if the secret does not exist); two writers racing on the same version: one wins, the other gets **409**. The value is sealed before it is stored and never answered here.`,
+    description: `${WRITE} Creates the secret at version 1, or adds the next version. With \`cas\`, only if the current version is that one (\`0\`: only if the secret does not exist); two writers racing on the same version: one wins, the other gets **409**. The value is sealed before it is stored and never answered here. Each value stored counts against the tenant’s \`secrets_stored\` quota, if its plan has one (docs/plans.md); a write refused gives its unit back.`,
     method: 'PUT',
     path: `${SECRETS_PATH}/:name`,
     internal: `${INTERNAL_PATH}/:name`,
@@ -195,6 +195,7 @@ export const SECRET_OPERATIONS = {
     refuses: {
       400: 'A bad name, a value that is not a string or over 32 KiB, a negative `cas`.',
       409: 'Check-and-set failed: the current version is another.',
+      429: 'The tenant’s `secrets_stored` quota is used up until the window ends (`Retry-After`).',
     },
   }),
   read: operation({

@@ -258,6 +258,42 @@ describe('plans and quotas over REST', () => {
     expect((jobs.body.jobs as unknown[]).length).toBe(2);
   });
 
+  it('counts secret values stored against secrets_stored: a refused write gives its unit back, past the quota 429', async () => {
+    const secretsPlan = `secrets-${suffix}`;
+    const secretsTenant = `plans-secrets-${suffix}`;
+    expect(
+      (
+        await api('PUT', `/plans/${secretsPlan}`, admin, {
+          quotas: { secrets_stored: { limit: 2, period: 'month' } },
+        })
+      ).status,
+    ).toBe(200);
+    const assign = { assignments: [{ plan: secretsPlan, from: '2026-01-01T00:00:00Z' }] };
+    expect((await api('PUT', `/tenants/${secretsTenant}/subscription`, admin, assign)).status).toBe(200);
+    const { token } = await serviceToken(`plans-keeper-${suffix}`, secretsTenant, [
+      'secrets.write',
+      'quotas.read',
+    ]);
+    const write = (name: string, body: object) =>
+      api('PUT', `/tenants/${secretsTenant}/secrets/${name}`, token, body);
+    expect((await write('db', { value: 'one', cas: 0 })).status).toBe(200);
+    // Check-and-set lost: nothing stored, nothing counted.
+    expect((await write('db', { value: 'again', cas: 0 })).status).toBe(409);
+    expect((await write('db', { value: 'two' })).status).toBe(200);
+    const refused = await write('api', { value: 'three' });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.body.detail).toMatch(
+      new RegExp(`^the secrets_stored quota of tenant ${secretsTenant} \\(2 per month\\) is used up until `),
+    );
+    const usage = await api('GET', `/tenants/${secretsTenant}/quotas`, token);
+    expect(usage.body).toEqual([
+      expect.objectContaining({ meter: 'secrets_stored', used: 2, limit: 2, remaining: 0 }),
+    ]);
+    // The refused value was not stored.
+    expect((await api('GET', `/tenants/${secretsTenant}/secrets/api/metadata`, admin)).status).toBe(404);
+  });
+
   it('counts the tenant’s API calls against api_calls: past the hard quota 429 with Retry-After', async () => {
     const callsPlan = `calls-${suffix}`;
     const callsTenant = `plans-calls-${suffix}`;

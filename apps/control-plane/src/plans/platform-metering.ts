@@ -5,8 +5,8 @@ import { QuotaCounting } from './quota-counting';
 const NOTHING_TO_GIVE_BACK = async () => undefined;
 
 /**
- * The platform's own meters (tokens issued, jobs submitted) against the tenant's quotas
- * (docs/plans.md, "The platform meters itself"). A hard quota used up refuses with a
+ * The platform's own meters (tokens issued, jobs submitted, secrets stored, API calls) against
+ * the tenant's quotas (docs/plans.md, "The platform meters itself"). A hard quota used up refuses with a
  * QuotaExhaustedError (429, Retry-After); a counting failure (Redis down) lets the work through
  * and says so in the log: metering never stops token issuance.
  */

@@ -10,6 +10,7 @@ import {
 } from '@platform/domain';
 import { AdminApiGuard } from '../platform/admin-api.guard';
 import { InternalGuard } from '../platform/internal.guard';
+import { PlatformMetering } from '../plans/platform-metering';
 import { CLOCK, STORES, TRANSACTOR } from '../platform/tokens';
 import { AdminSecretsController } from './admin-secrets.controller';
 import { InternalSecretsController } from './internal-secrets.controller';
@@ -31,9 +32,18 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
         trail: AuditTrail,
         audit: AuditLog,
         clock: Clock,
+        meter: PlatformMetering,
       ) =>
-        new SecretVault(envelope, stores.secrets, transactor, trail, (event) => audit.append(event), clock),
-      inject: [Envelope, STORES, TRANSACTOR, AuditTrail, AuditLog, CLOCK],
+        new SecretVault(
+          envelope,
+          stores.secrets,
+          transactor,
+          trail,
+          (event) => audit.append(event),
+          clock,
+          meter,
+        ),
+      inject: [Envelope, STORES, TRANSACTOR, AuditTrail, AuditLog, CLOCK, PlatformMetering],
     },
   ],
 })

@@ -5,7 +5,7 @@ import { decide } from '../authority/decide';
 import { policyPrincipalOf } from '../authority/principal';
 import type { Clock } from '../clock';
 import { conflict, DomainError, notFound, validationFailed } from '../errors';
-import { PLATFORM_METERS, type UsageMeter } from '../plans/usage-meter';
+import { noUnitsTaken, PLATFORM_METERS, type UsageMeter } from '../plans/usage-meter';
 import type { Stores, Transactor } from '../storage';
 import { type ActingPrincipal, assertReachesTenant } from '../users/user-administration';
 import {
@@ -47,8 +47,6 @@ export interface JobSubmission {
   timeoutSeconds?: number;
   retry?: Partial<RetryPolicy>;
 }
-
-const noUnits = async () => undefined;
 
 export interface JobQueueHooks {
   /** Told when a job becomes claimable (it wakes the claims waiting in this process). */
@@ -97,7 +95,7 @@ export class JobQueue {
       const earlier = await this.jobs.findJobByIdempotencyKey(tenant, job.idempotencyKey);
       if (earlier) return { job: sameSubmission(earlier, job), created: false };
     }
-    const giveBack = (await this.hooks.meter?.take(tenant, PLATFORM_METERS.jobsSubmitted)) ?? noUnits;
+    const giveBack = (await this.hooks.meter?.take(tenant, PLATFORM_METERS.jobsSubmitted)) ?? noUnitsTaken;
     const inserted = await this.transactor
       .inTransaction(async (stores) => {
         if ((await stores.jobs.insertJob(job)) === 'duplicate') return false;

@@ -4,6 +4,8 @@ export const PLATFORM_METERS = {
   tokensIssued: 'tokens_issued',
   /** Jobs submitted in the tenant (REST, SDK or the sidecar). */
   jobsSubmitted: 'jobs_submitted',
+  /** Secret values stored in the tenant: each write of a secret, a new one or a new version. */
+  secretsStored: 'secrets_stored',
   /** Calls of the tenant's API operations (the routes a tenant's permission opens). */
   apiCalls: 'api_calls',
 } as const;
@@ -18,3 +20,6 @@ export type PlatformMeter = (typeof PLATFORM_METERS)[keyof typeof PLATFORM_METER
 export interface UsageMeter {
   take(tenant: string, meter: PlatformMeter, units?: number): Promise<() => Promise<void>>;
 }
+
+/** The give-back of a take that counted nothing (no meter, or no quota on it). */
+export const noUnitsTaken = async (): Promise<void> => undefined;

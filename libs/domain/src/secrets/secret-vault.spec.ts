@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { AuditTrail } from '../audit/audit-trail';
 import { systemClock } from '../clock';
+import { QuotaExhaustedError } from '../errors';
+import type { UsageMeter } from '../plans/usage-meter';
 import { InMemoryStores, InMemoryTransactor } from '../testing/in-memory-stores';
 import type { ActingPrincipal } from '../users/user-administration';
 import { Envelope } from './envelope';
@@ -16,7 +18,7 @@ const user = (tenant: string, roles: string[] = []): ActingPrincipal => ({
   scopes: ['secrets.read', 'secrets.write'],
 });
 
-function setup() {
+function setup(meter?: UsageMeter) {
   const stores = new InMemoryStores();
   const transactor = new InMemoryTransactor(stores);
   const vault = new SecretVault(
@@ -26,6 +28,7 @@ function setup() {
     new AuditTrail(systemClock),
     (event) => transactor.inTransaction(async (s) => (await s.audit.appendAuditRecords([event]))[0]),
     systemClock,
+    meter,
   );
   return { stores, vault };
 }
@@ -53,6 +56,32 @@ describe('SecretVault', () => {
       message: expect.stringContaining('the current version of db is 1, not 0'),
     });
     await expect(vault.put(alice, 'acme', 'db', 'two', 1)).resolves.toMatchObject({ version: 2 });
+  });
+
+  it('counts each value stored against secrets_stored, gives back a refused write, stores nothing past the quota', async () => {
+    let used = 0;
+    const meter: UsageMeter = {
+      async take(tenant, name) {
+        expect([tenant, name]).toEqual(['acme', 'secrets_stored']);
+        if (used === 2) throw new QuotaExhaustedError('the secrets_stored quota is used up', 60);
+        used += 1;
+        return async () => {
+          used -= 1;
+        };
+      },
+    };
+    const { vault } = setup(meter);
+    await vault.put(alice, 'acme', 'db', 'one', 0);
+    await expect(vault.put(alice, 'acme', 'db', 'again', 0)).rejects.toMatchObject({ code: 'conflict' });
+    expect(used).toBe(1);
+    await expect(vault.put(alice, 'acme', 'db', 'x'.repeat(40_000))).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
+    expect(used).toBe(1);
+    await vault.put(alice, 'acme', 'db', 'two');
+    await expect(vault.put(alice, 'acme', 'api', 'three')).rejects.toBeInstanceOf(QuotaExhaustedError);
+    await expect(vault.read(alice, 'acme', 'api')).rejects.toMatchObject({ code: 'not_found' });
+    expect(used).toBe(2);
   });
 
   it('hides a deleted version until it is undeleted, and a destroyed one for good', async () => {

@@ -4,6 +4,7 @@ import type { Clock } from '../clock';
 import { conflict, notFound, validationFailed } from '../errors';
 import type { Stores, Transactor } from '../storage';
 import { type ActingPrincipal, assertReachesTenant } from '../users/user-administration';
+import { noUnitsTaken, PLATFORM_METERS, type UsageMeter } from '../plans/usage-meter';
 import type { Envelope } from './envelope';
 import {
   checkSecretName,
@@ -50,6 +51,8 @@ export class SecretVault {
     /** Appends the audit record of a read (the audit log's group commit). */
     private readonly auditRead: (event: ReturnType<AuditTrail['record']>) => Promise<AuditRecord>,
     private readonly clock: Clock,
+    /** Counts each value stored against the tenant's `secrets_stored` quota (docs/plans.md). */
+    private readonly meter?: UsageMeter,
   ) {}
 
   /**
@@ -67,7 +70,8 @@ export class SecretVault {
     if (typeof value !== 'string' || Buffer.byteLength(value, 'utf8') > MAX_SECRET_BYTES) {
       throw validationFailed(`value must be a string of at most ${MAX_SECRET_BYTES} bytes`);
     }
-    return this.transactor.inTransaction(async (stores) => {
+    const giveBack = (await this.meter?.take(tenant, PLATFORM_METERS.secretsStored)) ?? noUnitsTaken;
+    const stored = this.transactor.inTransaction(async (stores) => {
       const current = (await stores.secrets.latestSecretVersion(tenant, name))?.version ?? 0;
       if (cas !== undefined && cas !== current) {
         throw conflict(`check-and-set failed: the current version of ${name} is ${current}, not ${cas}`);
@@ -88,6 +92,11 @@ export class SecretVault {
       await this.audited(stores, principal, tenant, name, 'secret.written', { version });
       const { sealed: _sealed, ...answer } = written;
       return answer;
+    });
+    // A write refused (check-and-set, a race) stored nothing: its unit goes back.
+    return stored.catch(async (error: unknown) => {
+      await giveBack();
+      throw error;
     });
   }
 
