@@ -7,6 +7,7 @@ export const SCENARIOS = [
   'exchange',
   'private-key-jwt',
   'saml-bearer',
+  'saml-login',
   'protected',
   'grpc-validate',
   'introspection',

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import { FORM, form, issueToken, registerServiceApp } from './oauth.mjs';
 
 const require = createRequire(import.meta.url);
@@ -11,10 +12,54 @@ const { SignedXml } = require('xml-crypto');
 
 const SAML2_BEARER = 'urn:ietf:params:oauth:grant-type:saml2-bearer';
 const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
+const SAML_ASSERTION = 'urn:oasis:names:tc:SAML:2.0:assertion';
+/** Where the registered IdP signs users in: never visited, the harness answers for it. */
+const IDP_SSO_URL = 'https://idp.bench.example/sso';
+
+const samlId = () => `_${randomBytes(16).toString('hex')}`;
+const isoIn = (ms) => new Date(Date.now() + ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * An unsigned assertion valid 10 minutes, with an email attribute; for a sign-in also the
+ * request it answers and an AuthnStatement (the bearer grant requires neither).
+ */
+function assertionXml({ issuer, audience, recipient, nameId, inResponseTo, authnStatement = false }) {
+  const answering = inResponseTo === undefined ? '' : ` InResponseTo="${inResponseTo}"`;
+  return (
+    `<saml:Assertion xmlns:saml="${SAML_ASSERTION}" ID="${samlId()}" Version="2.0" IssueInstant="${isoIn(0)}">` +
+    `<saml:Issuer>${issuer}</saml:Issuer><saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">${nameId}</saml:NameID>` +
+    `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData${answering} NotOnOrAfter="${isoIn(600_000)}" Recipient="${recipient}"/></saml:SubjectConfirmation></saml:Subject>` +
+    `<saml:Conditions NotBefore="${isoIn(-60_000)}" NotOnOrAfter="${isoIn(600_000)}"><saml:AudienceRestriction><saml:Audience>${audience}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
+    (authnStatement
+      ? `<saml:AuthnStatement AuthnInstant="${isoIn(0)}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>`
+      : '') +
+    `<saml:AttributeStatement><saml:Attribute Name="email"><saml:AttributeValue>${nameId}@bench.example</saml:AttributeValue></saml:Attribute></saml:AttributeStatement></saml:Assertion>`
+  );
+}
+
+/** The assertion signed with RSA-SHA256 (enveloped, exclusive c14n), the Signature after its Issuer. */
+function signed(privateKey, assertion) {
+  const signer = new SignedXml({
+    privateKey,
+    canonicalizationAlgorithm: EXC_C14N,
+    signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+  });
+  signer.addReference({
+    xpath: "/*[local-name(.)='Assertion']",
+    digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+    transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', EXC_C14N],
+  });
+  signer.computeSignature(assertion, {
+    prefix: 'ds',
+    location: { reference: "/*[local-name(.)='Assertion']/*[local-name(.)='Issuer']", action: 'after' },
+  });
+  return signer.getSignedXml();
+}
 
 /**
  * A SAML IdP of the harness (test-only signing): an RSA-2048 key with a self-signed certificate
- * (openssl), RFC 7522 assertions for the token endpoint signed with RSA-SHA256 by xml-crypto.
+ * (openssl), RFC 7522 assertions for the token endpoint and Web SSO Responses, their assertions
+ * signed with RSA-SHA256 by xml-crypto.
  */
 export function samlIdp(entityId) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-saml-'));
@@ -49,34 +94,63 @@ export function samlIdp(entityId) {
         `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" entityID="${entityId}"><md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol"><md:KeyDescriptor use="signing"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${certificate}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor><md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${ssoUrl}"/></md:IDPSSODescriptor></md:EntityDescriptor>`,
       /** One signed assertion for `audience` (the token endpoint), base64url, valid 10 minutes. */
       assertion(audience, nameId) {
-        const now = new Date();
-        const iso = (ms) => new Date(now.getTime() + ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-        const xml =
-          `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_${randomBytes(16).toString('hex')}" Version="2.0" IssueInstant="${iso(0)}">` +
-          `<saml:Issuer>${entityId}</saml:Issuer><saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">${nameId}</saml:NameID>` +
-          `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${iso(600_000)}" Recipient="${audience}"/></saml:SubjectConfirmation></saml:Subject>` +
-          `<saml:Conditions NotBefore="${iso(-60_000)}" NotOnOrAfter="${iso(600_000)}"><saml:AudienceRestriction><saml:Audience>${audience}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
-          `<saml:AttributeStatement><saml:Attribute Name="email"><saml:AttributeValue>${nameId}@bench.example</saml:AttributeValue></saml:Attribute></saml:AttributeStatement></saml:Assertion>`;
-        const signer = new SignedXml({
+        const xml = assertionXml({ issuer: entityId, audience, recipient: audience, nameId });
+        return Buffer.from(signed(privateKey, xml), 'utf8').toString('base64url');
+      },
+      /**
+       * The Web SSO answer to an AuthnRequest (`readAuthnRequest`): a Response to the ACS around one
+       * signed assertion (AuthnStatement, InResponseTo the request's ID), base64 as the IdP's
+       * auto-post form sends it.
+       */
+      response({ id, acsUrl, spEntityId }, nameId) {
+        const assertion = signed(
           privateKey,
-          canonicalizationAlgorithm: EXC_C14N,
-          signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-        });
-        signer.addReference({
-          xpath: "/*[local-name(.)='Assertion']",
-          digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
-          transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', EXC_C14N],
-        });
-        signer.computeSignature(xml, {
-          prefix: 'ds',
-          location: { reference: "/*[local-name(.)='Assertion']/*[local-name(.)='Issuer']", action: 'after' },
-        });
-        return Buffer.from(signer.getSignedXml(), 'utf8').toString('base64url');
+          assertionXml({
+            issuer: entityId,
+            audience: spEntityId,
+            recipient: acsUrl,
+            nameId,
+            inResponseTo: id,
+            authnStatement: true,
+          }),
+        );
+        const xml =
+          `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="${SAML_ASSERTION}" ID="${samlId()}" Version="2.0" IssueInstant="${isoIn(0)}" Destination="${acsUrl}" InResponseTo="${id}">` +
+          `<saml:Issuer>${entityId}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>${assertion}</samlp:Response>`;
+        return Buffer.from(xml, 'utf8').toString('base64');
       },
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** `idp` as the SAML identity provider of a new `tenant`, with a platform admin's token. */
+export async function registerIdentityProvider(platform, tenant, idp) {
+  const admin = await issueToken(`${platform.baseUrl}/v1/oauth/token`, platform.admin, 'admin.*');
+  const registered = await fetch(`${platform.baseUrl}/api/v1/tenants/${tenant}/saml/identity-provider`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${admin.access_token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ metadata_xml: idp.metadata(IDP_SSO_URL) }),
+  });
+  if (registered.status !== 201) throw new Error(`SAML IdP registration answered ${registered.status}`);
+}
+
+/**
+ * What an IdP reads from an AuthnRequest sent over HTTP-Redirect (deflated, base64, in the
+ * `SAMLRequest` parameter of `redirectUrl`): its ID, the ACS to post to, the SP's entity id.
+ */
+export function readAuthnRequest(redirectUrl) {
+  const encoded = new URL(redirectUrl).searchParams.get('SAMLRequest') ?? '';
+  const xml = inflateRawSync(Buffer.from(encoded, 'base64')).toString('utf8');
+  const request = {
+    id: /\sID="([^"]+)"/.exec(xml)?.[1],
+    acsUrl: /\sAssertionConsumerServiceURL="([^"]+)"/.exec(xml)?.[1],
+    spEntityId: /<(?:\w+:)?Issuer[^>]*>([^<]+)</.exec(xml)?.[1],
+  };
+  if (Object.values(request).includes(undefined))
+    throw new Error(`an AuthnRequest without ID, ACS or Issuer: ${xml}`);
+  return request;
 }
 
 /**
@@ -90,7 +164,7 @@ async function measureValidation(idp, audience, seconds) {
   const registration = {
     tenant: 'bench',
     entityId: idp.entityId,
-    ssoUrl: 'https://idp.bench.example/sso',
+    ssoUrl: IDP_SSO_URL,
     certificates: [idp.certificate],
     attributeMapping: { email: ['email'], name: ['displayName'], groups: ['groups'] },
     roleMapping: {},
@@ -112,7 +186,8 @@ async function measureValidation(idp, audience, seconds) {
   return { validations, verifies };
 }
 
-async function rate(seconds, operation) {
+/** Operations per second of `operation` run back to back for `seconds`, after a tenth of that to warm. */
+export async function rate(seconds, operation) {
   const run = async (budgetSeconds) => {
     const started = performance.now();
     let count = 0;
@@ -143,13 +218,7 @@ export async function samlBearerScenario(ctx) {
   ctx.progress(`SAML assertion validation vs RSA-SHA256 verify, one core (${seconds} s each)`);
   const { validations, verifies } = await measureValidation(idp, tokenUrl, seconds);
 
-  const admin = await issueToken(tokenUrl, platform.admin, 'admin.*');
-  const registered = await fetch(`${platform.baseUrl}/api/v1/tenants/${tenant}/saml/identity-provider`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${admin.access_token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ metadata_xml: idp.metadata('https://idp.bench.example/sso') }),
-  });
-  if (registered.status !== 201) throw new Error(`SAML IdP registration answered ${registered.status}`);
+  await registerIdentityProvider(platform, tenant, idp);
   const client = await registerServiceApp(platform, `bench-saml-${suffix}`, ['jobs.read'], { tenant });
 
   // Each assertion is taken once: signed before the load (the IdP's work, not the platform's),

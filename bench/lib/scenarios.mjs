@@ -6,6 +6,7 @@ import { grpc, grpcLoad, httpLoad, percentile, validateToken } from './load.mjs'
 import { dpopClientKey, proofPool } from './dpop.mjs';
 import { assertionPool, clientAssertionKey } from './client-assertion.mjs';
 import { samlBearerScenario } from './saml.mjs';
+import { samlLoginScenario } from './saml-login.mjs';
 import { measureRs256 } from './limit.mjs';
 import { cpuSeconds } from './proc.mjs';
 import { onCleanup, track } from './processes.mjs';
@@ -236,6 +237,8 @@ export const scenarios = {
 
   /** RFC 7522 issuance/s beside client_credentials, and the SAML signature check's cost (bench/lib/saml.mjs). */
   'saml-bearer': samlBearerScenario,
+  /** Complete SP-initiated SAML sign-ins/s, the IdP's Response signed live (bench/lib/saml-login.mjs). */
+  'saml-login': samlLoginScenario,
 
   /**
    * GET /v1/me (Bearer: the sidecar validates it once, then the backend's validation cache answers

@@ -102,6 +102,8 @@ describe('npm run bench (quick scenarios, a second each, no warm-up)', () => {
         'saml-rsa-verify',
         'issuance-saml-bearer',
         'issuance-saml-client-secret',
+        'saml-login',
+        'saml-sign',
         'protected',
         'protected-dpop',
         'revocation',
