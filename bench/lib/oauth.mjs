@@ -26,7 +26,12 @@ export async function issueToken(tokenUrl, client, scope = 'jobs.read') {
  * Registers a `service` app through the backend with an admin token; answers its credentials.
  * `registration` adds members of the registration (`resource_uri`, `token_exchange_audiences`).
  */
-export async function registerServiceApp(platform, clientId, declaredScopes = ['jobs.read'], registration = {}) {
+export async function registerServiceApp(
+  platform,
+  clientId,
+  declaredScopes = ['jobs.read'],
+  registration = {},
+) {
   const admin = await issueToken(`${platform.baseUrl}/v1/oauth/token`, platform.admin, 'admin.*');
   const response = await fetch(`${platform.baseUrl}/v1/oauth/apps`, {
     method: 'POST',
