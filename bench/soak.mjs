@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 /**
  * `npm run soak [-- <seconds>]` (default 300): issue 46's mixed load on the platform for that
- * long, then each process's memory growth per minute. The load: two client-credentials issuers,
- * three readers of `GET /v1/me` over a rotating set of tokens, one introspector, one revoker, and
- * one client that opens the live token-event stream through the backend and drops it after
- * 5-45 ms, again and again. The bar: under 10 MiB a minute for every process after the first
+ * long, then each process's memory growth per minute. The load: two client-credentials issuers
+ * (apps of a tenant whose plan meters tokens_issued, issue 40), three readers of `GET /v1/me` over
+ * a rotating set of tokens, one introspector, one revoker, one client that opens the live
+ * token-event stream through the backend and drops it after 5-45 ms, again and again, and two
+ * callers of the sidecar's ConsumeQuota, each call with its own idempotency key. The bar: under 10 MiB a minute for every process after the first
  * minute, and no 5xx; the exit code says whether it was met. Not part of `npm test`.
  */
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createQuotaServiceClient } from '@platform/grpc';
 import { issueToken, postForm, registerServiceApp } from './lib/oauth.mjs';
 import { startPlatform } from './lib/platform.mjs';
 import { readRss } from './lib/proc.mjs';
@@ -22,9 +24,13 @@ if (!(seconds >= 60)) throw new Error('give the soak at least 60 seconds');
 installSignalHandlers();
 const platform = await startPlatform();
 const tokenUrl = `${platform.baseUrl}/v1/oauth/token`;
-const apps = [await registerServiceApp(platform, 'soak-a'), await registerServiceApp(platform, 'soak-b')];
+const TENANT = 'soak';
+await meterTheTenant();
+const soakApp = (name) =>
+  registerServiceApp(platform, name, ['jobs.read', 'quotas.consume'], { tenant: TENANT });
+const apps = [await soakApp('soak-a'), await soakApp('soak-b')];
 const tokens = [];
-const counts = { requests: 0, serverErrors: 0, streams: 0 };
+const counts = { requests: 0, serverErrors: 0, streams: 0, consumptions: 0 };
 const deadline = Date.now() + seconds * 1000;
 const running = () => Date.now() < deadline;
 
@@ -114,6 +120,46 @@ async function streamDropper() {
   }
 }
 
+/** A plan on the tenant: issuance metered (soft, never reached), a meter for ConsumeQuota. */
+async function meterTheTenant() {
+  const admin = (await issueToken(tokenUrl, platform.admin, 'admin.*')).access_token;
+  const put = async (path, body) => {
+    const response = await fetch(`${platform.baseUrl}/api/v1${path}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (response.status !== 200) throw new Error(`PUT ${path}: ${response.status}`);
+  };
+  const huge = 1_000_000_000_000;
+  await put('/plans/soak', {
+    quotas: {
+      tokens_issued: { limit: huge, period: 'month', enforcement: 'soft' },
+      widgets: { limit: huge, period: 'hour' },
+    },
+  });
+  await put(`/tenants/${TENANT}/subscription`, {
+    assignments: [{ plan: 'soak', from: '2026-01-01T00:00:00Z' }],
+  });
+}
+
+/** A tenant's service counting its own meter through the sidecar, a new idempotency key a call. */
+async function quotaConsumer(app, client) {
+  const { access_token: token } = await issueToken(tokenUrl, app, 'quotas.consume');
+  let n = 0;
+  while (running()) {
+    const granted = await new Promise((resolve) =>
+      client.ConsumeQuota(
+        { token, meter: 'widgets', units: 1, idempotency_key: `${app.clientId}-${n++}` },
+        (error, answer) => resolve(!error && answer.granted),
+      ),
+    );
+    counts.requests += 1;
+    counts.consumptions += 1;
+    if (!granted) counts.serverErrors += 1;
+  }
+}
+
 /** RSS of every process, once a minute and at the end. */
 const samples = [];
 const sample = () => {
@@ -129,7 +175,9 @@ try {
   while (tokens.length < 10) tokens.push((await issueToken(tokenUrl, apps[0])).access_token);
   sample();
   const minutes = setInterval(sample, 60_000);
+  const quotaClient = createQuotaServiceClient(platform.sidecarAddress);
   await Promise.all([
+    ...apps.map((app) => quotaConsumer(app, quotaClient)),
     ...apps.map(issuer),
     reader(),
     reader(),
@@ -139,6 +187,7 @@ try {
     streamDropper(),
   ]);
   clearInterval(minutes);
+  quotaClient.close();
   sample();
 
   // Growth after the first minute: what leaks, not what warms up.
@@ -148,7 +197,7 @@ try {
   let met = counts.serverErrors === 0;
   console.log(
     `\n${seconds} s: ${counts.requests} requests (${counts.serverErrors} 5xx), ` +
-      `${counts.streams} live streams opened and dropped`,
+      `${counts.streams} live streams opened and dropped, ${counts.consumptions} quota consumptions`,
   );
   console.log('memory growth per minute after the first minute:');
   for (const name of Object.keys(platform.pids)) {
