@@ -1,5 +1,5 @@
 import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import type { WebhookAttemptResult, WebhookDelivery } from '@platform/domain';
+import type { ClaimedWebhookDelivery, WebhookAttemptResult } from '@platform/domain';
 import { metrics } from '@platform/telemetry';
 
 /** How often the loop looks for new records and due retries. */
@@ -172,10 +172,10 @@ const WEBHOOKS: DeliveryLoopKind<WebhookAttemptResult> = {
 };
 
 /** The webhooks' loop (docs/webhooks.md): the dispatcher follows the audit log. */
-export class WebhookDeliveryLoop extends DeliveryLoop<WebhookDelivery, WebhookAttemptResult> {
+export class WebhookDeliveryLoop extends DeliveryLoop<ClaimedWebhookDelivery, WebhookAttemptResult> {
   constructor(
     dispatcher: DeliveryDispatcher,
-    worker: DeliveryWorker<WebhookDelivery, WebhookAttemptResult>,
+    worker: DeliveryWorker<ClaimedWebhookDelivery, WebhookAttemptResult>,
     options: WebhookLoopOptions,
     sender: { close(): Promise<void> },
   ) {

@@ -122,7 +122,7 @@ export class AuditLog {
 
     let position: AuditChainHead = { lastSequenceId: 0, lastHash: AUDIT_GENESIS_HASH };
     if (from > 1) {
-      const before = await this.store.findAuditRecord(from - 1);
+      const [before] = await this.store.findAuditRecords([from - 1]);
       if (!before) return result(0, { sequenceId: from - 1, problem: 'sequence_gap' });
       position = { lastSequenceId: before.sequenceId, lastHash: before.recordHash };
     }

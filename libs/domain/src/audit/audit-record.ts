@@ -89,8 +89,8 @@ export interface AuditStore {
    * building the Merkle tree needs, without reading and decoding whole records.
    */
   listAuditRecordHashes(range: AuditRange): Promise<string[]>;
-  /** The record with this sequence id, if any. */
-  findAuditRecord(sequenceId: number): Promise<AuditRecord | null>;
+  /** The records with these sequence ids, in sequence order; ids with no record are left out. */
+  findAuditRecords(sequenceIds: number[]): Promise<AuditRecord[]>;
   auditChainHead(): Promise<AuditChainHead>;
   /** 'duplicate' when a checkpoint of that size exists (another replica made it). */
   insertAuditCheckpoint(checkpoint: AuditCheckpoint): Promise<'created' | 'duplicate'>;

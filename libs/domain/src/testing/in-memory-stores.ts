@@ -771,9 +771,9 @@ export class InMemoryAuditStore implements AuditStore, Snapshotting {
     return (await this.listAuditRecords(range)).map((r) => r.recordHash);
   }
 
-  async findAuditRecord(sequenceId: number): Promise<AuditRecord | null> {
-    const found = this.rows.find((r) => r.sequenceId === sequenceId);
-    return found ? copy(found) : null;
+  async findAuditRecords(sequenceIds: number[]): Promise<AuditRecord[]> {
+    const wanted = new Set(sequenceIds);
+    return this.rows.filter((r) => wanted.has(r.sequenceId)).map(copy);
   }
 
   async auditChainHead(): Promise<AuditChainHead> {

@@ -10,7 +10,7 @@ import {
   type AuditRecord,
   type AuditStore,
 } from '@platform/domain';
-import type { EntityManager } from 'typeorm';
+import { type EntityManager, In } from 'typeorm';
 import { AuditCheckpointEntity, AuditRecordEntity } from '../entities/audit-record.entity';
 import { insertOnce } from './insert-once';
 import { placeholderFor, valuesList, type Placeholder } from './raw-sql';
@@ -104,9 +104,13 @@ export class TypeOrmAuditStore implements AuditStore {
     return rows.map((row) => row.record_hash);
   }
 
-  async findAuditRecord(sequenceId: number): Promise<AuditRecord | null> {
-    const row = await this.manager.findOneBy(AuditRecordEntity, { sequenceId });
-    return row ? toAuditRecord(row) : null;
+  async findAuditRecords(sequenceIds: number[]): Promise<AuditRecord[]> {
+    if (sequenceIds.length === 0) return [];
+    const rows = await this.manager.find(AuditRecordEntity, {
+      where: { sequenceId: In(sequenceIds) },
+      order: { sequenceId: 'ASC' },
+    });
+    return rows.map(toAuditRecord);
   }
 
   async insertAuditCheckpoint(checkpoint: AuditCheckpoint): Promise<'created' | 'duplicate'> {

@@ -40,8 +40,16 @@ export const auditStoreContract: Contract = (context) => {
     const event = anAuditEvent({ correlationId: null, target: null });
     const [record] = await store().appendAuditRecords([event]);
 
-    await expect(store().findAuditRecord(record.sequenceId)).resolves.toEqual({ ...event, ...record });
-    await expect(store().findAuditRecord(99)).resolves.toBeNull();
+    await expect(store().findAuditRecords([record.sequenceId, 99])).resolves.toEqual([
+      { ...event, ...record },
+    ]);
+    await expect(store().findAuditRecords([])).resolves.toEqual([]);
+  });
+
+  it('finds records by sequence id, in sequence order, whatever order they are asked in', async () => {
+    const written = await store().appendAuditRecords([anAuditEvent(), anAuditEvent(), anAuditEvent()]);
+    const found = await store().findAuditRecords([written[2].sequenceId, written[0].sequenceId]);
+    expect(found.map((r) => r.sequenceId)).toEqual([written[0].sequenceId, written[2].sequenceId]);
   });
 
   it('filters by tenant, actor, action, target and time, after a cursor, at most limit', async () => {
