@@ -5,11 +5,43 @@ import { describeWithManualClock, ManualPlatformClock } from '../../support/manu
 import { startPlatform, type TestPlatform } from '../../support/platform';
 import { redisSuiteEnabled, TEST_REDIS_URL } from '../../support/redis';
 
+const ZONE = 'Pacific/Auckland';
+const localTime = new Intl.DateTimeFormat('en-CA', {
+  timeZone: ZONE,
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  hourCycle: 'h23',
+});
+/** Year, month (1-12), day and hour of `instant` on the tenant's calendar. */
+const local = (instant: Date) =>
+  Object.fromEntries(localTime.formatToParts(instant).map(({ type, value }) => [type, Number(value)]));
+
 /**
- * December starts in Pacific/Auckland (UTC+13 in summer) at 2026-11-30T11:00:00Z, while it is
- * still November in UTC: a window that ends there is the tenant's month, not UTC's.
+ * The instant a month starts in Pacific/Auckland (UTC+12, UTC+13 in its summer): computed here
+ * with Intl, not with the platform's luxon. `month` may run past 12.
  */
-const AUCKLAND_DECEMBER = new Date('2026-11-30T11:00:00Z');
+function aucklandMonthStart(year: number, month: number): Date {
+  for (const offsetHours of [13, 12]) {
+    const instant = new Date(Date.UTC(year, month - 1, 1) - offsetHours * 3_600_000);
+    const at = local(instant);
+    if (at.day === 1 && at.hour === 0) return instant;
+  }
+  throw new Error(`no start of month ${month} of ${year} in ${ZONE}`);
+}
+
+/**
+ * The window under test: the tenant's month after the one a day from now (so the platform's clock
+ * only ever moves forward), which starts while UTC is still in the month before: a window that
+ * ends there is the tenant's month, not UTC's.
+ */
+const { year, month } = local(new Date(Date.now() + 86_400_000));
+const MONTH_START = aucklandMonthStart(year, month);
+const NEXT_MONTH = aucklandMonthStart(year, month + 1);
+const MONTH_AFTER = aucklandMonthStart(year, month + 2);
+/** How long before the month ends the quota is used up. */
+const BEFORE_THE_END_MS = 60_000;
 
 const engines: { engine: string; env: Record<string, string> }[] = [
   { engine: 'the database', env: {} },
@@ -55,7 +87,6 @@ describeWithManualClock('a quota period ends on the tenant’s calendar and its 
 
     beforeAll(async () => {
       platform = await startPlatform({ env: { ...env, ...clock.env } });
-      await clock.setTo(new Date(AUCKLAND_DECEMBER.getTime() - 30_000));
       const plan = `period-plan-${tenant}`;
       expect(
         (await api('PUT', `/plans/${plan}`, { quotas: { tokens_issued: { limit: 2, period: 'month' } } }))
@@ -64,7 +95,7 @@ describeWithManualClock('a quota period ends on the tenant’s calendar and its 
       expect(
         (
           await api('PUT', `/tenants/${tenant}/subscription`, {
-            zone: 'Pacific/Auckland',
+            zone: ZONE,
             assignments: [{ plan, from: '2026-01-01T00:00:00Z' }],
           })
         ).status,
@@ -82,18 +113,19 @@ describeWithManualClock('a quota period ends on the tenant’s calendar and its 
     });
 
     it('refuses past the limit until the tenant’s month ends, then grants again and keeps the ended window', async () => {
+      await clock.setTo(new Date(NEXT_MONTH.getTime() - BEFORE_THE_END_MS));
       expect((await token()).status).toBe(200);
       expect((await token()).status).toBe(200);
       const refused = await token();
       expect(refused.status).toBe(429);
       const retryAfter = Number(refused.headers.get('retry-after'));
       expect(retryAfter).toBeGreaterThan(0);
-      expect(retryAfter).toBeLessThanOrEqual(30);
+      expect(retryAfter).toBeLessThanOrEqual(BEFORE_THE_END_MS / 1000);
       expect(((await refused.json()) as { error_description: string }).error_description).toBe(
-        `the tokens_issued quota of tenant ${tenant} (2 per month) is used up until ${AUCKLAND_DECEMBER.toISOString()}`,
+        `the tokens_issued quota of tenant ${tenant} (2 per month) is used up until ${NEXT_MONTH.toISOString()}`,
       );
 
-      await clock.setTo(new Date(AUCKLAND_DECEMBER.getTime() + 5_000));
+      await clock.setTo(new Date(NEXT_MONTH.getTime() + 5_000));
       expect((await token()).status).toBe(200);
 
       // Redis counts first and the database a moment later (docs/plans.md, "Counting"): both agree within seconds.
@@ -112,14 +144,14 @@ describeWithManualClock('a quota period ends on the tenant’s calendar and its 
         {
           used: 1,
           remaining: 1,
-          period_start: AUCKLAND_DECEMBER.toISOString(),
-          period_end: '2026-12-31T11:00:00.000Z',
+          period_start: NEXT_MONTH.toISOString(),
+          period_end: MONTH_AFTER.toISOString(),
         },
         {
           used: 2,
           remaining: 0,
-          period_start: '2026-10-31T11:00:00.000Z',
-          period_end: AUCKLAND_DECEMBER.toISOString(),
+          period_start: MONTH_START.toISOString(),
+          period_end: NEXT_MONTH.toISOString(),
         },
       ];
       const deadline = Date.now() + 10_000;
