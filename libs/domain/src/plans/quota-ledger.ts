@@ -80,6 +80,7 @@ export class QuotaLedger {
         if (!usages.has(id)) usages.set(id, await stores.quotas.lockUsage(key, window.end, quota.limit, now));
       }
       const answers: QuotaAnswer[] = [];
+      const counted = new Set<QuotaUsage>();
       for (const { demand, quota, window, key, id } of items) {
         const usage = usages.get(id) as QuotaUsage;
         const earlier =
@@ -91,9 +92,12 @@ export class QuotaLedger {
           answers.push(answer(false, usage.used, quota.limit, window, false));
         } else {
           await this.count(stores, usage, demand.units, quota, now, demand.idempotencyKey ?? null);
+          counted.add(usage);
           answers.push(answer(true, usage.used, quota.limit, window, false));
         }
       }
+      // One write per window however many of the batch counted in it.
+      for (const usage of counted) await stores.quotas.saveUsage(usage);
       return answers;
     });
   }
@@ -125,6 +129,7 @@ export class QuotaLedger {
           consumption.at,
           consumption.idempotencyKey,
         );
+        await stores.quotas.saveUsage(usage);
       }
     });
   }
@@ -143,6 +148,7 @@ export class QuotaLedger {
     return this.transactor.inTransaction((stores) => stores.quotas.listUsage(tenant, meter, limit));
   }
 
+  /** Counts `units` in `usage` (the caller saves it), with the consumption and thresholds crossed. */
   private async count(
     stores: Parameters<Parameters<Transactor['inTransaction']>[0]>[0],
     usage: QuotaUsage,
@@ -162,7 +168,6 @@ export class QuotaLedger {
         !reached(before, quota.limit, t),
     );
     usage.notified = [...usage.notified, ...crossed].sort((a, b) => a - b);
-    await stores.quotas.saveUsage(usage);
     if (idempotencyKey !== null) {
       await stores.quotas.addConsumption({
         ...usage,
