@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * `npm run bench`: starts the platform (three processes, SQLite; Postgres when DATABASE_URL is
- * set), a second sidecar and node-oidc-provider as the peer, runs every scenario with the same
- * load settings, prints the table and writes bench/results/<timestamp>.md|json and latest.md|json.
+ * set), a second sidecar and node-oidc-provider as the peer (and, for jobs and `--databases`, a
+ * platform on a scratch Postgres database, bench/lib/databases.mjs), runs every scenario with the
+ * same load settings, prints the table and writes bench/results/<timestamp>.md|json and latest.md|json.
  * Every process it started is stopped on success, failure, Ctrl+C and SIGTERM.
  * Flags: `node bench/run.mjs --help`.
  */
@@ -251,6 +252,8 @@ async function main() {
       tokens: options.tokens,
       scenarios: options.scenarios,
       database: ctx.platform?.database ?? 'none',
+      // Those of the platforms beside the main one (--databases, and jobs' Postgres).
+      otherDatabases: [...(ctx.databasePlatforms?.keys() ?? [])].filter((d) => d !== ctx.platform.database),
       peerVersion: require('oidc-provider/package.json').version,
     },
     conditions,

@@ -11,7 +11,7 @@
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createQuotaServiceClient } from '@platform/grpc';
-import { issueToken, postForm, registerServiceApp } from './lib/oauth.mjs';
+import { adminPut, issueToken, postForm, registerServiceApp } from './lib/oauth.mjs';
 import { startPlatform } from './lib/platform.mjs';
 import { readRss } from './lib/proc.mjs';
 import { cleanup, installSignalHandlers } from './lib/processes.mjs';
@@ -122,15 +122,7 @@ async function streamDropper() {
 
 /** A plan on the tenant: issuance metered (soft, never reached), a meter for ConsumeQuota. */
 async function meterTheTenant() {
-  const admin = (await issueToken(tokenUrl, platform.admin, 'admin.*')).access_token;
-  const put = async (path, body) => {
-    const response = await fetch(`${platform.baseUrl}/api/v1${path}`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (response.status !== 200) throw new Error(`PUT ${path}: ${response.status}`);
-  };
+  const put = await adminPut(platform);
   const huge = 1_000_000_000_000;
   await put('/plans/soak', {
     quotas: {

@@ -252,5 +252,6 @@ module.exports = {
   isolatedPlatformEnv,
   freePort,
   waitForHealth,
+  stopChild,
   ROOT,
 };

@@ -49,6 +49,20 @@ export async function registerServiceApp(
   return { clientId: body.client_id, clientSecret: body.client_secret };
 }
 
+/** `put(path, body)` on the platform's `/api/v1` as its administrator; anything but 200 throws. */
+export async function adminPut(platform) {
+  const admin = (await issueToken(`${platform.baseUrl}/v1/oauth/token`, platform.admin, 'admin.*'))
+    .access_token;
+  return async (path, body) => {
+    const response = await fetch(`${platform.baseUrl}/api/v1${path}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (response.status !== 200) throw new Error(`PUT ${path}: ${response.status}`);
+  };
+}
+
 /** The decoded JOSE header of a compact JWS (to check both servers sign the same way). */
 export function jwsHeader(token) {
   return JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString('utf8'));

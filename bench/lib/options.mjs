@@ -1,5 +1,8 @@
 import { parseArgs } from 'node:util';
 
+/** The databases a platform of the bench runs on (`--databases`). */
+export const DATABASES = ['sqlite', 'postgres'];
+
 /** Every scenario, in the order they run. */
 export const SCENARIOS = [
   'limit',
@@ -16,6 +19,7 @@ export const SCENARIOS = [
   'webhooks',
   'scim',
   'masking',
+  'grpc-floor',
   'rate-limit',
   'flags',
   'quotas',
@@ -35,6 +39,10 @@ const USAGE = `usage: node bench/run.mjs [options]   (npm run bench -- [options]
   --only <a,b,...>      run only these scenarios: ${SCENARIOS.join(', ')}
   --revocations <n>     revocations timed by the propagation scenario (default 100)
   --tokens <n>          distinct tokens of the many-tokens scenario (default 100000; --quick 20000)
+  --databases <a,b>     also run issuance, audit, webhooks and jobs on a platform on each of these
+                        (${DATABASES.join(', ')}) beside the main one (SQLite; DATABASE_URL's when
+                        set): those rows again, keys suffixed -<database>; Postgres on a scratch
+                        database at TEST_DATABASE_URL's server (jobs always runs on Postgres too)
   --json-out <file>     write the JSON result there only (no bench/results/ files)
   --cpu-prof <dir>      profile the platform and the peer (V8 CPU profiles into <dir>;
                         summarize with node bench/profile-summary.mjs <dir>)
@@ -55,6 +63,7 @@ export function readOptions(argv = process.argv.slice(2)) {
         only: { type: 'string' },
         revocations: { type: 'string' },
         tokens: { type: 'string' },
+        databases: { type: 'string' },
         'json-out': { type: 'string' },
         'cpu-prof': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -71,6 +80,9 @@ export function readOptions(argv = process.argv.slice(2)) {
   const only = values.only ? values.only.split(',').map((s) => s.trim()) : SCENARIOS;
   const unknown = only.filter((s) => !SCENARIOS.includes(s));
   if (unknown.length > 0) fail(`unknown scenario: ${unknown.join(', ')}`);
+  const databases = values.databases ? values.databases.split(',').map((s) => s.trim()) : [];
+  const unknownDatabases = databases.filter((d) => !DATABASES.includes(d));
+  if (unknownDatabases.length > 0) fail(`unknown database: ${unknownDatabases.join(', ')}`);
   const duration = positive('duration', values.duration, values.quick ? 5 : 15);
   return {
     quick: values.quick,
@@ -80,6 +92,7 @@ export function readOptions(argv = process.argv.slice(2)) {
     scenarios: SCENARIOS.filter((s) => only.includes(s)),
     revocations: positive('revocations', values.revocations, 100),
     tokens: positive('tokens', values.tokens, values.quick ? 20_000 : 100_000),
+    databases,
     jsonOut: values['json-out'],
     cpuProfDir: values['cpu-prof'],
   };

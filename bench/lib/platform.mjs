@@ -21,10 +21,10 @@ const HEALTH_TIMEOUT_MS = 60_000;
 
 /**
  * Starts control plane, sidecar and backend on free ports with a fresh data directory (SQLite),
- * or on `DATABASE_URL` when it is set, and times each from spawn to healthy. The output of the
- * processes goes to `<dataDir>/platform.log`. The harness's cleanup (processes.mjs) stops the
- * processes and then removes `dataDir`, unless it was asked to keep the logs. `env` adds to or
- * overrides the processes' environment.
+ * or on `DATABASE_URL` when it is set (in `env`, else the harness's own), and times each from
+ * spawn to healthy. The output of the processes goes to `<dataDir>/platform.log`. The harness's
+ * cleanup (processes.mjs) stops the processes and then removes `dataDir`, unless it was asked to
+ * keep the logs. `env` adds to or overrides the processes' environment.
  */
 export async function startPlatform({ cpuProfDir, env: extraEnv } = {}) {
   assertRunning();
@@ -87,7 +87,11 @@ export async function startPlatform({ cpuProfDir, env: extraEnv } = {}) {
     admin,
     sidecarAddress: env.SIDECAR_GRPC_ADDRESS,
     internalToken: env.INTERNAL_TOKEN,
-    database: process.env.DATABASE_URL?.startsWith('postgres') ? 'postgres' : 'sqlite',
+    // The launcher passes the harness's environment on, under `env`: an unset DATABASE_URL in
+    // `env` (SQLite in dataDir) overrides the harness's.
+    database: ('DATABASE_URL' in env ? env.DATABASE_URL : process.env.DATABASE_URL)?.startsWith('postgres')
+      ? 'postgres'
+      : 'sqlite',
     startup,
     pids: Object.fromEntries(platform.children.map((child) => [child.name, child.pid])),
   };

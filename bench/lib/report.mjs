@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { GRPC_FLOOR_BARS } from './grpc-floor.mjs';
 
 /** Short names of the rows a ratio can be taken against. */
 const BASELINES = {
@@ -18,6 +19,9 @@ const BASELINES = {
   'exchange-issuance': 'client_credentials issuance',
   'saml-rsa-verify': 'RSA-SHA256 verify alone',
   'issuance-saml-client-secret': 'client_credentials issuance',
+  'jobs-pg-boss': 'pg-boss',
+  'jobs-graphile-worker': 'graphile-worker',
+  'grpc-floor': 'bare grpc-js echo',
 };
 
 /** The bars the issues set; `aim` is the stretch goal. A bar whose rows did not run is left out. */
@@ -100,6 +104,22 @@ const BARS = [
   },
   { name: 'Revocation at a second sidecar, p99', row: 'revocation', maxP99Ms: 1000 },
   { name: "Revocation at a second backend's route, p99", row: 'revocation-backend', maxP99Ms: 1000 },
+  // Issue 45: the platform's jobs on the peers' database, and a job's start when workers wait.
+  {
+    name: 'Jobs/s on Postgres vs pg-boss',
+    row: 'jobs-postgres',
+    against: 'jobs-pg-boss',
+    min: 0.5,
+    aim: 1.0,
+  },
+  // The same, when the main platform itself runs on Postgres (DATABASE_URL).
+  { name: 'Jobs/s vs pg-boss (on Postgres)', row: 'jobs', against: 'jobs-pg-boss', min: 0.5, aim: 1.0 },
+  { name: 'Job submission to start, idle workers, p50', row: 'jobs-idle-start', maxP50Ms: 50 },
+  {
+    name: 'Job submission to start on Postgres, idle workers, p50',
+    row: 'jobs-idle-start-postgres',
+    maxP50Ms: 50,
+  },
   {
     name: 'Issuance CPU per token vs the two-hop floor',
     row: 'issuance',
@@ -128,6 +148,7 @@ const BARS = [
     min: 0.85,
     aim: 0.95,
   },
+  ...GRPC_FLOOR_BARS,
 ];
 
 /** Resolves the ratios of every row and judges the bars. */
@@ -140,7 +161,8 @@ export function buildReport({ rows, processes, machine, settings, conditions, st
       .filter(({ against }) => byKey.has(against))
       .map(({ against, label, value }) => ({
         against,
-        label: label ?? BASELINES[against],
+        // A row without a short name (one measured on another database): its own label.
+        label: label ?? BASELINES[against] ?? byKey.get(against).label,
         value: round2(value ?? row.rps / byKey.get(against).rps),
       })),
   }));
@@ -156,6 +178,15 @@ export function buildReport({ rows, processes, machine, settings, conditions, st
         target: `< ${bar.maxRssMiB} MiB`,
         value: `${rss} MiB`,
         met: rss < bar.maxRssMiB,
+      });
+      continue;
+    }
+    if (bar.maxP50Ms !== undefined) {
+      bars.push({
+        name: bar.name,
+        target: `p50 < ${bar.maxP50Ms} ms`,
+        value: `${row.p50} ms`,
+        met: row.errors === 0 && row.p50 < bar.maxP50Ms,
       });
       continue;
     }
@@ -210,6 +241,8 @@ const ms = (value) => (value === null || value === undefined || Number.isNaN(val
 
 function throughput(row) {
   if (row.unit === 'revocations') return `${row.count} revocations`;
+  // Timed one at a time: how many, not how fast.
+  if (row.rps === null && row.count !== undefined) return `${int(row.count)} ${row.unit}`;
   return `${int(row.rps)} ${row.unit ?? 'req/s'}`;
 }
 
@@ -288,7 +321,8 @@ function settingsLine({ settings }) {
   return (
     `${settings.quick ? 'quick run' : 'full run'}: ${settings.warmup} s warm-up + ${settings.duration} s per load ` +
     `(loads compared with each other measured in turns), ` +
-    `${settings.connections} connections, ${settings.revocations} revocations, database ${settings.database}`
+    `${settings.connections} connections, ${settings.revocations} revocations, database ${settings.database}` +
+    (settings.otherDatabases?.length ? ` (also ${settings.otherDatabases.join(', ')}, rows suffixed)` : '')
   );
 }
 

@@ -7,11 +7,23 @@ import { dpopClientKey, proofPool } from './dpop.mjs';
 import { assertionPool, clientAssertionKey } from './client-assertion.mjs';
 import { samlBearerScenario } from './saml.mjs';
 import { samlLoginScenario } from './saml-login.mjs';
+import { grpcFloor } from './grpc-floor.mjs';
+import { besideMain, DATABASE_NAMES, platformsOn, rowsOn, scratchDatabase } from './databases.mjs';
+import {
+  graphileWorkerQueue,
+  idleStart,
+  JOB_TYPE,
+  jobsInTurns,
+  pgBossQueue,
+  started,
+  WORKERS,
+} from './job-peers.mjs';
 import { measureRs256 } from './limit.mjs';
 import { cpuSeconds } from './proc.mjs';
 import { onCleanup, track } from './processes.mjs';
 import { startExtraBackend, startExtraSidecar, startPlatform } from './platform.mjs';
 import {
+  adminPut,
   clientCredentialsForm,
   FORM,
   form,
@@ -35,6 +47,12 @@ const {
 const { CORRELATION_HEADER } = require('@platform/telemetry');
 const { JobWorker, PlatformClient, ServiceTokenSource } = require('@platform/sdk');
 
+/**
+ * Jobs a pg-boss worker fetches per poll: pg-boss 10 waits its polling interval (at least 0.5 s)
+ * after every fetch, so its 4 workers run at most 8 x this many jobs a second (800), above what
+ * the submitters reach; one a poll, they run 8 (docs/performance.md, issue 45).
+ */
+const PG_BOSS_BATCH_SIZE = 100;
 /** How long one revocation may take to reach the second sidecar before it counts as an error. */
 const PROPAGATION_TIMEOUT_MS = 5_000;
 
@@ -60,14 +78,18 @@ export const scenarios = {
     ];
   },
 
-  /** client_credentials + client_secret_post at our backend and at node-oidc-provider. */
+  /**
+   * client_credentials + client_secret_post at our backend and at node-oidc-provider; with
+   * `--databases`, also at a platform on each other database, in the same turns.
+   */
   async issuance(ctx) {
     const { platform, peer, app } = ctx;
     const ours = `${platform.baseUrl}/v1/oauth/token`;
     await expectSameKindOfToken(ours, app, peer.tokenUrl, peer.client);
+    const others = (await platformsOn(ctx)).slice(1);
     const floor = await startTwoHopFloor(ctx, FLOOR);
     const floorWithWrites = await startTwoHopFloor(ctx, FLOOR_WITH_WRITES);
-    const [platformRow, peerRow, floorRow, floorWithWritesRow] = await ctx.compare([
+    const [platformRow, peerRow, floorRow, floorWithWritesRow, ...otherRows] = await ctx.compare([
       { name: 'issuance: POST /v1/oauth/token (platform)', request: issuanceLoad(ours, app) },
       {
         name: 'issuance: POST /token (node-oidc-provider)',
@@ -81,6 +103,10 @@ export const scenarios = {
         name: 'issuance: two-hop floor with the token writes (no framework)',
         request: issuanceLoad(floorWithWrites.tokenUrl, app),
       },
+      ...others.map((other) => ({
+        name: `issuance: POST /v1/oauth/token (platform${besideMain(ctx, other.database)})`,
+        request: issuanceLoad(`${other.platform.baseUrl}/v1/oauth/token`, other.app),
+      })),
     ]);
     const ourCpu = cpuPerRequest(platformRow, PLATFORM_PROCESSES);
     return [
@@ -103,6 +129,16 @@ export const scenarios = {
           },
         ],
       },
+      ...others.flatMap(({ database }, i) =>
+        rowsOn(ctx, database, [
+          {
+            key: 'issuance',
+            label: `Issuance, client_credentials (platform${besideMain(ctx, database)})`,
+            ...otherRows[i],
+            ratios: [{ against: 'issuance-peer' }],
+          },
+        ]),
+      ),
       {
         key: 'issuance-floor',
         label: 'Issuance floor: two Node HTTP hops and an RS256 signature',
@@ -325,7 +361,7 @@ export const scenarios = {
           label: 'Sidecar ValidateToken over gRPC (direct)',
           connections: ctx.options.connections,
           ...row,
-          ratios: [{ against: 'rs256-verify' }],
+          ratios: [{ against: 'rs256-verify' }, { against: 'grpc-floor' }],
         },
       ];
     } finally {
@@ -426,49 +462,76 @@ export const scenarios = {
 
   /**
    * Audit records appended through the public route (backend, sidecar decision, control plane
-   * chain append); afterwards the whole chain must verify.
+   * chain append), on the platform of each database in turns (`--databases`); afterwards each
+   * whole chain must verify.
    */
   async audit(ctx) {
-    const { platform } = ctx;
-    const writer = await registerServiceApp(platform, `bench-audit-${Date.now().toString(36)}`, [
-      'audit.write',
-    ]);
-    const token = (await issueToken(`${platform.baseUrl}/v1/oauth/token`, writer, 'audit.write'))
-      .access_token;
-    const request = {
-      url: `${platform.baseUrl}/api/v1/tenants/bench/audit/records`,
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ action: 'invoice.paid', target: 'invoice-42', attributes: { amount: 12.5 } }),
-    };
-    const row = await ctx.load('audit: POST /api/v1/tenants/bench/audit/records', request);
-    const admin = await issueToken(`${platform.baseUrl}/v1/oauth/token`, platform.admin, 'admin.*');
-    const verified = await fetch(`${platform.baseUrl}/api/v1/audit/verify`, {
-      headers: { authorization: `Bearer ${admin.access_token}` },
-    }).then((response) => response.json());
-    if (verified.valid !== true)
-      throw new Error(`the audit chain does not verify: ${JSON.stringify(verified)}`);
-    ctx.progress(`  chain verified: ${verified.checked} records`);
-    const database = process.env.DATABASE_URL?.startsWith('postgres') ? 'Postgres' : 'SQLite';
-    return [
-      {
-        key: 'audit-append',
-        label: `Audit append, REST, hash chain on ${database}`,
-        ...row,
-        unit: 'records/s',
-      },
-    ];
+    const platforms = await platformsOn(ctx);
+    const loads = await Promise.all(
+      platforms.map(async ({ database, platform }) => ({
+        name: `audit: POST /api/v1/tenants/bench/audit/records${besideMain(ctx, database)}`,
+        request: await auditAppend(platform, 'bench-audit', {
+          action: 'invoice.paid',
+          target: 'invoice-42',
+          attributes: { amount: 12.5 },
+        }),
+      })),
+    );
+    const measured = await ctx.compare(loads);
+    const rows = [];
+    for (const [i, { database, platform }] of platforms.entries()) {
+      const admin = await issueToken(`${platform.baseUrl}/v1/oauth/token`, platform.admin, 'admin.*');
+      const verified = await fetch(`${platform.baseUrl}/api/v1/audit/verify`, {
+        headers: { authorization: `Bearer ${admin.access_token}` },
+      }).then((response) => response.json());
+      if (verified.valid !== true)
+        throw new Error(`the audit chain does not verify: ${JSON.stringify(verified)}`);
+      ctx.progress(`  chain verified${besideMain(ctx, database)}: ${verified.checked} records`);
+      rows.push(
+        ...rowsOn(ctx, database, [
+          {
+            key: 'audit-append',
+            label: `Audit append, REST, hash chain on ${DATABASE_NAMES[database]}`,
+            ...measured[i],
+            unit: 'records/s',
+          },
+        ]),
+      );
+    }
+    return rows;
   },
 };
+
+/**
+ * The request of an audit-append load on `platform`: `record` POSTed with the token of a writer
+ * app registered for it (`name` and a stamp).
+ */
+async function auditAppend(platform, name, record) {
+  const writer = await registerServiceApp(platform, `${name}-${Date.now().toString(36)}`, ['audit.write']);
+  const token = (await issueToken(`${platform.baseUrl}/v1/oauth/token`, writer, 'audit.write')).access_token;
+  return {
+    url: `${platform.baseUrl}/api/v1/tenants/bench/audit/records`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(record),
+  };
+}
 
 /**
  * Webhook deliveries to a local receiver (204 at once): one endpoint subscribed to the records
  * an audit-append load writes. Reports the delivery rate from the first delivery to the last
  * once the queue has drained, beside the rate the records were written at, and the latency from
- * a record's time to its arrival.
+ * a record's time to its arrival. With `--databases`, on the platform of each database in turn.
  */
 scenarios.webhooks = async function webhooks(ctx) {
-  const { platform } = ctx;
+  const rows = [];
+  for (const { database, platform } of await platformsOn(ctx))
+    rows.push(...rowsOn(ctx, database, await webhooksOn(ctx, platform, besideMain(ctx, database))));
+  return rows;
+};
+
+/** The webhooks scenario's rows on `platform` (`where`: its database, unless it is the main one). */
+async function webhooksOn(ctx, platform, where) {
   const arrivals = [];
   const receiver = createServer((request, response) => {
     const chunks = [];
@@ -497,17 +560,10 @@ scenarios.webhooks = async function webhooks(ctx) {
     event_types: ['bench.*'],
   });
   try {
-    const writer = await registerServiceApp(platform, `bench-webhooks-${Date.now().toString(36)}`, [
-      'audit.write',
-    ]);
-    const token = (await issueToken(`${platform.baseUrl}/v1/oauth/token`, writer, 'audit.write'))
-      .access_token;
-    const written = await ctx.load('webhooks: audit append with one endpoint subscribed', {
-      url: `${platform.baseUrl}/api/v1/tenants/bench/audit/records`,
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ action: 'bench.delivered', target: 'invoice-42' }),
-    });
+    const written = await ctx.load(
+      `webhooks: audit append with one endpoint subscribed${where}`,
+      await auditAppend(platform, 'bench-webhooks', { action: 'bench.delivered', target: 'invoice-42' }),
+    );
     ctx.progress('  waiting for the deliveries to drain');
     for (let quiet = 0; quiet < 4;) {
       const before = arrivals.length;
@@ -525,13 +581,13 @@ scenarios.webhooks = async function webhooks(ctx) {
     return [
       {
         key: 'webhook-append',
-        label: 'Audit append with a webhook endpoint subscribed',
+        label: `Audit append with a webhook endpoint subscribed${where}`,
         ...written,
         unit: 'records/s',
       },
       {
         key: 'webhook-deliveries',
-        label: 'Webhook deliveries to a local receiver (1 endpoint, 8 in flight)',
+        label: `Webhook deliveries to a local receiver (1 endpoint, 8 in flight)${where}`,
         rps,
         p50: percentile(latencies, 50),
         p99: percentile(latencies, 99),
@@ -544,7 +600,7 @@ scenarios.webhooks = async function webhooks(ctx) {
     await api('DELETE', `/${endpoint.id}`);
     receiver.close();
   }
-};
+}
 
 /**
  * SCIM provisioning as an identity provider drives it: users created, then looked up by
@@ -664,6 +720,9 @@ scenarios.masking = async function masking(ctx) {
   }
 };
 
+/** The bare grpc-js echo the sidecar's RPC rows are compared with (issue 45). */
+scenarios['grpc-floor'] = grpcFloor;
+
 /**
  * CheckRateLimit at the sidecar over gRPC, counting in memory and (a second sidecar started with
  * RATE_LIMIT_REDIS_URL) in Redis: calls/s and latency, each call one descriptor of 1,000 addresses
@@ -725,6 +784,7 @@ scenarios['rate-limit'] = async function rateLimit(ctx) {
         connections: ctx.options.connections,
         ...row,
         unit: 'calls/s',
+        ratios: [{ against: 'grpc-floor' }],
       });
     } finally {
       client.close();
@@ -855,6 +915,7 @@ scenarios.flags = async function flags(ctx) {
         connections: ctx.options.connections,
         ...row,
         unit: 'calls/s',
+        ratios: [{ against: 'grpc-floor' }],
       },
     ];
   } finally {
@@ -869,16 +930,7 @@ scenarios.flags = async function flags(ctx) {
  */
 scenarios.quotas = async function quotas(ctx) {
   const { platform } = ctx;
-  const admin = (await issueToken(`${platform.baseUrl}/v1/oauth/token`, platform.admin, 'admin.*'))
-    .access_token;
-  const put = async (path, body) => {
-    const response = await fetch(`${platform.baseUrl}/api/v1${path}`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (response.status !== 200) throw new Error(`PUT ${path}: ${response.status}`);
-  };
+  const put = await adminPut(platform);
   const suffix = Date.now().toString(36);
   await put('/plans/bench-metered', {
     features: { sso: true, seats: 50 },
@@ -964,6 +1016,7 @@ async function quotaServiceRows(ctx) {
       connections: ctx.options.connections,
       ...row,
       unit: 'calls/s',
+      ratios: [{ against: 'grpc-floor' }],
     });
   } finally {
     entitlements.close();
@@ -989,6 +1042,7 @@ async function quotaServiceRows(ctx) {
         connections: ctx.options.connections,
         ...row,
         unit: 'calls/s',
+        ratios: [{ against: 'grpc-floor' }],
       });
     } finally {
       client.close();
@@ -1042,14 +1096,81 @@ scenarios.secrets = async function secrets(ctx) {
 };
 
 /**
- * The job queue end to end (issue 13): jobs submitted over REST and run by 4 SDK JobWorkers
- * (long-poll claims, completion), from the first submission to the last SUCCEEDED; the latency
- * of each is its `finished_at` less its `created_at`, as the control plane stored them.
+ * The job queue end to end (issue 13) beside pg-boss and graphile-worker (issue 45): the same
+ * jobs (a `{ n }` payload, a handler that does nothing) through the platform, submitted over
+ * REST and run by 4 SDK JobWorkers (long-poll claims, completion), on the main platform and on
+ * one on Postgres (the peers' database), and through the two peers with 4 workers each on
+ * scratch databases of the same Postgres, every queue's workers in the harness's process
+ * (bench/lib/job-peers.mjs). Rows per queue: jobs/s from the first submission to the last
+ * completion, measured in turns; and submission to start with the workers idle.
  */
 scenarios.jobs = async function jobs(ctx) {
-  const { platform } = ctx;
   // A hundred jobs per second of the run's duration: 1,500 in a full run, 500 quick.
   const count = ctx.options.duration * 100;
+  const idleCount = Math.max(5, ctx.options.duration * 3);
+  const platforms = await platformsOn(ctx, ['postgres']);
+  const queues = await Promise.all(platforms.map(platformJobQueue));
+  queues.push(await pgBossQueue(await scratchDatabase('pg_boss'), { batchSize: PG_BOSS_BATCH_SIZE }));
+  queues.push(await graphileWorkerQueue(await scratchDatabase('graphile_worker')));
+  try {
+    const watched = [];
+    for (const queue of queues) watched.push(await started(queue));
+    const throughput = await jobsInTurns(ctx, watched, count);
+    const idle = [];
+    for (const queue of watched) {
+      ctx.progress(`  ${queue.queue.name}: ${idleCount} jobs one at a time, the workers idle`);
+      idle.push(await idleStart(queue, idleCount));
+    }
+    const idleLabel = (what) => `Job submission to its handler's start, workers idle (${what})`;
+    const platformRows = platforms.flatMap(({ database }, i) =>
+      rowsOn(ctx, database, [
+        {
+          key: 'jobs',
+          label: `Jobs from submission to SUCCEEDED, 4 SDK workers, ${DATABASE_NAMES[database]} (${count} jobs)`,
+          ...throughput[i],
+          ratios:
+            database === 'postgres' ? [{ against: 'jobs-pg-boss' }, { against: 'jobs-graphile-worker' }] : [],
+        },
+        {
+          key: 'jobs-idle-start',
+          label: idleLabel(`platform, ${DATABASE_NAMES[database]}`),
+          ...idle[i],
+          unit: 'jobs',
+        },
+      ]),
+    );
+    const peer = platforms.length;
+    return [
+      ...platformRows,
+      {
+        key: 'jobs-pg-boss',
+        label: `Jobs from submission to completed, pg-boss 10.4.2 (4 workers, up to ${PG_BOSS_BATCH_SIZE} a poll)`,
+        ...throughput[peer],
+      },
+      { key: 'jobs-idle-start-pg-boss', label: idleLabel('pg-boss'), ...idle[peer], unit: 'jobs' },
+      {
+        key: 'jobs-graphile-worker',
+        label: 'Jobs from submission to completed, graphile-worker 0.17.3 (4 workers)',
+        ...throughput[peer + 1],
+      },
+      {
+        key: 'jobs-idle-start-graphile-worker',
+        label: idleLabel('graphile-worker'),
+        ...idle[peer + 1],
+        unit: 'jobs',
+      },
+    ];
+  } finally {
+    await Promise.all(queues.map((queue) => queue.stop()));
+  }
+};
+
+/**
+ * The platform as a job queue for job-peers.mjs: a submitter and a worker app registered, jobs
+ * submitted over REST; its record of a job's end is the SUCCEEDED list (`finished_at` less
+ * `created_at`, the control plane's clock).
+ */
+async function platformJobQueue({ database, platform }) {
   const tokenUrl = `${platform.baseUrl}/v1/oauth/token`;
   const stamp = Date.now().toString(36);
   const submitter = await registerServiceApp(platform, `bench-jobs-${stamp}`, ['jobs.read', 'jobs.write']);
@@ -1057,69 +1178,44 @@ scenarios.jobs = async function jobs(ctx) {
   const token = (await issueToken(tokenUrl, submitter, 'jobs.read jobs.write')).access_token;
   const tokens = new ServiceTokenSource({ baseUrl: platform.baseUrl, ...worker, scope: 'jobs.work' });
   const client = new PlatformClient({ baseUrl: platform.baseUrl, tokens });
-  let ran = 0;
-  const workers = Array.from(
-    { length: 4 },
-    () => new JobWorker(client, { types: ['bench.echo'], handler: async (payload) => ((ran += 1), payload) }),
-  );
-  for (const w of workers) w.start();
   const jobsUrl = `${platform.baseUrl}/api/v1/tenants/bench/jobs`;
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  try {
-    ctx.progress(`  jobs: ${count} submitted, run by 4 workers`);
-    const started = performance.now();
-    let next = 0;
-    let errors = 0;
-    await Promise.all(
-      Array.from({ length: 16 }, async () => {
-        while (next < count) {
-          const n = next++;
-          const response = await fetch(jobsUrl, {
-            method: 'POST',
-            headers,
-            body: JSON.stringify({ type: 'bench.echo', payload: { n } }),
-          });
-          if (response.status !== 201) errors += 1;
-          await response.arrayBuffer();
-        }
-      }),
-    );
-    const finished = [];
-    while (finished.length < count - errors) {
-      finished.length = 0;
-      let after = '';
-      for (;;) {
-        const page = await (
-          await fetch(`${jobsUrl}?state=SUCCEEDED&limit=1000${after && `&after=${after}`}`, { headers })
-        ).json();
-        finished.push(...page.jobs);
-        if (!page.next_after) break;
-        after = page.next_after;
-      }
-      if (performance.now() - started > 120_000)
-        throw new Error(`only ${finished.length} of ${count} jobs succeeded in 120 s`);
-      if (finished.length < count - errors) await new Promise((resolve) => setTimeout(resolve, 100));
+  const succeeded = async () => {
+    const jobs = [];
+    for (let after = ''; ;) {
+      const page = await (
+        await fetch(`${jobsUrl}?state=SUCCEEDED&limit=1000${after && `&after=${after}`}`, { headers })
+      ).json();
+      jobs.push(...page.jobs);
+      if (!page.next_after) return jobs;
+      after = page.next_after;
     }
-    const seconds = (performance.now() - started) / 1000;
-    const latencies = finished
-      .map((j) => Date.parse(j.finished_at) - Date.parse(j.created_at))
-      .sort((a, b) => a - b);
-    return [
-      {
-        key: 'jobs',
-        label: `Jobs from submission to SUCCEEDED, 4 SDK workers (${count} jobs)`,
-        connections: 16,
-        rps: Math.round(count / seconds),
-        p50: percentile(latencies, 50),
-        p99: percentile(latencies, 99),
-        errors: errors + (ran < count ? count - ran : 0),
-        unit: 'jobs/s',
-      },
-    ];
-  } finally {
-    await Promise.all(workers.map((w) => w.stop()));
-  }
-};
+  };
+  let workers = [];
+  return {
+    name: `platform on ${DATABASE_NAMES[database]}`,
+    start(onJob) {
+      workers = Array.from(
+        { length: WORKERS },
+        () => new JobWorker(client, { types: [JOB_TYPE], handler: async (payload) => onJob(payload) }),
+      );
+      for (const w of workers) w.start();
+    },
+    async submit(payload) {
+      const response = await fetch(jobsUrl, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ type: JOB_TYPE, payload }),
+      });
+      await response.arrayBuffer();
+      return response.status === 201;
+    },
+    completed: async () => (await succeeded()).length,
+    latencies: async () =>
+      (await succeeded()).map((job) => Date.parse(job.finished_at) - Date.parse(job.created_at)),
+    stop: () => Promise.all(workers.map((w) => w.stop())),
+  };
+}
 
 /**
  * The protected request at scale (issue 15): `--tokens` distinct tokens, drawn uniformly and with
