@@ -6,6 +6,8 @@ import { describeWithPrerequisite } from './prerequisite';
 const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 /** libfaketime reads the offset file again at most this often (seconds). */
 const REREAD_SECONDS = 1;
+/** How long the processes may take to read a new offset. */
+const SETTLE_TIMEOUT_MS = 15_000;
 
 /** `describe` for suites that move the platform's clock (Debian's libfaketime, scripts/ci-faketime.sh). */
 export function describeWithManualClock(name: string, suite: () => void): void {
@@ -45,11 +47,23 @@ export class ManualPlatformClock {
     };
   }
 
-  /** Moves the processes' clocks to `instant`; resolves once every process reads the new offset. */
-  async setTo(instant: Date): Promise<void> {
+  /**
+   * Moves the processes' clocks to `instant`, from which time runs on. Resolves once each of
+   * `watched` (URLs of the processes' HTTP servers) answers with a `Date` header at or past it:
+   * libfaketime reads the file again within a second or two, each process on its own.
+   */
+  async setTo(instant: Date, watched: string[]): Promise<void> {
     const seconds = Math.round((instant.getTime() - Date.now()) / 1000);
     writeFileSync(this.file, seconds < 0 ? String(seconds) : `+${seconds}`);
-    await new Promise((resolve) => setTimeout(resolve, (REREAD_SECONDS + 0.5) * 1000));
+    const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+    for (const url of watched) {
+      // The header has whole seconds: a second of slack.
+      while (Date.parse((await fetch(url)).headers.get('date') ?? '') < instant.getTime() - 1_000) {
+        if (Date.now() > deadline)
+          throw new Error(`${url} did not take the clock to ${instant.toISOString()}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
   }
 
   remove(): void {

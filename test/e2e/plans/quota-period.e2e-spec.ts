@@ -70,6 +70,8 @@ describeWithManualClock('a quota period ends on the tenant’s calendar and its 
     const tenant = `period-${randomBytes(3).toString('hex')}`;
     const app = { clientId: `period-app-${randomBytes(3).toString('hex')}`, clientSecret: '' };
 
+    /** The processes whose clocks count: the control plane's windows, the backend's answers. */
+    const watched = () => [`${platform.controlPlaneUrl}/health`, `${platform.baseUrl}/health`];
     /** A fresh admin token: the platform's clock moves by days, past any token's lifetime. */
     const admin = async () => adminToken(await discover(platform), platform);
     const api = async (method: string, path: string, body?: unknown) =>
@@ -113,7 +115,7 @@ describeWithManualClock('a quota period ends on the tenant’s calendar and its 
     });
 
     it('refuses past the limit until the tenant’s month ends, then grants again and keeps the ended window', async () => {
-      await clock.setTo(new Date(NEXT_MONTH.getTime() - BEFORE_THE_END_MS));
+      await clock.setTo(new Date(NEXT_MONTH.getTime() - BEFORE_THE_END_MS), watched());
       expect((await token()).status).toBe(200);
       expect((await token()).status).toBe(200);
       const refused = await token();
@@ -125,7 +127,7 @@ describeWithManualClock('a quota period ends on the tenant’s calendar and its 
         `the tokens_issued quota of tenant ${tenant} (2 per month) is used up until ${NEXT_MONTH.toISOString()}`,
       );
 
-      await clock.setTo(new Date(NEXT_MONTH.getTime() + 5_000));
+      await clock.setTo(new Date(NEXT_MONTH.getTime() + 5_000), watched());
       expect((await token()).status).toBe(200);
 
       // Redis counts first and the database a moment later (docs/plans.md, "Counting"): both agree within seconds.
