@@ -49,6 +49,13 @@ describe('plans and quotas over REST', () => {
     return { app, token: token.access_token };
   };
 
+  /** A plan of these quotas, in force for `planTenant` since the start of 2026. */
+  const subscribe = async (planTenant: string, planName: string, quotas: object) => {
+    expect((await api('PUT', `/plans/${planName}`, admin, { quotas })).status).toBe(200);
+    const assign = { assignments: [{ plan: planName, from: '2026-01-01T00:00:00Z' }] };
+    expect((await api('PUT', `/tenants/${planTenant}/subscription`, admin, assign)).status).toBe(200);
+  };
+
   beforeAll(async () => {
     as = await discover(platform);
     admin = await adminToken(as, platform);
@@ -225,20 +232,7 @@ describe('plans and quotas over REST', () => {
   it('counts new jobs against jobs_submitted: a resubmission with its key counts nothing, past the quota 429', async () => {
     const jobsPlan = `jobs-${suffix}`;
     const jobsTenant = `plans-jobs-${suffix}`;
-    expect(
-      (
-        await api('PUT', `/plans/${jobsPlan}`, admin, {
-          quotas: { jobs_submitted: { limit: 2, period: 'day' } },
-        })
-      ).status,
-    ).toBe(200);
-    expect(
-      (
-        await api('PUT', `/tenants/${jobsTenant}/subscription`, admin, {
-          assignments: [{ plan: jobsPlan, from: '2026-01-01T00:00:00Z' }],
-        })
-      ).status,
-    ).toBe(200);
+    await subscribe(jobsTenant, jobsPlan, { jobs_submitted: { limit: 2, period: 'day' } });
     const { token } = await serviceToken(`plans-submitter-${suffix}`, jobsTenant, ['jobs.write']);
     const submit = (key: string) =>
       api('POST', `/tenants/${jobsTenant}/jobs`, token, { type: 'report', idempotency_key: key });
@@ -261,15 +255,7 @@ describe('plans and quotas over REST', () => {
   it('counts secret values stored against secrets_stored: a refused write gives its unit back, past the quota 429', async () => {
     const secretsPlan = `secrets-${suffix}`;
     const secretsTenant = `plans-secrets-${suffix}`;
-    expect(
-      (
-        await api('PUT', `/plans/${secretsPlan}`, admin, {
-          quotas: { secrets_stored: { limit: 2, period: 'month' } },
-        })
-      ).status,
-    ).toBe(200);
-    const assign = { assignments: [{ plan: secretsPlan, from: '2026-01-01T00:00:00Z' }] };
-    expect((await api('PUT', `/tenants/${secretsTenant}/subscription`, admin, assign)).status).toBe(200);
+    await subscribe(secretsTenant, secretsPlan, { secrets_stored: { limit: 2, period: 'month' } });
     const { token } = await serviceToken(`plans-keeper-${suffix}`, secretsTenant, [
       'secrets.write',
       'quotas.read',
@@ -297,15 +283,7 @@ describe('plans and quotas over REST', () => {
   it('counts the tenant’s API calls against api_calls: past the hard quota 429 with Retry-After', async () => {
     const callsPlan = `calls-${suffix}`;
     const callsTenant = `plans-calls-${suffix}`;
-    expect(
-      (
-        await api('PUT', `/plans/${callsPlan}`, admin, {
-          quotas: { api_calls: { limit: 2, period: 'hour' } },
-        })
-      ).status,
-    ).toBe(200);
-    const assign = { assignments: [{ plan: callsPlan, from: '2026-01-01T00:00:00Z' }] };
-    expect((await api('PUT', `/tenants/${callsTenant}/subscription`, admin, assign)).status).toBe(200);
+    await subscribe(callsTenant, callsPlan, { api_calls: { limit: 2, period: 'hour' } });
     const { token } = await serviceToken(`plans-caller-${suffix}`, callsTenant, ['entitlements.read']);
     expect((await api('GET', `/tenants/${callsTenant}/entitlements`, token)).status).toBe(200);
     expect((await api('GET', `/tenants/${callsTenant}/entitlements`, token)).status).toBe(200);
