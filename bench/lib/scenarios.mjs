@@ -53,6 +53,11 @@ const { JobWorker, PlatformClient, ServiceTokenSource } = require('@platform/sdk
  * the submitters reach; one a poll, they run 8 (docs/performance.md, issue 45).
  */
 const PG_BOSS_BATCH_SIZE = 100;
+/**
+ * Jobs each of the platform's 4 SDK workers runs at once (its `concurrency`): it claims as many
+ * as it has free slots in one call, and reports those that end together in one call.
+ */
+const PLATFORM_WORKER_CONCURRENCY = 25;
 /** How long one revocation may take to reach the second sidecar before it counts as an error. */
 const PROPAGATION_TIMEOUT_MS = 5_000;
 
@@ -1098,7 +1103,8 @@ scenarios.secrets = async function secrets(ctx) {
 /**
  * The job queue end to end (issue 13) beside pg-boss and graphile-worker (issue 45): the same
  * jobs (a `{ n }` payload, a handler that does nothing) through the platform, submitted over
- * REST and run by 4 SDK JobWorkers (long-poll claims, completion), on the main platform and on
+ * REST and run by 4 SDK JobWorkers (long-poll claims of up to their free slots, completions
+ * reported together), on the main platform and on
  * one on Postgres (the peers' database), and through the two peers with 4 workers each on
  * scratch databases of the same Postgres, every queue's workers in the harness's process
  * (bench/lib/job-peers.mjs). Rows per queue: jobs/s from the first submission to the last
@@ -1126,7 +1132,7 @@ scenarios.jobs = async function jobs(ctx) {
       rowsOn(ctx, database, [
         {
           key: 'jobs',
-          label: `Jobs from submission to SUCCEEDED, 4 SDK workers, ${DATABASE_NAMES[database]} (${count} jobs)`,
+          label: `Jobs from submission to SUCCEEDED, 4 SDK workers (${PLATFORM_WORKER_CONCURRENCY} at once each), ${DATABASE_NAMES[database]} (${count} jobs)`,
           ...throughput[i],
           ratios:
             database === 'postgres' ? [{ against: 'jobs-pg-boss' }, { against: 'jobs-graphile-worker' }] : [],
@@ -1197,7 +1203,12 @@ async function platformJobQueue({ database, platform }) {
     start(onJob) {
       workers = Array.from(
         { length: WORKERS },
-        () => new JobWorker(client, { types: [JOB_TYPE], handler: async (payload) => onJob(payload) }),
+        () =>
+          new JobWorker(client, {
+            types: [JOB_TYPE],
+            concurrency: PLATFORM_WORKER_CONCURRENCY,
+            handler: async (payload) => onJob(payload),
+          }),
       );
       for (const w of workers) w.start();
     },

@@ -307,6 +307,20 @@ export class ClaimJobDto {
   wait_seconds?: number;
 }
 
+@ApiSchema({ name: 'JobClaims', description: 'What a worker asks for, several jobs at once.' })
+export class ClaimJobsDto extends ClaimJobDto {
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    default: 1,
+    description: 'Take up to this many jobs (each under a lease of its own).',
+  })
+  @IsOptional()
+  @IsInt()
+  max_jobs?: number;
+}
+
 @ApiSchema({ name: 'JobLease', description: 'A worker’s hold on a job.' })
 export class JobLeaseDto {
   @ApiProperty({
@@ -323,6 +337,15 @@ export class JobLeaseDto {
 export class ClaimedJobDto extends JobDto {
   @ApiProperty({ type: JobLeaseDto })
   lease: JobLeaseDto;
+}
+
+@ApiSchema({
+  name: 'ClaimedJobs',
+  description: 'The jobs claimed, oldest first; none after waiting in vain.',
+})
+export class ClaimedJobsDto {
+  @ApiProperty({ type: [ClaimedJobDto] })
+  jobs: ClaimedJobDto[];
 }
 
 @ApiSchema({ name: 'JobHeartbeat' })
@@ -392,6 +415,59 @@ export class CompleteJobDto {
   @ValidateNested()
   @Type(() => JobFailureDto)
   error?: JobFailureDto;
+}
+
+@ApiSchema({ name: 'JobCompletionReport', description: 'How one attempt ended, in a batch.' })
+export class JobCompletionItemDto extends CompleteJobDto {
+  @ApiProperty({ description: 'The job.' })
+  @IsString()
+  @MaxLength(64)
+  id: string;
+}
+
+@ApiSchema({ name: 'JobCompletions', description: 'How several attempts ended.' })
+export class CompleteJobsDto {
+  @ApiProperty({ type: [JobCompletionItemDto], description: '1 to 100 reports, each judged alone.' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => JobCompletionItemDto)
+  completions: JobCompletionItemDto[];
+}
+
+@ApiSchema({ name: 'JobCompletionRefusal', description: 'Why one report was refused.' })
+export class JobCompletionRefusalDto {
+  @ApiProperty({
+    type: 'integer',
+    enum: [400, 403, 404, 409],
+    description: 'The status the report alone would have had.',
+  })
+  status: number;
+
+  @ApiProperty()
+  detail: string;
+}
+
+@ApiSchema({
+  name: 'JobCompletionResult',
+  description: 'What became of one report: the job’s state now, or the refusal.',
+})
+export class JobCompletionResultDto {
+  @ApiProperty()
+  id: string;
+
+  @ApiPropertyOptional({ ...STATE, description: 'The job’s state now (the report was applied).' })
+  state?: string;
+
+  @ApiPropertyOptional({ type: JobCompletionRefusalDto })
+  refused?: JobCompletionRefusalDto;
+}
+
+@ApiSchema({ name: 'JobCompletionResults', description: 'A result for each report, in their order.' })
+export class JobCompletionResultsDto {
+  @ApiProperty({ type: [JobCompletionResultDto] })
+  results: JobCompletionResultDto[];
 }
 
 const JOBS_PATH = 'api/v1/tenants/:tenant/jobs';
@@ -555,6 +631,20 @@ export const JOB_WORKER_OPERATIONS = {
     refuses: { 400: 'No types, a malformed type, a lease out of range.' },
     longPoll: true,
   }),
+  claimMany: operation({
+    id: 'claimJobs',
+    tag: 'Jobs',
+    summary: 'Claim up to `max_jobs` jobs of the types a worker runs',
+    description: `${WORK} The claim's rules for up to \`max_jobs\` jobs at once, oldest first, each RUNNING under a lease of its own; an empty list after waiting \`wait_seconds\` in vain (long poll). The SDK's \`JobWorker\` claims as many as it has free slots.`,
+    method: 'POST',
+    path: `${WORKERS_PATH}/claims`,
+    internal: `${WORKERS_INTERNAL}/claims`,
+    caller: { kind: 'permission', action: 'jobs.work', tenantBody: 'tenant' },
+    body: { type: 'json', model: ClaimJobsDto },
+    answer: { status: 200, model: ClaimedJobsDto, description: 'The jobs with their leases (maybe none).' },
+    refuses: { 400: 'No types, a malformed type, a lease or `max_jobs` out of range.' },
+    longPoll: true,
+  }),
   heartbeat: operation({
     id: 'heartbeatJob',
     tag: 'Jobs',
@@ -597,5 +687,19 @@ export const JOB_WORKER_OPERATIONS = {
     body: { type: 'json', model: CompleteJobDto },
     answer: { status: 200, model: JobDto, description: 'The job as it is now.' },
     refuses: { 400: 'An unknown outcome, an output over 32 KiB.', 409: LEASE_GONE },
+  }),
+  completeMany: operation({
+    id: 'completeJobs',
+    tag: 'Jobs',
+    summary: 'Report how several attempts ended',
+    description: `${WORK} The completion's rules for 1 to 100 reports at once, each judged alone and applied in one transaction: a result for each, in their order, with the job's state or the status the report alone would have had (403, 404, 409, 400). Audited, one record per job.`,
+    method: 'POST',
+    path: `${WORKERS_PATH}/completions`,
+    internal: `${WORKERS_INTERNAL}/completions`,
+    caller: HOLDING_WORKER,
+    opaque: ['completions[].output'],
+    body: { type: 'json', model: CompleteJobsDto },
+    answer: { status: 200, model: JobCompletionResultsDto, description: 'A result for each report.' },
+    refuses: { 400: 'No reports, more than 100, an unknown outcome.' },
   }),
 };

@@ -35,6 +35,16 @@ describe(findUnstorableText.name, () => {
     expect(findUnstorableText({ type: '\u0000', payload: '\u0000' }, '', opaque)?.where).toBe('type');
   });
 
+  it('names opaque members inside arrays by their path without indices', () => {
+    const opaque = (member: string) => member === 'completions[].output';
+    const body = { completions: [{ output: '\u0000' }, { output: { o: '\u0000' } }] };
+    expect(findUnstorableText(body, '', opaque)).toBeUndefined();
+    expect(findUnstorableText({ completions: [{ output: 'x', id: '\u0000' }] }, '', opaque)?.where).toBe(
+      'completions[0].id',
+    );
+    expect(findUnstorableText({ output: '\u0000' }, '', opaque)?.where).toBe('output');
+  });
+
   it('leaves bytes, numbers and null alone', () => {
     expect(findUnstorableText({ raw: Buffer.from([0]), n: 0, none: null }, '')).toBeUndefined();
   });

@@ -24,7 +24,8 @@ export interface UnstorableText {
 /**
  * The first text in `value` (a string, or JSON-like arrays and objects, keys included) that
  * breaks the rule, named by its path under `where` (`''`: members by their own names).
- * `opaque(member)` says which top-level members are opaque.
+ * `opaque(path)` says which members are opaque, by their path with array indices left out (`output`,
+ * `completions[].output`).
  */
 export function findUnstorableText(
   value: unknown,
@@ -48,7 +49,7 @@ function search(
   if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return undefined;
   if (Array.isArray(value)) {
     for (const [index, item] of value.entries()) {
-      const found = search(item, `${where}[${index}]`, opaque);
+      const found = search(item, `${where}[${index}]`, opaque, opaqueMember);
       if (found) return found;
     }
     return undefined;
@@ -56,8 +57,12 @@ function search(
   for (const [key, item] of Object.entries(value)) {
     const keyFault = textFault(key, opaque);
     if (keyFault !== undefined) return { where: `a member name of ${where || 'the body'}`, fault: keyFault };
-    const found = search(item, where ? `${where}.${key}` : key, opaque || (opaqueMember?.(key) ?? false));
+    const path = where ? `${where}.${key}` : key;
+    const opaqueHere = opaque || (opaqueMember?.(withoutIndices(path)) ?? false);
+    const found = search(item, path, opaqueHere, opaqueMember);
     if (found) return found;
   }
   return undefined;
 }
+
+const withoutIndices = (path: string): string => (path.includes('[') ? path.replace(/\[\d+\]/g, '[]') : path);

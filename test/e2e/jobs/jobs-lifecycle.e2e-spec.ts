@@ -309,6 +309,100 @@ describe('jobs: submit, run, watch, cancel, over REST and gRPC', () => {
     expect(missing.error?.code).toBe(grpc.status.NOT_FOUND);
   });
 
+  it('claims several jobs in one call and reports several in one, each report judged alone', async () => {
+    const as = await discover(platform);
+    const admin = await adminToken(as, platform);
+    const token = async (clientId: string) =>
+      (await serviceClient(platform.baseUrl, admin, platform, clientId, ['jobs.work'])).token();
+    const [batcher, other] = [await token('lifecycle-batcher'), await token('lifecycle-other-worker')];
+    const type = 'lifecycle.batch.task';
+    const submitted: string[] = [];
+    for (let n = 0; n < 3; n++) submitted.push((await jobs.submit(ACME, { type, payload: { n } })).id);
+    const claim = async (max_jobs: number) => {
+      const response = await rest(batcher, 'POST', '/jobs/claims', { types: [type], max_jobs });
+      expect(response.status).toBe(200);
+      return (
+        (await response.json()) as { jobs: Array<{ id: string; attempt: number; lease: { id: string } }> }
+      ).jobs;
+    };
+
+    const first = await claim(2);
+    expect(first.map((j) => j.id)).toEqual(submitted.slice(0, 2));
+    expect(first[0].lease.id).not.toBe(first[1].lease.id);
+    const [last] = await claim(5);
+    expect(last.id).toBe(submitted[2]);
+    expect(await claim(5)).toEqual([]);
+
+    const report = (id: string, lease_id: string, outcome = 'succeeded') => ({ id, lease_id, outcome });
+    const completions = [
+      { ...report(first[0].id, first[0].lease.id), output: { n: 0 } },
+      report(first[1].id, 'not-its-lease'),
+      report(last.id, last.lease.id, 'failed'),
+      report('0000nope', 'x'),
+    ];
+    expect((await rest(other, 'POST', '/jobs/completions', { completions })).status).toBe(200);
+    const response = await rest(batcher, 'POST', '/jobs/completions', { completions });
+    expect(response.status).toBe(200);
+    const { results } = (await response.json()) as {
+      results: Array<{ id: string; state?: string; refused?: { status: number } }>;
+    };
+    expect(results.map((r) => r.state ?? r.refused?.status)).toEqual(['SUCCEEDED', 409, 'QUEUED', 404]);
+    await expect(jobs.get(ACME, first[0].id)).resolves.toMatchObject({
+      state: 'SUCCEEDED',
+      output: { n: 0 },
+    });
+    await expect(jobs.get(ACME, first[1].id)).resolves.toMatchObject({ state: 'RUNNING' });
+    await expect(jobs.get(ACME, last.id)).resolves.toMatchObject({ state: 'QUEUED', attempt: 1 });
+    // Another worker holding no lease on them was refused each (above, before the holder's reports).
+    const stolen = await rest(other, 'POST', '/jobs/completions', {
+      completions: [report(first[1].id, first[1].lease.id)],
+    });
+    expect(((await stolen.json()) as { results: unknown[] }).results).toEqual([
+      { id: first[1].id, refused: { status: 403, detail: expect.stringContaining('another worker') } },
+    ]);
+
+    expect((await rest(submitter.token, 'POST', '/jobs/claims', { types: [type] })).status).toBe(403);
+    expect((await rest(submitter.token, 'POST', '/jobs/completions', { completions })).status).toBe(403);
+    for (const [path, body] of [
+      ['/jobs/claims', { types: [type], max_jobs: 0 }],
+      ['/jobs/claims', { types: [type], max_jobs: 101 }],
+      ['/jobs/completions', { completions: [] }],
+      ['/jobs/completions', { completions: Array.from({ length: 101 }, () => report('a', 'b')) }],
+      ['/jobs/completions', { completions: [{ ...report('a', 'b'), outcome: 'maybe' }] }],
+    ] as const) {
+      const refused = await rest(batcher, 'POST', path, body);
+      expect({ path, status: refused.status }).toEqual({ path, status: 400 });
+    }
+  });
+
+  it('runs up to `concurrency` jobs at once in one worker, every one to SUCCEEDED', async () => {
+    const type = 'lifecycle.parallel.task';
+    let running = 0;
+    let most = 0;
+    const worker = new JobWorker(workerClient, {
+      types: [type],
+      concurrency: 4,
+      handler: async (payload) => {
+        most = Math.max(most, ++running);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        running--;
+        return payload;
+      },
+    });
+    const submitted = await Promise.all(
+      Array.from({ length: 10 }, (_, n) => jobs.submit(ACME, { type, payload: { n } })),
+    );
+    worker.start();
+    workers.push(worker);
+    for (const job of submitted) {
+      await expect(untilJob(jobs, ACME, job.id, (j) => j.done)).resolves.toMatchObject({
+        state: 'SUCCEEDED',
+        output: job.payload,
+      });
+    }
+    expect(most).toBe(4);
+  });
+
   it('lets go of a worker that leaves while its claim waits: the next claim gets the job, its first attempt', async () => {
     const as = await discover(platform);
     const admin = await adminToken(as, platform);

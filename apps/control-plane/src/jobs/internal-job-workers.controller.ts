@@ -2,12 +2,16 @@ import { Body, Controller, Param, Res } from '@nestjs/common';
 import {
   AppendJobLogsDto,
   ClaimJobDto,
+  ClaimJobsDto,
   CompleteJobDto,
+  CompleteJobsDto,
+  type ClaimedJobsDto,
   JOB_WORKER_OPERATIONS,
   JobHeartbeatDto,
+  type JobCompletionResultsDto,
 } from '@platform/contract';
-import { type ActingPrincipal, JobQueue, type JobOutcome } from '@platform/domain';
-import { closeWithServer } from '@platform/http';
+import { type ActingPrincipal, type Job, JobQueue, type JobOutcome } from '@platform/domain';
+import { closeWithServer, domainStatus } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { Implements } from '../platform/implements';
 import { Caller } from '../tenants/principal';
@@ -38,31 +42,21 @@ export class InternalJobWorkersController {
     @Caller() worker: ActingPrincipal,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const deadline = Date.now() + Math.min(body.wait_seconds ?? 0, MAX_WAIT_SECONDS) * 1000;
-    // The caller left, or this server is closing: the wait ends at its next look.
-    let gone = false;
-    reply.raw.once('close', () => (gone = true));
-    const release = closeWithServer(reply.server, { close: () => (gone = true) });
-    try {
-      for (;;) {
-        const job = await this.queue.claim(worker, body.types, {
-          tenant: body.tenant,
-          leaseSeconds: body.lease_seconds,
-        });
-        if (job && gone) {
-          await this.queue.release(job);
-          break;
-        }
-        if (job) return toClaimedJobResponse(job);
-        const left = deadline - Date.now();
-        if (left <= 0 || gone) break;
-        await this.signals.next(left);
-      }
-    } finally {
-      release();
-    }
+    const [job] = await this.waitForJobs(body, worker, reply, 1);
+    if (job) return toClaimedJobResponse(job);
     void reply.status(204);
     return undefined;
+  }
+
+  /** Up to `max_jobs` claimed jobs; none when none came within `wait_seconds`. */
+  @Implements(JOB_WORKER_OPERATIONS.claimMany)
+  async claimMany(
+    @Body() body: ClaimJobsDto,
+    @Caller() worker: ActingPrincipal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<ClaimedJobsDto> {
+    const jobs = await this.waitForJobs(body, worker, reply, body.max_jobs ?? 1);
+    return { jobs: jobs.map(toClaimedJobResponse) };
   }
 
   @Implements(JOB_WORKER_OPERATIONS.heartbeat)
@@ -82,12 +76,71 @@ export class InternalJobWorkersController {
 
   @Implements(JOB_WORKER_OPERATIONS.complete)
   async complete(@Param('id') id: string, @Body() body: CompleteJobDto, @Caller() worker: ActingPrincipal) {
-    const report: JobOutcome =
-      body.outcome === 'succeeded'
-        ? { outcome: 'succeeded', output: body.output }
-        : body.outcome === 'failed'
-          ? { outcome: 'failed', message: body.error?.message ?? '', retryable: body.error?.retryable }
-          : { outcome: 'cancelled' };
-    return toJobResponse(await this.queue.complete(worker, id, body.lease_id, report));
+    return toJobResponse(await this.queue.complete(worker, id, body.lease_id, outcomeOf(body)));
   }
+
+  @Implements(JOB_WORKER_OPERATIONS.completeMany)
+  async completeMany(
+    @Body() body: CompleteJobsDto,
+    @Caller() worker: ActingPrincipal,
+  ): Promise<JobCompletionResultsDto> {
+    const results = await this.queue.completeMany(
+      worker,
+      body.completions.map((c) => ({ id: c.id, leaseId: c.lease_id, report: outcomeOf(c) })),
+    );
+    return {
+      results: results.map((result) =>
+        'error' in result
+          ? {
+              id: result.id,
+              refused: { status: domainStatus(result.error.code), detail: result.error.message },
+            }
+          : { id: result.id, state: result.job.state },
+      ),
+    };
+  }
+
+  /**
+   * Claims up to `max` jobs, waiting up to `wait_seconds` (long poll) for the first; a job
+   * claimed for a caller that left, or while this server closes, goes back to the queue.
+   */
+  private async waitForJobs(
+    body: ClaimJobDto,
+    worker: ActingPrincipal,
+    reply: FastifyReply,
+    max: number,
+  ): Promise<Job[]> {
+    const deadline = Date.now() + Math.min(body.wait_seconds ?? 0, MAX_WAIT_SECONDS) * 1000;
+    // The caller left, or this server is closing: the wait ends at its next look.
+    let gone = false;
+    reply.raw.once('close', () => (gone = true));
+    const release = closeWithServer(reply.server, { close: () => (gone = true) });
+    try {
+      for (;;) {
+        const jobs = await this.queue.claimMany(worker, body.types, {
+          tenant: body.tenant,
+          leaseSeconds: body.lease_seconds,
+          max,
+        });
+        if (jobs.length > 0 && gone) {
+          for (const job of jobs) await this.queue.release(job);
+          return [];
+        }
+        if (jobs.length > 0) return jobs;
+        const left = deadline - Date.now();
+        if (left <= 0 || gone) return [];
+        await this.signals.next(left);
+      }
+    } finally {
+      release();
+    }
+  }
+}
+
+function outcomeOf(body: CompleteJobDto): JobOutcome {
+  return body.outcome === 'succeeded'
+    ? { outcome: 'succeeded', output: body.output }
+    : body.outcome === 'failed'
+      ? { outcome: 'failed', message: body.error?.message ?? '', retryable: body.error?.retryable }
+      : { outcome: 'cancelled' };
 }

@@ -5,6 +5,7 @@ import { decide } from '../authority/decide';
 import { policyPrincipalOf } from '../authority/principal';
 import type { Clock } from '../clock';
 import { conflict, DomainError, notFound, validationFailed } from '../errors';
+import { GroupCommit } from '../group-commit';
 import { noUnitsTaken, PLATFORM_METERS, type UsageMeter } from '../plans/usage-meter';
 import type { Stores, Transactor } from '../storage';
 import { type ActingPrincipal, assertReachesTenant } from '../users/user-administration';
@@ -12,6 +13,7 @@ import {
   FINAL_JOB_STATES,
   type Job,
   type JobEvent,
+  type JobEventInput,
   type JobGuard,
   type JobLeaseHolder,
   type JobQuery,
@@ -39,6 +41,8 @@ export const MAX_LOG_LINES_PER_CALL = 500;
 const TYPE = /^[a-z][a-z0-9._-]{0,63}$/;
 const KEY = /^[\x21-\x7e]{1,128}$/;
 const SWEEP_PAGE = 100;
+/** Jobs one claim takes, and completions one call reports, at most. */
+export const MAX_JOBS_PER_CALL = 100;
 
 export interface JobSubmission {
   type: string;
@@ -63,6 +67,16 @@ export type JobOutcome =
   | { outcome: 'failed'; message: string; retryable?: boolean }
   | { outcome: 'cancelled' };
 
+/** One report of a batch: the job, the lease it was worked under, how the attempt ended. */
+export interface JobCompletion {
+  id: string;
+  leaseId: string;
+  report: JobOutcome;
+}
+
+/** What became of one completion of a batch: the job as it is now, or why it was refused. */
+export type JobCompletionResult = { id: string; job: Job } | { id: string; error: DomainError };
+
 /**
  * The job queue's rules (docs/jobs.md): submission (idempotent by key), cancellation, reading,
  * and the worker's side (claim under a lease, heartbeat, log lines, completion: a service
@@ -72,10 +86,35 @@ export type JobOutcome =
  * platform decided, its audit record.
  */
 export class JobQueue {
+  /**
+   * New jobs go in by group commit: the submissions of a turn in one transaction with their
+   * events and one append to the audit chain (whose lock every writer shares).
+   */
+  private readonly submissions = new GroupCommit<{ job: Job; actor: AuditActor }, boolean>((items) =>
+    this.transactor.inTransaction(async (stores) => {
+      const inserted: boolean[] = [];
+      for (const { job } of items) inserted.push((await stores.jobs.insertJob(job)) === 'created');
+      await this.recorded(
+        stores,
+        items
+          .filter((_, i) => inserted[i])
+          .map(({ job, actor }) => ({
+            job,
+            state: 'QUEUED' as const,
+            actor,
+            action: 'job.submitted',
+            attributes: { type: job.type },
+          })),
+        this.clock.now(),
+      );
+      return inserted;
+    }),
+  );
+
   constructor(
     private readonly jobs: Pick<
       JobStore,
-      'findJob' | 'findJobByIdempotencyKey' | 'listJobs' | 'listOverdueJobs' | 'listJobEvents'
+      'findJob' | 'findJobs' | 'findJobByIdempotencyKey' | 'listJobs' | 'listOverdueJobs' | 'listJobEvents'
     >,
     private readonly transactor: Transactor,
     private readonly trail: AuditTrail,
@@ -96,14 +135,8 @@ export class JobQueue {
       if (earlier) return { job: sameSubmission(earlier, job), created: false };
     }
     const giveBack = (await this.hooks.meter?.take(tenant, PLATFORM_METERS.jobsSubmitted)) ?? noUnitsTaken;
-    const inserted = await this.transactor
-      .inTransaction(async (stores) => {
-        if ((await stores.jobs.insertJob(job)) === 'duplicate') return false;
-        await this.recorded(stores, job, 'QUEUED', auditActorOf(principal), 'job.submitted', {
-          type: job.type,
-        });
-        return true;
-      })
+    const inserted = await this.submissions
+      .submit({ job, actor: auditActorOf(principal) })
       .catch(async (error: unknown) => {
         await giveBack();
         throw error;
@@ -191,19 +224,30 @@ export class JobQueue {
     return job;
   }
 
-  /**
-   * A worker takes the oldest claimable job of its types, leased for `leaseSeconds`; null: none.
-   * Only from `tenant` when named, else from the worker's own tenant when it is bound to one,
-   * else from every tenant. The lease records who claimed.
-   */
+  /** `claimMany` for one job; null: none. */
   async claim(
     worker: ActingPrincipal,
     types: readonly string[],
     options: { tenant?: string; leaseSeconds?: number } = {},
   ): Promise<Job | null> {
+    return (await this.claimMany(worker, types, { ...options, max: 1 }))[0] ?? null;
+  }
+
+  /**
+   * A worker takes up to `max` of the oldest claimable jobs of its types, each under a lease of
+   * its own for `leaseSeconds`, in one transaction; empty: none. Only from `tenant` when named,
+   * else from the worker's own tenant when it is bound to one, else from every tenant. The lease
+   * records who claimed.
+   */
+  async claimMany(
+    worker: ActingPrincipal,
+    types: readonly string[],
+    options: { tenant?: string; leaseSeconds?: number; max?: number } = {},
+  ): Promise<Job[]> {
     if (types.length === 0 || types.length > 50 || !types.every((t) => TYPE.test(t))) {
       throw validationFailed('types must be 1 to 50 job types (lower case, 1 to 64 of a-z 0-9 . _ -)');
     }
+    const max = bounded('max_jobs', options.max ?? 1, [1, MAX_JOBS_PER_CALL]);
     const tenant = options.tenant || worker.tenant || undefined;
     await this.assertMayWork(worker, tenant ?? '');
     const leaseSeconds = bounded(
@@ -212,23 +256,20 @@ export class JobQueue {
       LIMITS.leaseSeconds,
     );
     const now = this.clock.now();
-    const lease = {
-      id: randomBytes(16).toString('base64url'),
-      ...holderOf(worker),
-      expiresAt: after(now, leaseSeconds),
-    };
-    const claimed = await this.transactor.inTransaction(async (stores) => {
-      const job = await stores.jobs.claimJob({
+    const holder = holderOf(worker);
+    const expiresAt = after(now, leaseSeconds);
+    return this.transactor.inTransaction(async (stores) => {
+      const jobs = await stores.jobs.claimJobs({
         types,
         tenant,
         now,
-        lease,
+        limit: max,
+        leaseFor: () => ({ id: randomBytes(16).toString('base64url'), ...holder, expiresAt }),
         deadlineAt: (j) => after(now, j.timeoutSeconds),
       });
-      if (job) await this.event(stores, job, 'RUNNING');
-      return job;
+      await stores.jobs.appendJobEvents(jobs.map((job) => stateEvent(job, 'RUNNING', now)));
+      return jobs;
     });
-    return claimed;
   }
 
   /**
@@ -296,22 +337,68 @@ export class JobQueue {
    * remain, unless `retryable: false`; a job being cancelled ends CANCELLED unless it succeeded.
    */
   async complete(worker: ActingPrincipal, id: string, leaseId: string, report: JobOutcome): Promise<Job> {
-    if (report.outcome === 'succeeded') checkJson('output', report.output ?? null);
-    const job = await this.leased(worker, id, leaseId);
+    const [result] = await this.completeMany(worker, [{ id, leaseId, report }]);
+    if ('error' in result) throw result.error;
+    return result.job;
+  }
+
+  /**
+   * Reports of several attempts (`complete`'s rules, each judged alone) applied in one
+   * transaction with their events and audit records; a result for each, in their order.
+   */
+  async completeMany(
+    worker: ActingPrincipal,
+    completions: readonly JobCompletion[],
+  ): Promise<JobCompletionResult[]> {
+    if (completions.length === 0 || completions.length > MAX_JOBS_PER_CALL) {
+      throw validationFailed(`completions must be 1 to ${MAX_JOBS_PER_CALL} reports`);
+    }
+    const found = new Map((await this.jobs.findJobs(completions.map((c) => c.id))).map((j) => [j.id, j]));
     const now = this.clock.now();
-    const next = this.afterAttempt(job, report, now);
-    const done = await this.transition(
-      job,
-      { states: LEASED_JOB_STATES, leaseId, holder: holderOf(worker) },
-      next,
-      now,
-      { kind: 'app', id: worker.clientId },
-      `job.attempt_${report.outcome}`,
-      { attempt: job.attempt },
-    );
-    if (!done) throw leaseGone(id);
-    if (next.state === 'QUEUED') this.hooks.onQueued?.();
-    return this.current(id);
+    const results: JobCompletionResult[] = [];
+    const changes: Array<{ at: number; completion: JobCompletion; job: Job; next: Partial<Job> }> = [];
+    for (const completion of completions) {
+      const { id, leaseId, report } = completion;
+      try {
+        if (report.outcome === 'succeeded') checkJson('output', report.output ?? null);
+        const job = await this.leased(worker, id, leaseId, found.get(id));
+        changes.push({ at: results.length, completion, job, next: this.afterAttempt(job, report, now) });
+        results.push({ id, job });
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        results.push({ id, error });
+      }
+    }
+    const holder = holderOf(worker);
+    const actor: AuditActor = { kind: 'app', id: worker.clientId };
+    const applied = await this.transactor.inTransaction(async (stores) => {
+      const done: typeof changes = [];
+      for (const change of changes) {
+        const guard = { states: LEASED_JOB_STATES, leaseId: change.completion.leaseId, holder };
+        if (await stores.jobs.updateJob(change.job.id, guard, { ...change.next, updatedAt: now })) {
+          done.push(change);
+        }
+      }
+      await this.recorded(
+        stores,
+        done.map(({ job, next, completion }) => ({
+          job,
+          state: next.state as JobState,
+          actor,
+          action: `job.attempt_${completion.report.outcome}`,
+          attributes: { attempt: job.attempt },
+        })),
+        now,
+      );
+      return new Set(done);
+    });
+    for (const change of changes) {
+      results[change.at] = applied.has(change)
+        ? { id: change.job.id, job: { ...change.job, ...change.next, updatedAt: now } }
+        : { id: change.job.id, error: leaseGone(change.job.id) };
+    }
+    if ([...applied].some((change) => change.next.state === 'QUEUED')) this.hooks.onQueued?.();
+    return results;
   }
 
   /**
@@ -378,10 +465,16 @@ export class JobQueue {
 
   /**
    * The job, when `worker` may work its tenant's jobs (403), `leaseId` is its current lease (409)
-   * and `worker` is who claimed it (403: a lease id in other hands is worth nothing).
+   * and `worker` is who claimed it (403: a lease id in other hands is worth nothing). `found`:
+   * the job already read.
    */
-  private async leased(worker: ActingPrincipal, id: string, leaseId: string): Promise<Job> {
-    const job = await this.jobs.findJob(id);
+  private async leased(
+    worker: ActingPrincipal,
+    id: string,
+    leaseId: string,
+    found?: Job | null,
+  ): Promise<Job> {
+    const job = found === undefined ? await this.jobs.findJob(id) : found;
     if (!job) throw notFound(`job ${id}`);
     await this.assertMayWork(worker, job.tenant);
     if (!LEASED_JOB_STATES.includes(job.state) || job.lease?.id !== leaseId) throw leaseGone(id);
@@ -423,35 +516,26 @@ export class JobQueue {
   ): Promise<boolean> {
     return this.transactor.inTransaction(async (stores) => {
       if (!(await stores.jobs.updateJob(job.id, guard, { ...next, updatedAt: now }))) return false;
-      await this.recorded(stores, job, next.state as JobState, actor, action, attributes);
+      await this.recorded(stores, [{ job, state: next.state as JobState, actor, action, attributes }], now);
       return true;
     });
   }
 
-  private async event(stores: Stores, job: Job, state: JobState): Promise<void> {
-    await stores.jobs.appendJobEvents([
-      { jobId: job.id, kind: 'state', attempt: job.attempt, at: this.clock.now(), state, line: null },
-    ]);
-  }
-
-  private async recorded(
-    stores: Stores,
-    job: Job,
-    state: JobState,
-    actor: AuditActor,
-    action: string,
-    attributes: Record<string, string | number>,
-  ): Promise<void> {
-    await this.event(stores, job, state);
-    await stores.audit.appendAuditRecords([
-      this.trail.record({
-        actor,
-        action,
-        tenant: job.tenant,
-        target: job.id,
-        attributes: { ...attributes, state },
-      }),
-    ]);
+  /** The state events of these changes and their audit records, each appended at once. */
+  private async recorded(stores: Stores, changes: readonly RecordedChange[], now: Date): Promise<void> {
+    if (changes.length === 0) return;
+    await stores.jobs.appendJobEvents(changes.map(({ job, state }) => stateEvent(job, state, now)));
+    await stores.audit.appendAuditRecords(
+      changes.map(({ job, state, actor, action, attributes }) =>
+        this.trail.record({
+          actor,
+          action,
+          tenant: job.tenant,
+          target: job.id,
+          attributes: { ...attributes, state },
+        }),
+      ),
+    );
   }
 
   private newJob(principal: ActingPrincipal, tenant: string, submission: JobSubmission): Job {
@@ -499,6 +583,23 @@ export class JobQueue {
     };
   }
 }
+
+interface RecordedChange {
+  job: Job;
+  state: JobState;
+  actor: AuditActor;
+  action: string;
+  attributes: Record<string, string | number>;
+}
+
+const stateEvent = (job: Job, state: JobState, at: Date): JobEventInput => ({
+  jobId: job.id,
+  kind: 'state',
+  attempt: job.attempt,
+  at,
+  state,
+  line: null,
+});
 
 let issued = 0;
 

@@ -101,7 +101,10 @@ export interface JobClaim {
   /** Only this tenant's jobs; every tenant's when absent. */
   tenant?: string;
   now: Date;
-  lease: JobLease;
+  /** Jobs taken at most. */
+  limit: number;
+  /** A new lease for each job taken. */
+  leaseFor: (job: Job) => JobLease;
   deadlineAt: (job: Job) => Date;
 }
 
@@ -116,14 +119,17 @@ export interface JobStore {
   /** 'duplicate' when the tenant has a job with the same idempotency key. */
   insertJob(job: Job): Promise<'created' | 'duplicate'>;
   findJob(id: string): Promise<Job | null>;
+  /** The jobs of these ids that exist, in no particular order. */
+  findJobs(ids: readonly string[]): Promise<Job[]>;
   findJobByIdempotencyKey(tenant: string, key: string): Promise<Job | null>;
   listJobs(query: JobQuery): Promise<Job[]>;
   /**
-   * Takes the oldest claimable job (QUEUED, of one of the types, `runAfter` passed) for the
-   * lease: RUNNING, one more attempt. Two claimers never take the same job (on Postgres the
-   * candidate row is locked `FOR UPDATE SKIP LOCKED`; SQLite has one writer). Null: none.
+   * Takes up to `limit` of the oldest claimable jobs (QUEUED, of one of the types, `runAfter`
+   * passed), each under its own lease: RUNNING, one more attempt; oldest first. Two claimers
+   * never take the same job (on Postgres the candidate rows are locked `FOR UPDATE SKIP LOCKED`;
+   * SQLite has one writer). Empty: none.
    */
-  claimJob(claim: JobClaim): Promise<Job | null>;
+  claimJobs(claim: JobClaim): Promise<Job[]>;
   /**
    * Applies `change` when the job is in one of `states` (and under lease `leaseId` held by
    * `holder`, when given); false when it was not (a cancel that lost to a completion, a worker

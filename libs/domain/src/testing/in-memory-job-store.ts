@@ -25,6 +25,10 @@ export class InMemoryJobStore implements JobStore {
     return found ? copy(found) : null;
   }
 
+  async findJobs(ids: readonly string[]): Promise<Job[]> {
+    return this.rows.filter((j) => ids.includes(j.id)).map(copy);
+  }
+
   async findJobByIdempotencyKey(tenant: string, key: string): Promise<Job | null> {
     const found = this.rows.find((j) => j.tenant === tenant && j.idempotencyKey === key);
     return found ? copy(found) : null;
@@ -44,8 +48,8 @@ export class InMemoryJobStore implements JobStore {
       .map(copy);
   }
 
-  async claimJob(claim: JobClaim): Promise<Job | null> {
-    const candidate = this.rows
+  async claimJobs(claim: JobClaim): Promise<Job[]> {
+    const candidates = this.rows
       .filter(
         (j) =>
           j.state === 'QUEUED' &&
@@ -53,16 +57,18 @@ export class InMemoryJobStore implements JobStore {
           (claim.tenant === undefined || j.tenant === claim.tenant) &&
           j.runAfter.getTime() <= claim.now.getTime(),
       )
-      .sort((a, b) => a.runAfter.getTime() - b.runAfter.getTime() || (a.id < b.id ? -1 : 1))[0];
-    if (!candidate) return null;
-    Object.assign(candidate, {
-      state: 'RUNNING',
-      attempt: candidate.attempt + 1,
-      lease: copy(claim.lease),
-      deadlineAt: claim.deadlineAt(candidate),
-      updatedAt: claim.now,
+      .sort((a, b) => a.runAfter.getTime() - b.runAfter.getTime() || (a.id < b.id ? -1 : 1))
+      .slice(0, claim.limit);
+    return candidates.map((candidate) => {
+      Object.assign(candidate, {
+        state: 'RUNNING',
+        attempt: candidate.attempt + 1,
+        lease: copy(claim.leaseFor(candidate)),
+        deadlineAt: claim.deadlineAt(candidate),
+        updatedAt: claim.now,
+      });
+      return copy(candidate);
     });
-    return copy(candidate);
   }
 
   async updateJob(id: string, guard: JobGuard, change: Partial<Job>): Promise<boolean> {

@@ -29,6 +29,11 @@ export class TypeOrmJobStore implements JobStore {
     return row && toJob(row);
   }
 
+  async findJobs(ids: readonly string[]): Promise<Job[]> {
+    if (ids.length === 0) return [];
+    return (await this.manager.findBy(JobEntity, { id: In([...ids]) })).map(toJob);
+  }
+
   async findJobByIdempotencyKey(tenant: string, key: string): Promise<Job | null> {
     const row = await this.manager.findOneBy(JobEntity, { tenant, idempotencyKey: key });
     return row && toJob(row);
@@ -48,8 +53,8 @@ export class TypeOrmJobStore implements JobStore {
     return rows.map(toJob);
   }
 
-  claimJob(claim: JobClaim): Promise<Job | null> {
-    const claimIn = async (m: EntityManager): Promise<Job | null> => {
+  claimJobs(claim: JobClaim): Promise<Job[]> {
+    const claimIn = async (m: EntityManager): Promise<Job[]> => {
       const select = m
         .createQueryBuilder(JobEntity, 'j')
         .where('j.state = :queued', { queued: 'QUEUED' })
@@ -57,23 +62,25 @@ export class TypeOrmJobStore implements JobStore {
         .andWhere('j.runAfter <= :now', { now: claim.now.getTime() })
         .orderBy('j.runAfter', 'ASC')
         .addOrderBy('j.id', 'ASC')
-        .limit(1);
+        .limit(claim.limit);
       if (claim.tenant !== undefined) select.andWhere('j.tenant = :tenant', { tenant: claim.tenant });
-      // Concurrent claimers on Postgres pass over a row another is taking instead of queueing on it.
+      // Concurrent claimers on Postgres pass over rows another is taking instead of queueing on them.
       if (this.postgres) select.setLock('pessimistic_write').setOnLocked('skip_locked');
-      const row = await select.getOne();
-      if (!row) return null;
-      const queued = toJob(row);
-      const claimed: Job = {
-        ...queued,
-        state: 'RUNNING',
-        attempt: queued.attempt + 1,
-        lease: claim.lease,
-        deadlineAt: claim.deadlineAt(queued),
-        updatedAt: claim.now,
-      };
-      const result = await m.update(JobEntity, { id: row.id, state: 'QUEUED' }, changeOf(claimed));
-      return result.affected === 1 ? claimed : null;
+      const claimed: Job[] = [];
+      for (const row of await select.getMany()) {
+        const queued = toJob(row);
+        const job: Job = {
+          ...queued,
+          state: 'RUNNING',
+          attempt: queued.attempt + 1,
+          lease: claim.leaseFor(queued),
+          deadlineAt: claim.deadlineAt(queued),
+          updatedAt: claim.now,
+        };
+        const result = await m.update(JobEntity, { id: row.id, state: 'QUEUED' }, changeOf(job));
+        if (result.affected === 1) claimed.push(job);
+      }
+      return claimed;
     };
     return this.manager.queryRunner?.isTransactionActive
       ? claimIn(this.manager)

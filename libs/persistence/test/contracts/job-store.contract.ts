@@ -61,6 +61,93 @@ export const jobStoreContract: Contract = (context) => {
     expect(claimed.sort()).toEqual(submitted.map((j) => j.id).sort());
   });
 
+  it('claims several of the oldest jobs at once, each under a lease of its own', async () => {
+    const submitted: Job[] = [];
+    for (let i = 0; i < 4; i++) {
+      submitted.push(await submit());
+      clock.advance(1);
+    }
+
+    const batch = await queue.claimMany(worker, [type], { max: 3 });
+    expect(batch.map((j) => j.id)).toEqual(submitted.slice(0, 3).map((j) => j.id));
+    expect(new Set(batch.map((j) => j.lease!.id)).size).toBe(3);
+    for (const job of batch) {
+      await expect(queue.get(submitter, 'acme', job.id)).resolves.toMatchObject({
+        state: 'RUNNING',
+        attempt: 1,
+      });
+      const transitions = await queue.transitions(submitter, 'acme', job.id, 0);
+      expect(transitions.map((t) => t.state)).toEqual(['QUEUED', 'RUNNING']);
+    }
+    await expect(queue.claimMany(worker, [type], { max: 3 })).resolves.toEqual([
+      expect.objectContaining({ id: submitted[3].id }),
+    ]);
+    await expect(queue.claimMany(worker, [type], { max: 3 })).resolves.toEqual([]);
+    await expect(queue.claimMany(worker, [type], { max: 101 })).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
+  });
+
+  it('never hands one job to two concurrent batch claimers', async () => {
+    const submitted = await Promise.all(Array.from({ length: 9 }, () => submit()));
+    const claims = await Promise.all(
+      Array.from({ length: 6 }, () => queue.claimMany(worker, [type], { max: 4 })),
+    );
+
+    expect(
+      claims
+        .flat()
+        .map((j) => j.id)
+        .sort(),
+    ).toEqual(submitted.map((j) => j.id).sort());
+  });
+
+  it('completes a batch in one go, each report judged alone, audited once per job', async () => {
+    const { stores } = context();
+    const [a, b, c] = [await submit(), await submit(), await submit()];
+    const claimed = await queue.claimMany(worker, [type], { max: 3 });
+    const lease = (job: Job) => claimed.find((j) => j.id === job.id)!.lease!.id;
+    const other: ActingPrincipal = { ...worker, id: 'other', clientId: 'other' };
+    const before = (await stores.audit.auditChainHead()).lastSequenceId;
+
+    const results = await queue.completeMany(worker, [
+      { id: a.id, leaseId: lease(a), report: { outcome: 'succeeded', output: { ok: 1 } } },
+      { id: b.id, leaseId: 'not-the-lease', report: { outcome: 'succeeded' } },
+      { id: c.id, leaseId: lease(c), report: { outcome: 'failed', message: 'boom' } },
+      { id: 'no-such-job', leaseId: 'x', report: { outcome: 'succeeded' } },
+      { id: a.id, leaseId: lease(a), report: { outcome: 'succeeded' } },
+    ]);
+
+    expect(results.map((r) => ('error' in r ? r.error.code : r.job.state))).toEqual([
+      'SUCCEEDED',
+      'conflict',
+      'QUEUED',
+      'not_found',
+      'conflict',
+    ]);
+    await expect(queue.get(submitter, 'acme', a.id)).resolves.toMatchObject({
+      state: 'SUCCEEDED',
+      output: { ok: 1 },
+    });
+    await expect(queue.get(submitter, 'acme', b.id)).resolves.toMatchObject({ state: 'RUNNING' });
+    await expect(queue.get(submitter, 'acme', c.id)).resolves.toMatchObject({
+      state: 'QUEUED',
+      error: { message: 'boom' },
+    });
+    const [onB] = await queue.completeMany(other, [
+      { id: b.id, leaseId: lease(b), report: { outcome: 'succeeded' } },
+    ]);
+    expect('error' in onB && onB.error.code).toBe('forbidden');
+    const audited = await stores.audit.listAuditRecords({ after: before, limit: 1_000 });
+    const ofBatch = audited.filter((r) => [a.id, b.id, c.id].includes(r.target ?? ''));
+    expect(ofBatch.map((r) => [r.target, r.action]).sort()).toEqual(
+      [
+        [a.id, 'job.attempt_succeeded'],
+        [c.id, 'job.attempt_failed'],
+      ].sort(),
+    );
+  });
+
   it('answers the same job for the same idempotency key, and 409 for another job under it', async () => {
     const first = await queue.submit(submitter, 'acme', { type, payload: { n: 1 }, idempotencyKey: 'k-1' });
     const again = await queue.submit(submitter, 'acme', { type, payload: { n: 1 }, idempotencyKey: 'k-1' });
@@ -126,7 +213,14 @@ export const jobStoreContract: Contract = (context) => {
     const leased = async (workerTenant: string | null) => {
       const job = await submit();
       const lease = { id: uniqueId('lease'), worker: 'w', workerTenant, expiresAt: now };
-      await stores.jobs.claimJob({ types: [type], tenant: 'acme', now, lease, deadlineAt: () => now });
+      await stores.jobs.claimJobs({
+        types: [type],
+        tenant: 'acme',
+        now,
+        limit: 1,
+        leaseFor: () => lease,
+        deadlineAt: () => now,
+      });
       return { job, lease };
     };
     const renew = (id: string, leaseId: string, holder: { worker: string; workerTenant: string | null }) =>
