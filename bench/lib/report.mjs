@@ -12,6 +12,7 @@ const BASELINES = {
   'rs256-sign': 'RS256 sign, 1 core',
   'rs256-verify': 'RS256 verify, 1 core',
   'webhook-append': 'records written',
+  'webhook-append-10': 'records written',
   'many-unprotected': 'unprotected route',
   'many-jose': 'local jose, no revocation',
   'issuance-untraced': 'tracing off',
@@ -104,6 +105,23 @@ const BARS = [
   },
   { name: 'Revocation at a second sidecar, p99', row: 'revocation', maxP99Ms: 1000 },
   { name: "Revocation at a second backend's route, p99", row: 'revocation-backend', maxP99Ms: 1000 },
+  // Issue 45: webhooks keep up with the audit log, one endpoint or ten (in steady state).
+  {
+    name: 'Webhook deliveries vs records written, 1 endpoint',
+    row: 'webhook-deliveries',
+    against: 'webhook-append',
+    min: 1.0,
+    aim: 1.0,
+  },
+  {
+    name: 'Webhook deliveries per endpoint vs records written, 10 endpoints',
+    row: 'webhook-deliveries-10',
+    against: 'webhook-append-10',
+    min: 1.0,
+    aim: 1.0,
+  },
+  { name: 'Webhook delivery p99, 1 endpoint', row: 'webhook-deliveries', maxP99Ms: 1000 },
+  { name: 'Webhook delivery p99, 10 endpoints', row: 'webhook-deliveries-10', maxP99Ms: 1000 },
   // Issue 45: the platform's jobs on the peers' database, and a job's start when workers wait.
   {
     name: 'Jobs/s on Postgres vs pg-boss',

@@ -523,20 +523,32 @@ async function auditAppend(platform, name, record) {
 }
 
 /**
- * Webhook deliveries to a local receiver (204 at once): one endpoint subscribed to the records
- * an audit-append load writes. Reports the delivery rate from the first delivery to the last
- * once the queue has drained, beside the rate the records were written at, and the latency from
- * a record's time to its arrival. With `--databases`, on the platform of each database in turn.
+ * Webhook deliveries to a local receiver (204 at once): one endpoint, then ten, subscribed to the
+ * records an audit-append load writes. Judged in steady state, over the load's measured time
+ * (after its warm-up): the deliveries that arrived then, per endpoint, beside the records written
+ * then, and the latency, from a record's time to its arrival, of the records written then. A
+ * dispatcher that keeps up delivers as fast as the records come; one that falls behind delivers
+ * at its own pace while its backlog and latency grow. With `--databases`, on the platform of each
+ * database in turn.
  */
 scenarios.webhooks = async function webhooks(ctx) {
   const rows = [];
-  for (const { database, platform } of await platformsOn(ctx))
-    rows.push(...rowsOn(ctx, database, await webhooksOn(ctx, platform, besideMain(ctx, database))));
+  for (const { database, platform } of await platformsOn(ctx)) {
+    for (const endpoints of [1, 10]) {
+      rows.push(
+        ...rowsOn(ctx, database, await webhooksOn(ctx, platform, besideMain(ctx, database), endpoints)),
+      );
+    }
+  }
   return rows;
 };
 
-/** The webhooks scenario's rows on `platform` (`where`: its database, unless it is the main one). */
-async function webhooksOn(ctx, platform, where) {
+/**
+ * The webhooks scenario's rows on `platform` with `count` endpoints on one receiver (`where`: its
+ * database, unless it is the main one). Keys `webhook-append` and `webhook-deliveries`, suffixed
+ * `-<count>` beyond one endpoint.
+ */
+async function webhooksOn(ctx, platform, where, count) {
   const arrivals = [];
   const receiver = createServer((request, response) => {
     const chunks = [];
@@ -545,8 +557,8 @@ async function webhooksOn(ctx, platform, where) {
       const { timestamp } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       arrivals.push({
         at: Date.now(),
-        latency: Date.now() - Date.parse(timestamp),
-        id: request.headers['webhook-id'],
+        written: Date.parse(timestamp),
+        id: `${request.url} ${request.headers['webhook-id']}`,
       });
       response.writeHead(204).end();
     });
@@ -560,49 +572,77 @@ async function webhooksOn(ctx, platform, where) {
       headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
       body: body && JSON.stringify(body),
     }).then(async (response) => (response.status === 204 ? undefined : response.json()));
-  const endpoint = await api('POST', '', {
-    url: `http://127.0.0.1:${receiver.address().port}/hooks`,
-    event_types: ['bench.*'],
-  });
-  try {
-    const written = await ctx.load(
-      `webhooks: audit append with one endpoint subscribed${where}`,
-      await auditAppend(platform, 'bench-webhooks', { action: 'bench.delivered', target: 'invoice-42' }),
+  const endpoints = [];
+  for (let i = 0; i < count; i++) {
+    endpoints.push(
+      await api('POST', '', {
+        url: `http://127.0.0.1:${receiver.address().port}/hooks/${i}`,
+        event_types: ['bench.*'],
+      }),
     );
+  }
+  const subscribed = count === 1 ? 'one endpoint' : `${count} endpoints`;
+  const suffix = count === 1 ? '' : `-${count}`;
+  try {
+    const request = await auditAppend(platform, 'bench-webhooks', {
+      action: 'bench.delivered',
+      target: 'invoice-42',
+    });
+    let window;
+    const written = {
+      connections: ctx.options.connections,
+      ...(await ctx.measure(
+        `webhooks: audit append with ${subscribed} subscribed${where}`,
+        async (seconds) => {
+          const from = Date.now();
+          const result = await httpLoad({ ...request, connections: ctx.options.connections }, seconds);
+          window = { from, to: Date.now() }; // the last call is the measured one
+          return result;
+        },
+      )),
+    };
     ctx.progress('  waiting for the deliveries to drain');
     for (let quiet = 0; quiet < 4;) {
       const before = arrivals.length;
       await new Promise((resolve) => setTimeout(resolve, 500));
-      const pending = await api('GET', `/${endpoint.id}/deliveries?state=pending&limit=1`);
-      quiet = arrivals.length === before && pending.deliveries.length === 0 ? quiet + 1 : 0;
+      let pending = 0;
+      for (const endpoint of endpoints)
+        pending += (await api('GET', `/${endpoint.id}/deliveries?state=pending&limit=1`)).deliveries.length;
+      quiet = arrivals.length === before && pending === 0 ? quiet + 1 : 0;
     }
-    const latencies = arrivals.map((a) => a.latency).sort((a, b) => a - b);
-    const seconds = (arrivals.at(-1).at - arrivals[0].at) / 1000;
-    const rps = arrivals.length / seconds;
+    const within = (t) => t >= window.from && t < window.to;
+    const seconds = (window.to - window.from) / 1000;
+    const rps = arrivals.filter((a) => within(a.at)).length / seconds / count;
+    const latencies = arrivals
+      .filter((a) => within(a.written))
+      .map((a) => a.at - a.written)
+      .sort((a, b) => a - b);
     const duplicates = arrivals.length - new Set(arrivals.map((a) => a.id)).size;
+    const span = (arrivals.at(-1).at - arrivals[0].at) / 1000;
     ctx.progress(
-      `  ${arrivals.length} deliveries in ${seconds.toFixed(1)} s: ${Math.round(rps)}/s, latency p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`,
+      `  ${arrivals.length} deliveries in all (${duplicates} duplicates), ${Math.round(arrivals.length / span)}/s from the first to the last, the last ${((arrivals.at(-1).at - window.to) / 1000).toFixed(1)} s after the load; ` +
+        `while measured ${Math.round(rps * count)}/s (${Math.round(rps)}/s per endpoint), latency p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`,
     );
     return [
       {
-        key: 'webhook-append',
-        label: `Audit append with a webhook endpoint subscribed${where}`,
+        key: `webhook-append${suffix}`,
+        label: `Audit append with ${subscribed} subscribed${where}`,
         ...written,
         unit: 'records/s',
       },
       {
-        key: 'webhook-deliveries',
-        label: `Webhook deliveries to a local receiver (1 endpoint, 8 in flight)${where}`,
+        key: `webhook-deliveries${suffix}`,
+        label: `Webhook deliveries to a local receiver${count === 1 ? '' : ', per endpoint'} (${count === 1 ? '1 endpoint' : `${count} endpoints`}, 32 in flight each)${where}`,
         rps,
         p50: percentile(latencies, 50),
         p99: percentile(latencies, 99),
         errors: duplicates,
         unit: 'deliveries/s',
-        ratios: [{ against: 'webhook-append' }],
+        ratios: [{ against: `webhook-append${suffix}` }],
       },
     ];
   } finally {
-    await api('DELETE', `/${endpoint.id}`);
+    for (const endpoint of endpoints) await api('DELETE', `/${endpoint.id}`);
     receiver.close();
   }
 }

@@ -113,6 +113,8 @@ describe('npm run bench (quick scenarios, a second each, no warm-up)', () => {
         'unprotected',
         'webhook-append',
         'webhook-deliveries',
+        'webhook-append-10',
+        'webhook-deliveries-10',
         'scim-create',
         'scim-lookup',
         'scim-patch',

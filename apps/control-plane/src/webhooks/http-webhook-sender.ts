@@ -10,6 +10,11 @@ export interface HttpWebhookSenderOptions {
   timeoutMs: number;
   /** false (production): connect only to public unicast addresses, whatever DNS says. */
   allowPrivateNetworks: boolean;
+  /**
+   * Connections kept to one origin (default 16): the loop's concurrency, so that endpoints
+   * sharing a host do not queue behind each other's attempts.
+   */
+  connections?: number;
 }
 
 type LookupCallback = (
@@ -32,7 +37,7 @@ export class HttpWebhookSender implements WebhookSender {
       connect: options.allowPrivateNetworks ? {} : { lookup: publicOnlyLookup },
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
-      connections: 16,
+      connections: options.connections ?? 16,
     });
   }
 

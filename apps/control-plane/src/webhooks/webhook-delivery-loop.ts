@@ -20,6 +20,8 @@ export interface DeliveryWorker<Delivery extends { id: number }, Result> {
   claim(limit: number): Promise<Delivery[]>;
   attempt(delivery: Delivery): Promise<Result | null>;
   record(results: Result[]): Promise<void>;
+  /** Records and claims again in one transaction: a worker's steady state, one per batch. */
+  recordAndClaim?(results: Result[], limit: number): Promise<Delivery[]>;
 }
 
 /** What a delivery loop names in its logs and counts once attempts are recorded. */
@@ -80,6 +82,9 @@ export class DeliveryLoop<Delivery extends { id: number }, Result>
   private finished: Result[] = [];
   private timer: NodeJS.Timeout | undefined;
   private running = false;
+  /** Slots a claim under way may fill: two claims at once do not both count them free. */
+  private reserved = 0;
+  private flushQueued = false;
   private readonly poll = new Coalesced(() => this.guard('dispatch', () => this.dispatch()));
   private readonly fill = new Coalesced(() => this.guard('claim', () => this.claim()));
   private readonly flush = new Coalesced(() => this.guard('record', () => this.recordFinished()));
@@ -117,9 +122,20 @@ export class DeliveryLoop<Delivery extends { id: number }, Result>
   }
 
   private async claim(): Promise<void> {
-    const free = this.options.concurrency - this.sending.size - this.finished.length;
-    if (!this.running || free <= 0) return;
-    for (const delivery of await this.worker.claim(free)) this.send(delivery);
+    if (this.running) await this.claiming((free) => this.worker.claim(free));
+  }
+
+  /** Runs a claim of the slots free now (none: not run), sending what it leased. */
+  private async claiming(claim: (free: number) => Promise<Delivery[]>): Promise<boolean> {
+    const free = this.options.concurrency - this.sending.size - this.finished.length - this.reserved;
+    if (free <= 0) return false;
+    this.reserved += free;
+    try {
+      for (const delivery of await claim(free)) this.send(delivery);
+    } finally {
+      this.reserved -= free;
+    }
+    return true;
   }
 
   private send(delivery: Delivery): void {
@@ -133,9 +149,22 @@ export class DeliveryLoop<Delivery extends { id: number }, Result>
       )
       .finally(() => {
         this.sending.delete(sent);
-        void this.flush.run();
+        this.flushSoon();
       });
     this.sending.add(sent);
+  }
+
+  /**
+   * Records once the answers that arrived in this turn of the event loop have all finished, so
+   * that attempts ending together are one batch rather than one transaction each.
+   */
+  private flushSoon(): void {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    setImmediate(() => {
+      this.flushQueued = false;
+      void this.flush.run();
+    });
   }
 
   /** Until recorded, a finished attempt keeps its delivery leased: it still counts as a slot. */
@@ -143,14 +172,20 @@ export class DeliveryLoop<Delivery extends { id: number }, Result>
     const batch = this.finished;
     if (batch.length === 0) return;
     this.finished = [];
+    const { recordAndClaim } = this.worker;
     try {
-      await this.worker.record(batch);
+      // The batch's slots (free now) are released by its own transaction, which claims again.
+      const claimed =
+        this.running &&
+        recordAndClaim !== undefined &&
+        (await this.claiming((free) => recordAndClaim.call(this.worker, batch, free)));
+      if (!claimed) await this.worker.record(batch);
       this.kind.recorded(batch);
     } catch (error) {
       this.finished.push(...batch); // tried again with the next batch; the leases still hold
       throw error;
     }
-    if (this.running) void this.fill.run();
+    if (this.running && recordAndClaim === undefined) void this.fill.run();
   }
 
   private async guard(step: string, work: () => Promise<void>): Promise<void> {

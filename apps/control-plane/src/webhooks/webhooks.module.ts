@@ -18,7 +18,7 @@ import { WebhookDeliveryLoop } from './webhook-delivery-loop';
 import { webhookPayload } from './webhook-wire';
 
 /** At most this many deliveries of one endpoint in flight, across every replica. */
-const PER_ENDPOINT_IN_FLIGHT = 8;
+const PER_ENDPOINT_IN_FLIGHT = 32;
 /** A lease outlives the sender's timeout by this much, so recording the attempt fits in it. */
 const LEASE_MARGIN_MS = 5_000;
 
@@ -57,7 +57,11 @@ const LEASE_MARGIN_MS = 5_000;
         envelope: Envelope,
       ) => {
         const { timeoutMs, allowPrivateUrls, concurrency } = config.webhooks;
-        const sender = new HttpWebhookSender({ timeoutMs, allowPrivateNetworks: allowPrivateUrls });
+        const sender = new HttpWebhookSender({
+          timeoutMs,
+          allowPrivateNetworks: allowPrivateUrls,
+          connections: concurrency,
+        });
         return new WebhookDeliveryLoop(
           new WebhookDispatcher(stores, transactor, () => clock.now()),
           new WebhookDeliveryWorker(stores.webhooks, stores.audit, sender, webhookPayload, clock, envelope, {

@@ -1,4 +1,5 @@
 import type {
+  ClaimedWebhookDeliveries,
   WebhookAttempt,
   WebhookAttemptResult,
   WebhookClaim,
@@ -122,6 +123,16 @@ export class InMemoryWebhookStore implements WebhookStore {
       claimed.push(copy(delivery));
     }
     return claimed;
+  }
+
+  async recordAndClaimWebhookDeliveries(
+    finished: WebhookAttemptResult[],
+    claim: WebhookClaim,
+  ): Promise<ClaimedWebhookDeliveries> {
+    await this.recordWebhookAttempts(finished);
+    const deliveries = await this.claimWebhookDeliveries(claim);
+    const claimedFor = new Set(deliveries.map((d) => d.endpointId));
+    return { deliveries, endpoints: this.state.endpoints.filter((e) => claimedFor.has(e.id)).map(copy) };
   }
 
   async recordWebhookAttempts(results: WebhookAttemptResult[]): Promise<void> {

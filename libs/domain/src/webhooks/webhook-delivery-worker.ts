@@ -63,19 +63,24 @@ export class WebhookDeliveryWorker {
    * Leases up to `limit` due deliveries, with the endpoints and records their attempts need: two
    * reads for the whole claim rather than two for each delivery.
    */
-  async claim(limit: number): Promise<ClaimedWebhookDelivery[]> {
+  claim(limit: number): Promise<ClaimedWebhookDelivery[]> {
+    return this.recordAndClaim([], limit);
+  }
+
+  /**
+   * Records finished attempts and leases up to `limit` due deliveries in one transaction (their
+   * lanes free for it), then reads the records of what it leased.
+   */
+  async recordAndClaim(results: WebhookAttemptResult[], limit: number): Promise<ClaimedWebhookDelivery[]> {
     const now = this.clock.now();
-    const deliveries = await this.webhooks.claimWebhookDeliveries({
+    const { deliveries, endpoints } = await this.webhooks.recordAndClaimWebhookDeliveries(results, {
       now,
       leaseUntil: new Date(now.getTime() + this.options.leaseMs),
       limit,
       perEndpoint: this.options.perEndpoint,
     });
     if (deliveries.length === 0) return [];
-    const [endpoints, records] = await Promise.all([
-      this.webhooks.listWebhookEndpoints(),
-      this.audit.findAuditRecords([...new Set(deliveries.map((d) => d.sequenceId))]),
-    ]);
+    const records = await this.audit.findAuditRecords([...new Set(deliveries.map((d) => d.sequenceId))]);
     const endpointOf = new Map(endpoints.map((e) => [e.id, e]));
     const recordOf = new Map(records.map((r) => [r.sequenceId, r]));
     return deliveries.map((delivery) => ({

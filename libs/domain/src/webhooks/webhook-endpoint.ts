@@ -111,6 +111,12 @@ export interface WebhookClaim {
   perEndpoint: number;
 }
 
+/** What a claim leased, with the endpoints of those deliveries as the claim read them. */
+export interface ClaimedWebhookDeliveries {
+  deliveries: WebhookDelivery[];
+  endpoints: WebhookEndpoint[];
+}
+
 export interface WebhookStore {
   insertWebhookEndpoint(endpoint: WebhookEndpoint): Promise<void>;
   findWebhookEndpoint(id: string): Promise<WebhookEndpoint | null>;
@@ -141,6 +147,15 @@ export interface WebhookStore {
    * at once, each delivery goes to one.
    */
   claimWebhookDeliveries(claim: WebhookClaim): Promise<WebhookDelivery[]>;
+  /**
+   * Records finished attempts as `recordWebhookAttempts` does, then claims as
+   * `claimWebhookDeliveries` does, in one transaction: the lanes the attempts held are free for
+   * the claim. A worker's steady state is one of these per batch of finished attempts.
+   */
+  recordAndClaimWebhookDeliveries(
+    finished: WebhookAttemptResult[],
+    claim: WebhookClaim,
+  ): Promise<ClaimedWebhookDeliveries>;
   /**
    * Logs the attempts and moves each delivery on (attempts + 1, new state, lease released), all
    * in one transaction: a busy sender records a batch of attempts at once.

@@ -1,4 +1,5 @@
 import type {
+  ClaimedWebhookDeliveries,
   WebhookAttempt,
   WebhookAttemptResult,
   WebhookClaim,
@@ -23,6 +24,12 @@ const INSERT_CHUNK = 500;
 const DELIVERY_COLUMNS =
   'endpoint_id, sequence_id, event_type, state, attempts, next_attempt_at, replay_of, created_at';
 const DELIVERY_COLUMN_COUNT = 8;
+const DELIVERY_RETURNING =
+  'id, endpoint_id, sequence_id, event_type, state, attempts, next_attempt_at, lease_until, replay_of, created_at';
+const ATTEMPT_COLUMNS = 'delivery_id, attempt, at, duration_ms, status, error, response_excerpt';
+const ATTEMPT_COLUMN_COUNT = 7;
+/** Attempts per statement when recording: under SQLite's bound-parameter limit. */
+const RECORD_CHUNK = 500;
 
 export class TypeOrmWebhookStore implements WebhookStore {
   private readonly placeholder: Placeholder;
@@ -142,19 +149,39 @@ export class TypeOrmWebhookStore implements WebhookStore {
    * is a conditional UPDATE: when two workers pick the same row only one gets it back from
    * RETURNING.
    */
-  claimWebhookDeliveries(claim: WebhookClaim): Promise<WebhookDelivery[]> {
-    return this.transactional((manager) => this.claimIn(manager, claim));
+  async claimWebhookDeliveries(claim: WebhookClaim): Promise<WebhookDelivery[]> {
+    return (await this.recordAndClaimWebhookDeliveries([], claim)).deliveries;
   }
 
-  private async claimIn(manager: EntityManager, claim: WebhookClaim): Promise<WebhookDelivery[]> {
+  recordAndClaimWebhookDeliveries(
+    finished: WebhookAttemptResult[],
+    claim: WebhookClaim,
+  ): Promise<ClaimedWebhookDeliveries> {
+    return this.transactional(async (manager) => {
+      // Claimers take turns on the enabled endpoints' rows (Postgres; SQLite writes one at a
+      // time), so the lanes each counts are not filled by another meanwhile. Taken before the
+      // attempts are recorded: an endpoint's deletion locks its row before its deliveries too.
+      const builder = manager
+        .createQueryBuilder(WebhookEndpointEntity, 'e')
+        .where('e.disabledAt IS NULL')
+        .orderBy('e.createdAt', 'ASC')
+        .addOrderBy('e.id', 'ASC');
+      const endpoints = await (this.postgres ? builder.setLock('pessimistic_write') : builder).getMany();
+      await this.recordIn(manager, finished);
+      const deliveries = claim.limit > 0 ? await this.claimIn(manager, claim, endpoints) : [];
+      const claimedFor = new Set(deliveries.map((d) => d.endpointId));
+      return { deliveries, endpoints: endpoints.filter((e) => claimedFor.has(e.id)) };
+    });
+  }
+
+  private async claimIn(
+    manager: EntityManager,
+    claim: WebhookClaim,
+    endpoints: WebhookEndpoint[],
+  ): Promise<WebhookDelivery[]> {
+    if (endpoints.length === 0) return [];
     const $ = this.placeholder;
     const now = claim.now.getTime();
-    // Claimers take turns on the enabled endpoints' rows (Postgres; SQLite writes one at a
-    // time), so the lanes each counts are not filled by another meanwhile.
-    const endpoints = (await manager.query(
-      `SELECT id FROM webhook_endpoints WHERE disabled_at IS NULL ORDER BY created_at, id${this.postgres ? ' FOR UPDATE' : ''}`,
-    )) as Array<{ id: string }>;
-    if (endpoints.length === 0) return [];
     // Counted here, not with GROUP BY: for that, SQLite walks the whole table in endpoint order
     // instead of the few leased rows by the lease index.
     const leased = (await manager.query(
@@ -163,19 +190,28 @@ export class TypeOrmWebhookStore implements WebhookStore {
     )) as Array<{ endpoint_id: string }>;
     const inFlight = new Map<string, number>();
     for (const { endpoint_id } of leased) inFlight.set(endpoint_id, (inFlight.get(endpoint_id) ?? 0) + 1);
-    const candidates: Array<{ id: number; due: number }> = [];
+    // Each endpoint's oldest due up to its lane, by the due index: one statement for all of them.
+    const lanes: string[] = [];
+    const parameters: Array<string | number> = [];
     for (const { id: endpointId } of endpoints) {
       const lane = Math.min(claim.perEndpoint - (inFlight.get(endpointId) ?? 0), claim.limit);
       if (lane <= 0) continue;
-      const rows = (await manager.query(
-        `SELECT id, next_attempt_at FROM webhook_deliveries
-         WHERE endpoint_id = ${$(1)} AND state = 'pending' AND next_attempt_at <= ${$(2)}
-           AND (lease_until IS NULL OR lease_until <= ${$(3)})
-         ORDER BY next_attempt_at, id LIMIT ${$(4)}`,
-        [endpointId, now, now, lane],
-      )) as Array<{ id: string | number; next_attempt_at: string | number }>;
-      candidates.push(...rows.map((row) => ({ id: Number(row.id), due: Number(row.next_attempt_at) })));
+      const n = parameters.length;
+      lanes.push(
+        `SELECT * FROM (SELECT id, next_attempt_at FROM webhook_deliveries
+           WHERE endpoint_id = ${$(n + 1)} AND state = 'pending' AND next_attempt_at <= ${$(n + 2)}
+             AND (lease_until IS NULL OR lease_until <= ${$(n + 3)})
+           ORDER BY next_attempt_at, id LIMIT ${$(n + 4)}) AS lane${lanes.length}`,
+      );
+      parameters.push(endpointId, now, now, lane);
     }
+    if (lanes.length === 0) return [];
+    const candidates = (
+      (await manager.query(lanes.join(' UNION ALL '), parameters)) as Array<{
+        id: string | number;
+        next_attempt_at: string | number;
+      }>
+    ).map((row) => ({ id: Number(row.id), due: Number(row.next_attempt_at) }));
     if (candidates.length === 0) return [];
     const ids = candidates
       .sort((a, b) => a.due - b.due || a.id - b.id)
@@ -185,44 +221,57 @@ export class TypeOrmWebhookStore implements WebhookStore {
       `UPDATE webhook_deliveries SET lease_until = ${$(1)}
        WHERE state = 'pending' AND (lease_until IS NULL OR lease_until <= ${$(2)})
          AND id IN (${ids.map((_, i) => $(i + 3)).join(', ')})
-       RETURNING id`,
+       RETURNING ${DELIVERY_RETURNING}`,
       [claim.leaseUntil.getTime(), now, ...ids],
     );
-    const rows = await manager.find(WebhookDeliveryEntity, {
-      where: { id: In(rowsOf(won).map((row) => Number(row.id))) },
-      order: { nextAttemptAt: 'ASC', id: 'ASC' },
-    });
-    return rows.map(toDelivery);
+    return (rowsOf(won) as DeliveryRow[])
+      .map(fromDeliveryRow)
+      .sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || a.id - b.id);
   }
 
   async recordWebhookAttempts(results: WebhookAttemptResult[]): Promise<void> {
     if (results.length === 0) return;
+    await this.transactional((manager) => this.recordIn(manager, results));
+  }
+
+  /**
+   * Moves each delivery on (one UPDATE for the batch) and logs the attempts of those it found:
+   * attempts of deliveries deleted meanwhile (with their endpoint) are dropped.
+   */
+  private async recordIn(manager: EntityManager, results: WebhookAttemptResult[]): Promise<void> {
     const $ = this.placeholder;
-    const run = async (manager: EntityManager) => {
-      // Attempts of deliveries deleted meanwhile (with their endpoint) are dropped.
-      const ids = results.map((r) => r.attempt.deliveryId);
-      const live = new Set(
-        (
-          (await manager.query(
-            `SELECT id FROM webhook_deliveries WHERE id IN (${ids.map((_, i) => $(i + 1)).join(', ')})`,
-            ids,
-          )) as Array<{ id: string | number }>
-        ).map((row) => Number(row.id)),
+    for (let start = 0; start < results.length; start += RECORD_CHUNK) {
+      const chunk = results.slice(start, start + RECORD_CHUNK);
+      const parameters: Array<string | number> = [];
+      const bind = (value: string | number) => $(parameters.push(value));
+      const states = chunk.map((r) => `WHEN ${bind(r.attempt.deliveryId)} THEN ${bind(r.outcome.state)}`);
+      const due = chunk.map(
+        (r) =>
+          `WHEN ${bind(r.attempt.deliveryId)} THEN CAST(${bind(r.outcome.nextAttemptAt.getTime())} AS bigint)`,
       );
-      const kept = results.filter((r) => live.has(r.attempt.deliveryId));
-      if (kept.length === 0) return;
-      await manager.insert(
-        WebhookAttemptEntity,
-        kept.map((r) => r.attempt),
+      const ids = chunk.map((r) => bind(r.attempt.deliveryId));
+      const updated = await manager.query(
+        `UPDATE webhook_deliveries SET attempts = attempts + 1, lease_until = NULL,
+           state = CASE id ${states.join(' ')} END, next_attempt_at = CASE id ${due.join(' ')} END
+         WHERE id IN (${ids.join(', ')}) RETURNING id`,
+        parameters,
       );
-      for (const { attempt, outcome } of kept) {
-        await manager.query(
-          `UPDATE webhook_deliveries SET attempts = attempts + 1, state = ${$(1)}, next_attempt_at = ${$(2)}, lease_until = NULL WHERE id = ${$(3)}`,
-          [outcome.state, outcome.nextAttemptAt.getTime(), attempt.deliveryId],
-        );
-      }
-    };
-    await this.transactional(run);
+      const live = new Set(rowsOf(updated).map((row) => Number(row.id)));
+      const kept = chunk.filter((r) => live.has(r.attempt.deliveryId));
+      if (kept.length === 0) continue;
+      await manager.query(
+        `INSERT INTO webhook_attempts (${ATTEMPT_COLUMNS}) VALUES ${valuesList($, kept.length, ATTEMPT_COLUMN_COUNT)}`,
+        kept.flatMap(({ attempt: a }) => [
+          a.deliveryId,
+          a.attempt,
+          a.at.getTime(),
+          a.durationMs,
+          a.status,
+          a.error,
+          a.responseExcerpt,
+        ]),
+      );
+    }
   }
 
   async findWebhookDelivery(id: number): Promise<WebhookDelivery | null> {
@@ -259,6 +308,37 @@ export class TypeOrmWebhookStore implements WebhookStore {
 function rowsOf(result: unknown): Array<{ id: string | number }> {
   const rows = Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) ? result[0] : result;
   return rows as Array<{ id: string | number }>;
+}
+
+type Numeric = string | number;
+
+/** A webhook_deliveries row as a raw query answers it (Postgres gives bigints as strings). */
+interface DeliveryRow {
+  id: Numeric;
+  endpoint_id: string;
+  sequence_id: Numeric;
+  event_type: string;
+  state: string;
+  attempts: Numeric;
+  next_attempt_at: Numeric;
+  lease_until: Numeric | null;
+  replay_of: Numeric | null;
+  created_at: Numeric;
+}
+
+function fromDeliveryRow(row: DeliveryRow): WebhookDelivery {
+  return {
+    id: Number(row.id),
+    endpointId: row.endpoint_id,
+    sequenceId: Number(row.sequence_id),
+    eventType: row.event_type,
+    state: row.state as WebhookDeliveryState,
+    attempts: Number(row.attempts),
+    nextAttemptAt: new Date(Number(row.next_attempt_at)),
+    leaseUntil: row.lease_until === null ? null : new Date(Number(row.lease_until)),
+    replayOf: row.replay_of === null ? null : Number(row.replay_of),
+    createdAt: new Date(Number(row.created_at)),
+  };
 }
 
 function toDelivery(row: WebhookDeliveryEntity): WebhookDelivery {

@@ -265,6 +265,74 @@ export const webhookStoreContract: Contract = (context) => {
     await expect(store().claimWebhookDeliveries(claimAt(5_010))).resolves.toHaveLength(1);
   });
 
+  it('records finished attempts and claims into their lanes in one call, with the endpoints claimed for', async () => {
+    const busy = aWebhookEndpoint();
+    const idle = aWebhookEndpoint();
+    await store().insertWebhookEndpoint(busy);
+    await store().insertWebhookEndpoint(idle);
+    await store().insertWebhookDeliveries(
+      [1, 2, 3, 4].map((sequenceId) => aWebhookDelivery(busy.id, { sequenceId })),
+      T0,
+    );
+    const first = await store().claimWebhookDeliveries(claimAt(10, { perEndpoint: 2 }));
+    expect(first.map((d) => d.sequenceId)).toEqual([1, 2]);
+
+    const succeeded = { ...anAttempt(first[0].id), status: 204 };
+    const failed = anAttempt(first[1].id);
+    const next = await store().recordAndClaimWebhookDeliveries(
+      [
+        { attempt: succeeded, outcome: { state: 'succeeded', nextAttemptAt: at(20) } },
+        { attempt: failed, outcome: { state: 'pending', nextAttemptAt: at(5_020) } },
+      ],
+      claimAt(30, { perEndpoint: 2 }),
+    );
+    // Both lanes were freed by the attempts recorded in the same call; the retry is not due yet.
+    expect(next.deliveries.map((d) => d.sequenceId)).toEqual([3, 4]);
+    expect(next.deliveries.every((d) => d.leaseUntil?.getTime() === at(30_030).getTime())).toBe(true);
+    expect(next.endpoints).toEqual([busy]);
+    await expect(store().findWebhookDelivery(first[0].id)).resolves.toMatchObject({
+      state: 'succeeded',
+      attempts: 1,
+      nextAttemptAt: at(20),
+      leaseUntil: null,
+    });
+    await expect(store().findWebhookDelivery(first[1].id)).resolves.toMatchObject({
+      state: 'pending',
+      attempts: 1,
+      nextAttemptAt: at(5_020),
+      leaseUntil: null,
+    });
+    await expect(store().listWebhookAttempts([first[0].id, first[1].id])).resolves.toEqual([
+      succeeded,
+      failed,
+    ]);
+  });
+
+  it('records without claiming when the claim has no room, and claims without attempts to record', async () => {
+    const endpoint = aWebhookEndpoint();
+    await store().insertWebhookEndpoint(endpoint);
+    const [a] = await store().insertWebhookDeliveries(
+      [aWebhookDelivery(endpoint.id), aWebhookDelivery(endpoint.id, { sequenceId: 2 })],
+      T0,
+    );
+    await store().claimWebhookDeliveries(claimAt(10, { limit: 1 }));
+
+    const none = await store().recordAndClaimWebhookDeliveries(
+      [
+        {
+          attempt: { ...anAttempt(a.id), status: 200 },
+          outcome: { state: 'succeeded', nextAttemptAt: at(20) },
+        },
+      ],
+      claimAt(20, { limit: 0 }),
+    );
+    expect(none).toEqual({ deliveries: [], endpoints: [] });
+    await expect(store().findWebhookDelivery(a.id)).resolves.toMatchObject({ state: 'succeeded' });
+    const claimed = await store().recordAndClaimWebhookDeliveries([], claimAt(30));
+    expect(claimed.deliveries.map((d) => d.sequenceId)).toEqual([2]);
+    expect(claimed.endpoints).toEqual([endpoint]);
+  });
+
   it('records a batch of attempts at once, and drops those of deliveries deleted meanwhile', async () => {
     const kept = aWebhookEndpoint();
     const gone = aWebhookEndpoint();
