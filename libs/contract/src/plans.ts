@@ -1,7 +1,20 @@
 import { ApiProperty, type ApiPropertyOptions, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { QUOTA_PERIODS } from '@platform/domain';
 import { Type } from 'class-transformer';
-import { Allow, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  Allow,
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { TimestampProperty } from './fields';
 import { operation } from './operation-table';
 
@@ -166,6 +179,22 @@ export class QuotaAnswerDto {
   @ApiPropertyOptional({ type: QuotaUsageDto }) usage?: QuotaUsageDto;
 }
 
+@ApiSchema({ name: 'QuotaConsumptions', description: 'Consumptions a sidecar gathered, asked at once.' })
+export class QuotaConsumptionsDto {
+  @ApiProperty({ type: [QuotaConsumptionDto], description: '1 to 1,000 consumptions, each counted alone.' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(1_000)
+  @ValidateNested({ each: true })
+  @Type(() => QuotaConsumptionDto)
+  consumptions: QuotaConsumptionDto[];
+}
+
+@ApiSchema({ name: 'QuotaAnswers', description: 'An answer for each consumption, in their order.' })
+export class QuotaAnswersDto {
+  @ApiProperty({ type: [QuotaAnswerDto] }) answers: QuotaAnswerDto[];
+}
+
 const PLAN_PATH = 'api/v1/plans/:plan';
 const SUBSCRIPTION_PATH = 'api/v1/tenants/:tenant/subscription';
 const PLATFORM_ADMIN = { kind: 'admin' } as const;
@@ -312,6 +341,7 @@ export const ENTITLEMENT_OPERATIONS = {
 
 /** The control plane's count, for the sidecars' QuotaService when no Redis counts (docs/plans.md). */
 export const INTERNAL_QUOTA_OPERATIONS = {
+  // One consumption a request: what sidecars of releases before the batches call (a rolling upgrade).
   consume: operation({
     id: 'consumeQuota',
     tag: 'Internal',
@@ -321,5 +351,16 @@ export const INTERNAL_QUOTA_OPERATIONS = {
     caller: { kind: 'internal' },
     body: { type: 'json', model: QuotaConsumptionDto },
     answer: { status: 200, model: QuotaAnswerDto, description: 'What the consumption got.' },
+  }),
+  // What the sidecars call: the consumptions of one turn of their loop in one request.
+  consumeMany: operation({
+    id: 'consumeQuotas',
+    tag: 'Internal',
+    summary: 'Check and consume units of several meters at once',
+    method: 'POST',
+    path: 'internal/v1/quotas/consumptions',
+    caller: { kind: 'internal' },
+    body: { type: 'json', model: QuotaConsumptionsDto },
+    answer: { status: 200, model: QuotaAnswersDto, description: 'An answer for each, in their order.' },
   }),
 };

@@ -4,7 +4,9 @@ import {
   type EntitlementsDto,
   INTERNAL_QUOTA_OPERATIONS,
   type QuotaAnswerDto,
+  type QuotaAnswersDto,
   QuotaConsumptionDto,
+  QuotaConsumptionsDto,
   QuotaHistoryQueryDto,
   type QuotaUsageDto,
 } from '@platform/contract';
@@ -65,7 +67,17 @@ export class TenantQuotasController {
   }
 
   @Implements(INTERNAL_QUOTA_OPERATIONS.consume)
-  async consume(@Body() body: QuotaConsumptionDto): Promise<QuotaAnswerDto> {
+  consume(@Body() body: QuotaConsumptionDto): Promise<QuotaAnswerDto> {
+    return this.answer(body);
+  }
+
+  /** Each counted alone; those of one turn share the ledger's transaction (QuotaCounting). */
+  @Implements(INTERNAL_QUOTA_OPERATIONS.consumeMany)
+  async consumeMany(@Body() body: QuotaConsumptionsDto): Promise<QuotaAnswersDto> {
+    return { answers: await Promise.all(body.consumptions.map((consumption) => this.answer(consumption))) };
+  }
+
+  private async answer(body: QuotaConsumptionDto): Promise<QuotaAnswerDto> {
     const demand = {
       tenant: body.tenant,
       meter: body.meter,

@@ -79,7 +79,14 @@ const isTime = (value: unknown): value is string =>
   typeof value === 'string' && !Number.isNaN(Date.parse(value));
 
 /** The control plane's answer to a quota consumption, checked: undefined when malformed. */
-export function parseQuotaAnswer(body: unknown): QuotaAnswerDto | undefined {
+/** `{answers}` with one well-formed answer for each of `count` consumptions, else undefined. */
+export function parseQuotaAnswers(body: unknown, count: number): QuotaAnswerDto[] | undefined {
+  if (!isRecord(body) || !Array.isArray(body.answers) || body.answers.length !== count) return undefined;
+  const answers = body.answers.map(parseQuotaAnswer);
+  return answers.every((answer) => answer !== undefined) ? (answers as QuotaAnswerDto[]) : undefined;
+}
+
+function parseQuotaAnswer(body: unknown): QuotaAnswerDto | undefined {
   if (!isRecord(body)) return undefined;
   const { limited, granted, replayed, usage } = body;
   if (typeof limited !== 'boolean' || typeof granted !== 'boolean' || typeof replayed !== 'boolean') {

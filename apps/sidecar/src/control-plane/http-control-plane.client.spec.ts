@@ -95,7 +95,7 @@ describe(HttpControlPlaneClient.name, () => {
     expect(seen[0].headers['content-type']).toBe('application/json');
   });
 
-  it("asks the control plane's quota count and reads its answer", async () => {
+  it("asks the control plane's quota count, the consumptions of one turn in one request", async () => {
     const usage = {
       meter: 'exports',
       limit: 5,
@@ -106,40 +106,47 @@ describe(HttpControlPlaneClient.name, () => {
       period: 'month',
       enforcement: 'hard',
     };
-    handler = json(200, { limited: true, granted: true, replayed: false, usage });
+    const limited = { limited: true, granted: true, replayed: false, usage };
+    const unlimited = { limited: false, granted: true, replayed: false };
+    handler = json(200, { answers: [limited, unlimited] });
 
     await expect(
-      client.consumeQuota({ tenant: 'acme', meter: 'exports', units: 3, idempotency_key: 'k' }),
-    ).resolves.toEqual({ limited: true, granted: true, replayed: false, usage });
+      Promise.all([
+        client.consumeQuota({ tenant: 'acme', meter: 'exports', units: 3, idempotency_key: 'k' }),
+        client.consumeQuota({ tenant: 'acme', meter: 'uploads', units: 1 }),
+      ]),
+    ).resolves.toEqual([limited, unlimited]);
+    expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({
       method: 'POST',
-      url: '/internal/v1/quotas/consume',
-      body: '{"tenant":"acme","meter":"exports","units":3,"idempotency_key":"k"}',
+      url: '/internal/v1/quotas/consumptions',
+      body: JSON.stringify({
+        consumptions: [
+          { tenant: 'acme', meter: 'exports', units: 3, idempotency_key: 'k' },
+          { tenant: 'acme', meter: 'uploads', units: 1 },
+        ],
+      }),
     });
     expect(seen[0].headers['x-internal-token']).toBe(TEST_INTERNAL_TOKEN);
-
-    handler = json(200, { limited: false, granted: true, replayed: false });
-    await expect(client.consumeQuota({ tenant: 'acme', meter: 'uploads', units: 1 })).resolves.toEqual({
-      limited: false,
-      granted: true,
-      replayed: false,
-    });
   });
 
   it.each([
-    ['a limited answer without its usage', { limited: true, granted: true, replayed: false }],
+    ['a limited answer without its usage', [{ limited: true, granted: true, replayed: false }]],
     [
       'a usage without its window',
-      {
-        limited: true,
-        granted: true,
-        replayed: false,
-        usage: { meter: 'x', limit: 1, used: 0, remaining: 1 },
-      },
+      [
+        {
+          limited: true,
+          granted: true,
+          replayed: false,
+          usage: { meter: 'x', limit: 1, used: 0, remaining: 1 },
+        },
+      ],
     ],
-    ['no verdict', { limited: true, usage: {} }],
-  ])('refuses a quota answer that is not one: %s', async (_, answer) => {
-    handler = json(200, answer);
+    ['no verdict', [{ limited: true, usage: {} }]],
+    ['fewer answers than consumptions', []],
+  ])('refuses quota answers that are not one each: %s', async (_, answers) => {
+    handler = json(200, { answers });
 
     await expect(client.consumeQuota({ tenant: 'acme', meter: 'exports', units: 1 })).rejects.toMatchObject({
       code: 'control_plane_rejected',

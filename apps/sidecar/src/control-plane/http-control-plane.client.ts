@@ -5,6 +5,7 @@ import {
   REVOCATION_FEED_OPERATIONS,
   type QuotaAnswerDto,
   type QuotaConsumptionDto,
+  type QuotaConsumptionsDto,
   type TrustedRevocationDto,
 } from '@platform/contract';
 import { ControlPlaneConnection, PRINCIPAL_HEADER } from '@platform/internal';
@@ -14,7 +15,7 @@ import { SidecarError } from '../errors';
 import { ControlPlaneApi } from './control-plane-api';
 import {
   parseJsonWebKeySet,
-  parseQuotaAnswer,
+  parseQuotaAnswers,
   parseRevocationEntry,
   parseRevocationPage,
   parseDefinitionChange,
@@ -23,12 +24,14 @@ import {
   type JsonWebKeySet,
   type RevocationPage,
 } from './control-plane.types';
-import type { DefinitionChange, RevocationEntry } from '@platform/domain';
+import { type DefinitionChange, GroupCommit, type RevocationEntry } from '@platform/domain';
 import { parseServerSentEvents } from './server-sent-events';
 
 /** The control plane sends `: ping` every 15 s; three missed pings and the stream is dead. */
 const STREAM_IDLE_TIMEOUT_MS = 45_000;
 const REQUEST_TIMEOUT_MS = 10_000;
+/** The control plane's bound on one request's consumptions. */
+const MAX_CONSUMPTIONS_PER_REQUEST = 1_000;
 /** JSON answers larger than this are refused rather than buffered. */
 const MAX_JSON_BYTES = 32 * 1024 * 1024;
 
@@ -38,6 +41,14 @@ type Method = 'GET' | 'POST';
 @Injectable()
 export class HttpControlPlaneClient extends ControlPlaneApi implements OnApplicationShutdown {
   private readonly connection: ControlPlaneConnection;
+  /**
+   * The quota consumptions of a turn of the event loop, in one request (ConsumeQuota when no
+   * Redis counts, docs/plans.md): two requests in flight at most, the rest gather meanwhile.
+   */
+  private readonly consumptions = new GroupCommit<QuotaConsumptionDto, QuotaAnswerDto>(
+    (batch) => this.consumeQuotas(batch),
+    { concurrency: 2, maxItems: MAX_CONSUMPTIONS_PER_REQUEST },
+  );
 
   constructor(@Inject(SIDECAR_CONFIG) config: SidecarConfig) {
     super();
@@ -79,9 +90,15 @@ export class HttpControlPlaneClient extends ControlPlaneApi implements OnApplica
     return { revoked };
   }
 
-  async consumeQuota(consumption: QuotaConsumptionDto): Promise<QuotaAnswerDto> {
-    const path = `/${internalPathOf(INTERNAL_QUOTA_OPERATIONS.consume)}`;
-    return parseQuotaAnswer(await this.json('POST', path, consumption)) ?? this.unreadable(path);
+  consumeQuota(consumption: QuotaConsumptionDto): Promise<QuotaAnswerDto> {
+    return this.consumptions.submit(consumption);
+  }
+
+  /** One request for the consumptions that arrive together (and while one is on its way). */
+  private async consumeQuotas(consumptions: QuotaConsumptionDto[]): Promise<QuotaAnswerDto[]> {
+    const path = `/${internalPathOf(INTERNAL_QUOTA_OPERATIONS.consumeMany)}`;
+    const body = await this.json('POST', path, { consumptions } satisfies QuotaConsumptionsDto);
+    return parseQuotaAnswers(body, consumptions.length) ?? this.unreadable(path);
   }
 
   async callAsPrincipal(
