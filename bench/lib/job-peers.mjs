@@ -7,15 +7,21 @@ const require = createRequire(import.meta.url);
 /**
  * The job queues the jobs scenario sets the platform's beside (issue 45), and the measurement
  * all of them go through. A queue here is
- * `{ name, start(onJob), submit(payload) -> accepted?, completed() -> count, latencies() -> ms[], stop() }`:
+ * `{ name, start(onJob), submit(payload) -> accepted?, submitMany(payloads) -> accepted count,
+ * completed() -> count, latencies() -> ms[], stop() }`:
  * `start` starts WORKERS workers whose handler does nothing but call `onJob(payload)`;
  * `completed` and `latencies` are the queue's own record of the jobs that ended (a job's
  * latency: from its submission to its completion, by the queue's clock where it keeps one).
  * Every queue's workers run in the harness's process, as the platform's SDK workers do.
  */
 export const WORKERS = 4;
-/** Submissions in flight while a batch of jobs is submitted. */
+/** Submission calls in flight while a turn's jobs are submitted. */
 const SUBMITTERS = 16;
+/**
+ * Jobs one submission call carries, in every queue alike (pg-boss's `insert`, graphile-worker's
+ * `addJobs`, the platform's `POST .../jobs/batch`): producers with many jobs send them together.
+ */
+export const SUBMISSION_BATCH = 25;
 export const JOB_TYPE = 'bench.echo';
 
 /** About how long one turn of a queue lasts in `jobsInTurns` (3 turns in a full run, as ctx.compare). */
@@ -47,6 +53,10 @@ export async function pgBossQueue(url, { batchSize }) {
       }
     },
     submit: async (payload) => (await boss.send(JOB_TYPE, payload)) !== null,
+    async submitMany(payloads) {
+      await boss.insert(payloads.map((data) => ({ name: JOB_TYPE, data })));
+      return payloads.length;
+    },
     async completed() {
       if (failures.length > 0) throw new Error(`pg-boss: ${failures[0].message}`);
       const [{ count }] = await sql(
@@ -106,6 +116,11 @@ export async function graphileWorkerQueue(url) {
       await utils.addJob(JOB_TYPE, payload);
       accepted += 1;
       return true;
+    },
+    async submitMany(payloads) {
+      const added = await utils.addJobs(payloads.map((payload) => ({ identifier: JOB_TYPE, payload })));
+      accepted += added.length;
+      return added.length;
     },
     async completed() {
       const { rows } = await utils.withPgClient((client) =>
@@ -185,7 +200,10 @@ export async function jobsInTurns(ctx, queues, count) {
   );
 }
 
-/** `jobs` submitted at once; resolves when the queue has recorded every accepted one completed. */
+/**
+ * `jobs` submitted by SUBMITTERS callers at once, SUBMISSION_BATCH a call; resolves when the queue
+ * has recorded every accepted one completed.
+ */
 async function turn(watched, jobs) {
   const { queue } = watched;
   const started = performance.now();
@@ -195,9 +213,12 @@ async function turn(watched, jobs) {
   await Promise.all(
     Array.from({ length: SUBMITTERS }, async () => {
       while (next < jobs) {
-        const n = next++;
-        if (await queue.submit({ n })) watched.accepted += 1;
-        else errors += 1;
+        const from = next;
+        next = Math.min(jobs, next + SUBMISSION_BATCH);
+        const payloads = Array.from({ length: next - from }, (_, i) => ({ n: from + i }));
+        const accepted = await queue.submitMany(payloads);
+        watched.accepted += accepted;
+        errors += payloads.length - accepted;
       }
     }),
   );

@@ -16,6 +16,7 @@ import {
   jobsInTurns,
   pgBossQueue,
   started,
+  SUBMISSION_BATCH,
   WORKERS,
 } from './job-peers.mjs';
 import { measureRs256 } from './limit.mjs';
@@ -1143,11 +1144,11 @@ scenarios.secrets = async function secrets(ctx) {
 /**
  * The job queue end to end (issue 13) beside pg-boss and graphile-worker (issue 45): the same
  * jobs (a `{ n }` payload, a handler that does nothing) through the platform, submitted over
- * REST and run by 4 SDK JobWorkers (long-poll claims of up to their free slots, completions
- * reported together), on the main platform and on
- * one on Postgres (the peers' database), and through the two peers with 4 workers each on
- * scratch databases of the same Postgres, every queue's workers in the harness's process
- * (bench/lib/job-peers.mjs). Rows per queue: jobs/s from the first submission to the last
+ * REST in batches (as every queue here submits them: SUBMISSION_BATCH a call) and run by 4 SDK
+ * JobWorkers (long-poll claims of up to their free slots, completions reported together), on the
+ * main platform and on one on Postgres (the peers' database), and through the two peers with 4
+ * workers each on scratch databases of the same Postgres, every queue's workers in the harness's
+ * process (bench/lib/job-peers.mjs). Rows per queue: jobs/s from the first submission to the last
  * completion, measured in turns; and submission to start with the workers idle.
  */
 scenarios.jobs = async function jobs(ctx) {
@@ -1172,7 +1173,7 @@ scenarios.jobs = async function jobs(ctx) {
       rowsOn(ctx, database, [
         {
           key: 'jobs',
-          label: `Jobs from submission to SUCCEEDED, 4 SDK workers (${PLATFORM_WORKER_CONCURRENCY} at once each), ${DATABASE_NAMES[database]} (${count} jobs)`,
+          label: `Jobs from submission to SUCCEEDED, ${SUBMISSION_BATCH} a submission, 4 SDK workers (${PLATFORM_WORKER_CONCURRENCY} at once each), ${DATABASE_NAMES[database]} (${count} jobs)`,
           ...throughput[i],
           ratios:
             database === 'postgres' ? [{ against: 'jobs-pg-boss' }, { against: 'jobs-graphile-worker' }] : [],
@@ -1190,13 +1191,13 @@ scenarios.jobs = async function jobs(ctx) {
       ...platformRows,
       {
         key: 'jobs-pg-boss',
-        label: `Jobs from submission to completed, pg-boss 10.4.2 (4 workers, up to ${PG_BOSS_BATCH_SIZE} a poll)`,
+        label: `Jobs from submission to completed, ${SUBMISSION_BATCH} a submission, pg-boss 10.4.2 (4 workers, up to ${PG_BOSS_BATCH_SIZE} a poll)`,
         ...throughput[peer],
       },
       { key: 'jobs-idle-start-pg-boss', label: idleLabel('pg-boss'), ...idle[peer], unit: 'jobs' },
       {
         key: 'jobs-graphile-worker',
-        label: 'Jobs from submission to completed, graphile-worker 0.17.3 (4 workers)',
+        label: `Jobs from submission to completed, ${SUBMISSION_BATCH} a submission, graphile-worker 0.17.3 (4 workers)`,
         ...throughput[peer + 1],
       },
       {
@@ -1260,6 +1261,19 @@ async function platformJobQueue({ database, platform }) {
       });
       await response.arrayBuffer();
       return response.status === 201;
+    },
+    async submitMany(payloads) {
+      const response = await fetch(`${jobsUrl}/batch`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jobs: payloads.map((payload) => ({ type: JOB_TYPE, payload })) }),
+      });
+      if (response.status !== 200) {
+        await response.arrayBuffer();
+        return 0;
+      }
+      const { results } = await response.json();
+      return results.filter((result) => result.created === true).length;
     },
     completed: async () => (await succeeded()).length,
     latencies: async () =>

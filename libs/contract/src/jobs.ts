@@ -436,12 +436,12 @@ export class CompleteJobsDto {
   completions: JobCompletionItemDto[];
 }
 
-@ApiSchema({ name: 'JobCompletionRefusal', description: 'Why one report was refused.' })
-export class JobCompletionRefusalDto {
+@ApiSchema({ name: 'JobRefusal', description: 'Why one item of a batch was refused.' })
+export class JobRefusalDto {
   @ApiProperty({
     type: 'integer',
-    enum: [400, 403, 404, 409],
-    description: 'The status the report alone would have had.',
+    enum: [400, 403, 404, 409, 429],
+    description: 'The status the item alone would have had.',
   })
   status: number;
 
@@ -460,14 +460,48 @@ export class JobCompletionResultDto {
   @ApiPropertyOptional({ ...STATE, description: 'The job’s state now (the report was applied).' })
   state?: string;
 
-  @ApiPropertyOptional({ type: JobCompletionRefusalDto })
-  refused?: JobCompletionRefusalDto;
+  @ApiPropertyOptional({ type: JobRefusalDto })
+  refused?: JobRefusalDto;
 }
 
 @ApiSchema({ name: 'JobCompletionResults', description: 'A result for each report, in their order.' })
 export class JobCompletionResultsDto {
   @ApiProperty({ type: [JobCompletionResultDto] })
   results: JobCompletionResultDto[];
+}
+
+@ApiSchema({ name: 'JobSubmissions', description: 'Jobs to queue at once.' })
+export class SubmitJobsDto {
+  @ApiProperty({ type: [SubmitJobDto], description: '1 to 100 submissions, each judged alone.' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => SubmitJobDto)
+  jobs: SubmitJobDto[];
+}
+
+@ApiSchema({
+  name: 'JobSubmissionResult',
+  description: 'What became of one submission: the job, or the refusal.',
+})
+export class JobSubmissionResultDto {
+  @ApiPropertyOptional({ type: JobDto, description: 'The job queued, or the one its idempotency key made.' })
+  job?: JobDto;
+
+  @ApiPropertyOptional({
+    description: 'true: queued now; false: an earlier submission with the same idempotency key made it.',
+  })
+  created?: boolean;
+
+  @ApiPropertyOptional({ type: JobRefusalDto })
+  refused?: JobRefusalDto;
+}
+
+@ApiSchema({ name: 'JobSubmissionResults', description: 'A result for each submission, in their order.' })
+export class JobSubmissionResultsDto {
+  @ApiProperty({ type: [JobSubmissionResultDto] })
+  results: JobSubmissionResultDto[];
 }
 
 const JOBS_PATH = 'api/v1/tenants/:tenant/jobs';
@@ -510,6 +544,22 @@ export const JOB_OPERATIONS = {
       409: 'The idempotency key was used for other work.',
       429: 'The tenant’s `jobs_submitted` quota is used up until the window ends (`Retry-After`).',
     },
+  }),
+  submitMany: operation({
+    id: 'submitJobs',
+    tag: 'Jobs',
+    summary: 'Submit several jobs at once',
+    description:
+      'Permission `jobs.write` on `{tenant}`. 1 to 100 submissions, each judged by the single submission’s rules and answered alone, in their order: the job and whether it was queued now (`created: false`: its idempotency key’s earlier job), or the status that submission alone would have had (400, 409, 429). Written together: one transaction, one append to the audit chain. Audited (`job.submitted`, one record per job).',
+    method: 'POST',
+    path: `${JOBS_PATH}/batch`,
+    internal: `${JOBS_INTERNAL}/batch`,
+    caller: WRITE,
+    params: TENANT,
+    opaque: ['jobs[].payload'],
+    body: { type: 'json', model: SubmitJobsDto },
+    answer: { status: 200, model: JobSubmissionResultsDto, description: 'A result for each submission.' },
+    refuses: { 400: 'No submissions, more than 100, or one that is not a submission’s shape.' },
   }),
   list: operation({
     id: 'listJobs',

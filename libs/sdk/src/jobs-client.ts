@@ -1,5 +1,13 @@
 import type { PlatformClient } from './platform-client';
-import type { Job, JobLogPage, JobPage, JobSubmission, JobTransitionPage } from './wire';
+import type {
+  Job,
+  JobLogPage,
+  JobPage,
+  JobSubmission,
+  JobSubmissionResult,
+  JobSubmissionResults,
+  JobTransitionPage,
+} from './wire';
 
 export interface JobListQuery {
   state?: Job['state'];
@@ -22,6 +30,20 @@ export class JobsClient {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(submission),
     });
+  }
+
+  /**
+   * Queues up to 100 jobs in one call, each judged alone: a result for each, in their order,
+   * with the job (`created: false`: its idempotency key's earlier job) or `refused: {status, detail}`.
+   */
+  submitMany(tenant: string, submissions: JobSubmission[]): Promise<JobSubmissionResult[]> {
+    return this.client
+      .json<JobSubmissionResults>(`${jobsPath(tenant)}/batch`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jobs: submissions }),
+      })
+      .then((answer) => answer.results);
   }
 
   get(tenant: string, id: string): Promise<Job> {

@@ -80,6 +80,8 @@ export type SecretsRewrap = Schemas['SecretsRewrap'];
 /** A job, shaped as a google.longrunning Operation (docs/jobs.md). */
 export type Job = Schemas['Job'];
 export type JobSubmission = Schemas['JobSubmission'];
+export type JobSubmissionResult = Schemas['JobSubmissionResult'];
+export type JobSubmissionResults = Schemas['JobSubmissionResults'];
 export type JobPage = Schemas['JobPage'];
 export type JobLogPage = Schemas['JobLogPage'];
 export type JobTransitionPage = Schemas['JobTransitionPage'];

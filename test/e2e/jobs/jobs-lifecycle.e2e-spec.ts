@@ -309,6 +309,41 @@ describe('jobs: submit, run, watch, cancel, over REST and gRPC', () => {
     expect(missing.error?.code).toBe(grpc.status.NOT_FOUND);
   });
 
+  it('submits several jobs in one call, each judged alone, and refuses a batch to those who may not submit', async () => {
+    const type = 'lifecycle.batch.submitted';
+    const earlier = await jobs.submit(ACME, { type, payload: { n: 0 }, idempotency_key: 'batch-used' });
+    const results = await jobs.submitMany(ACME, [
+      { type, payload: { n: 1 } },
+      { type: 'Not A Type', payload: null },
+      { type, payload: { n: 0 }, idempotency_key: 'batch-used' },
+      { type, payload: { n: 9 }, idempotency_key: 'batch-used' },
+    ]);
+
+    expect(results.map((r) => r.refused?.status ?? r.created)).toEqual([true, 400, false, 409]);
+    expect(results[2].job?.id).toBe(earlier.id);
+    await expect(jobs.get(ACME, results[0].job!.id)).resolves.toMatchObject({
+      state: 'QUEUED',
+      payload: { n: 1 },
+    });
+    expect((await rest(reader, 'POST', `/tenants/${ACME}/jobs/batch`, { jobs: [{ type }] })).status).toBe(
+      403,
+    );
+    expect(
+      (await rest(acmeViewer, 'POST', `/tenants/${GLOBEX}/jobs/batch`, { jobs: [{ type }] })).status,
+    ).toBe(403);
+    for (const body of [
+      { jobs: [] },
+      { jobs: Array.from({ length: 101 }, () => ({ type })) },
+      { jobs: [{}] },
+    ]) {
+      const response = await rest(submitter.token, 'POST', `/tenants/${ACME}/jobs/batch`, body);
+      expect({ size: body.jobs.length, status: response.status }).toEqual({
+        size: body.jobs.length,
+        status: 400,
+      });
+    }
+  });
+
   it('claims several jobs in one call and reports several in one, each report judged alone', async () => {
     const as = await discover(platform);
     const admin = await adminToken(as, platform);

@@ -247,7 +247,18 @@ describe('plans and quotas over REST', () => {
     expect(refused.body.detail).toMatch(
       new RegExp(`^the jobs_submitted quota of tenant ${jobsTenant} \\(2 per day\\) is used up until `),
     );
-    // The refused job was not queued.
+    // In a batch, each submission past the quota is refused alone; a key already counted is not.
+    const batch = await api('POST', `/tenants/${jobsTenant}/jobs/batch`, token, {
+      jobs: [
+        { type: 'report', idempotency_key: 'first' },
+        { type: 'report', idempotency_key: 'fourth' },
+      ],
+    });
+    expect(batch.status).toBe(200);
+    const [again, past] = batch.body.results as Array<{ created?: boolean; refused?: { status: number } }>;
+    expect(again.created).toBe(false);
+    expect(past.refused?.status).toBe(429);
+    // The refused jobs were not queued.
     const jobs = await api('GET', `/tenants/${jobsTenant}/jobs`, admin);
     expect((jobs.body.jobs as unknown[]).length).toBe(2);
   });

@@ -11,12 +11,12 @@ import {
   type JobCompletionResultsDto,
 } from '@platform/contract';
 import { type ActingPrincipal, type Job, JobQueue, type JobOutcome } from '@platform/domain';
-import { closeWithServer, domainStatus } from '@platform/http';
+import { closeWithServer } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { Implements } from '../platform/implements';
 import { Caller } from '../tenants/principal';
 import { JobSignals } from './job-signals';
-import { toClaimedJobResponse, toJobResponse } from './jobs-wire';
+import { toClaimedJobResponse, toJobResponse, toRefusal } from './jobs-wire';
 
 /** Below the backend relay's 10 s wait for an answer. */
 const MAX_WAIT_SECONDS = 5;
@@ -91,10 +91,7 @@ export class InternalJobWorkersController {
     return {
       results: results.map((result) =>
         'error' in result
-          ? {
-              id: result.id,
-              refused: { status: domainStatus(result.error.code), detail: result.error.message },
-            }
+          ? { id: result.id, refused: toRefusal(result.error) }
           : { id: result.id, state: result.job.state },
       ),
     };

@@ -3,8 +3,10 @@ import {
   DEFAULT_PAGE_SIZE,
   JOB_OPERATIONS,
   JobEventsQueryDto,
+  type JobSubmissionResultsDto,
   ListJobsQueryDto,
   SubmitJobDto,
+  SubmitJobsDto,
 } from '@platform/contract';
 import {
   type ActingPrincipal,
@@ -12,12 +14,13 @@ import {
   type JobEvent,
   JobQueue,
   type JobState,
+  type JobSubmission,
 } from '@platform/domain';
 import { followFeed, liveReplyOf } from '@platform/http';
 import type { FastifyReply } from 'fastify';
 import { Implements, ImplementsLive } from '../platform/implements';
 import { Caller } from '../tenants/principal';
-import { toJobResponse, toLogLine, toLogPage, toTransition, toTransitionPage } from './jobs-wire';
+import { toJobResponse, toLogLine, toLogPage, toRefusal, toTransition, toTransitionPage } from './jobs-wire';
 
 /**
  * A tenant's jobs (docs/jobs.md) for a caller the backend or a sidecar already authorized
@@ -35,21 +38,25 @@ export class InternalJobsController {
     @Caller() caller: ActingPrincipal,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const { job, created } = await this.queue.submit(caller, tenant, {
-      type: body.type,
-      payload: body.payload,
-      idempotencyKey: body.idempotency_key,
-      timeoutSeconds: body.timeout_seconds,
-      retry: {
-        ...(body.max_attempts !== undefined && { maxAttempts: body.max_attempts }),
-        ...(body.initial_backoff_seconds !== undefined && {
-          initialBackoffSeconds: body.initial_backoff_seconds,
-        }),
-        ...(body.max_backoff_seconds !== undefined && { maxBackoffSeconds: body.max_backoff_seconds }),
-      },
-    });
+    const { job, created } = await this.queue.submit(caller, tenant, submissionOf(body));
     void reply.status(created ? 201 : 200);
     return toJobResponse(job);
+  }
+
+  @Implements(JOB_OPERATIONS.submitMany)
+  async submitMany(
+    @Param('tenant') tenant: string,
+    @Body() body: SubmitJobsDto,
+    @Caller() caller: ActingPrincipal,
+  ): Promise<JobSubmissionResultsDto> {
+    const results = await this.queue.submitMany(caller, tenant, body.jobs.map(submissionOf));
+    return {
+      results: results.map((result) =>
+        'error' in result
+          ? { refused: toRefusal(result.error) }
+          : { job: toJobResponse(result.job), created: result.created },
+      ),
+    };
   }
 
   @Implements(JOB_OPERATIONS.list)
@@ -154,4 +161,20 @@ export class InternalJobsController {
   private async ended(principal: ActingPrincipal, tenant: string, id: string): Promise<boolean> {
     return FINAL_JOB_STATES.includes((await this.queue.get(principal, tenant, id)).state);
   }
+}
+
+function submissionOf(body: SubmitJobDto): JobSubmission {
+  return {
+    type: body.type,
+    payload: body.payload,
+    idempotencyKey: body.idempotency_key,
+    timeoutSeconds: body.timeout_seconds,
+    retry: {
+      ...(body.max_attempts !== undefined && { maxAttempts: body.max_attempts }),
+      ...(body.initial_backoff_seconds !== undefined && {
+        initialBackoffSeconds: body.initial_backoff_seconds,
+      }),
+      ...(body.max_backoff_seconds !== undefined && { maxBackoffSeconds: body.max_backoff_seconds }),
+    },
+  };
 }

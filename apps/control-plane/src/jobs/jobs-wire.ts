@@ -1,5 +1,12 @@
-import type { ClaimedJobDto, JobDto, JobLogPageDto, JobTransitionPageDto } from '@platform/contract';
-import { FINAL_JOB_STATES, type Job, type JobEvent } from '@platform/domain';
+import type {
+  ClaimedJobDto,
+  JobDto,
+  JobLogPageDto,
+  JobRefusalDto,
+  JobTransitionPageDto,
+} from '@platform/contract';
+import { type DomainError, FINAL_JOB_STATES, type Job, type JobEvent } from '@platform/domain';
+import { domainStatus } from '@platform/http';
 
 export function toJobResponse(job: Job): JobDto {
   return {
@@ -51,3 +58,9 @@ export function toLogPage(events: JobEvent[], after: number, done: boolean): Job
 export function toTransitionPage(events: JobEvent[], after: number): JobTransitionPageDto {
   return { transitions: events.map(toTransition), next_after: events.at(-1)?.id ?? after };
 }
+
+/** One item of a batch refused: the status and detail the item alone would have been answered. */
+export const toRefusal = (error: DomainError): JobRefusalDto => ({
+  status: domainStatus(error.code),
+  detail: error.message,
+});

@@ -41,7 +41,7 @@ export const MAX_LOG_LINES_PER_CALL = 500;
 const TYPE = /^[a-z][a-z0-9._-]{0,63}$/;
 const KEY = /^[\x21-\x7e]{1,128}$/;
 const SWEEP_PAGE = 100;
-/** Jobs one claim takes, and completions one call reports, at most. */
+/** Jobs one call submits or claims, and completions one call reports, at most. */
 export const MAX_JOBS_PER_CALL = 100;
 
 export interface JobSubmission {
@@ -74,6 +74,9 @@ export interface JobCompletion {
   report: JobOutcome;
 }
 
+/** What became of one submission of a batch: `submit`'s answer, or why it was refused. */
+export type JobSubmissionResult = { job: Job; created: boolean } | { error: DomainError };
+
 /** What became of one completion of a batch: the job as it is now, or why it was refused. */
 export type JobCompletionResult = { id: string; job: Job } | { id: string; error: DomainError };
 
@@ -92,8 +95,9 @@ export class JobQueue {
    */
   private readonly submissions = new GroupCommit<{ job: Job; actor: AuditActor }, boolean>((items) =>
     this.transactor.inTransaction(async (stores) => {
-      const inserted: boolean[] = [];
-      for (const { job } of items) inserted.push((await stores.jobs.insertJob(job)) === 'created');
+      const inserted = (await stores.jobs.insertJobs(items.map(({ job }) => job))).map(
+        (r) => r === 'created',
+      );
       await this.recorded(
         stores,
         items
@@ -148,6 +152,29 @@ export class JobQueue {
     }
     this.hooks.onQueued?.();
     return { job, created: true };
+  }
+
+  /**
+   * Several submissions, each judged by `submit`'s rules alone (a refusal answers that one);
+   * those that meet in one turn are written in one transaction (the group commit above).
+   */
+  async submitMany(
+    principal: ActingPrincipal,
+    tenant: string,
+    submissions: readonly JobSubmission[],
+  ): Promise<JobSubmissionResult[]> {
+    assertReachesTenant(principal, tenant);
+    if (submissions.length === 0 || submissions.length > MAX_JOBS_PER_CALL) {
+      throw validationFailed(`jobs must be 1 to ${MAX_JOBS_PER_CALL} submissions`);
+    }
+    return Promise.all(
+      submissions.map((submission) =>
+        this.submit(principal, tenant, submission).catch((error: unknown) => {
+          if (!(error instanceof DomainError)) throw error;
+          return { error };
+        }),
+      ),
+    );
   }
 
   async get(principal: ActingPrincipal, tenant: string, id: string): Promise<Job> {

@@ -116,8 +116,11 @@ export interface JobGuard {
 }
 
 export interface JobStore {
-  /** 'duplicate' when the tenant has a job with the same idempotency key. */
-  insertJob(job: Job): Promise<'created' | 'duplicate'>;
+  /**
+   * Inserts the jobs, answering for each, in order, 'duplicate' when the tenant has a job with
+   * the same idempotency key (an earlier one, or one before it in the list).
+   */
+  insertJobs(jobs: readonly Job[]): Promise<Array<'created' | 'duplicate'>>;
   findJob(id: string): Promise<Job | null>;
   /** The jobs of these ids that exist, in no particular order. */
   findJobs(ids: readonly string[]): Promise<Job[]>;

@@ -9,7 +9,13 @@ export class InMemoryJobStore implements JobStore {
   private rows: Job[] = [];
   private events: JobEvent[] = [];
 
-  async insertJob(job: Job): Promise<'created' | 'duplicate'> {
+  async insertJobs(jobs: readonly Job[]): Promise<Array<'created' | 'duplicate'>> {
+    const inserted: Array<'created' | 'duplicate'> = [];
+    for (const job of jobs) inserted.push(this.insertJob(job));
+    return inserted;
+  }
+
+  private insertJob(job: Job): 'created' | 'duplicate' {
     const clash = this.rows.some(
       (j) =>
         j.id === job.id ||

@@ -13,6 +13,9 @@ import { Brackets, type EntityManager, type FindOptionsWhere, In, IsNull, MoreTh
 import { JobEntity, JobEventEntity } from '../entities/job.entity';
 import { insertOnce } from './insert-once';
 
+/** Rows of one multi-row INSERT: well under either database's bound on bound parameters. */
+const INSERT_CHUNK = 100;
+
 export class TypeOrmJobStore implements JobStore {
   private readonly postgres: boolean;
 
@@ -20,8 +23,29 @@ export class TypeOrmJobStore implements JobStore {
     this.postgres = manager.connection.options.type === 'postgres';
   }
 
-  async insertJob(job: Job): Promise<'created' | 'duplicate'> {
-    return insertOnce(this.manager, JobEntity, toRow(job));
+  /**
+   * Jobs without an idempotency key cannot clash (their ids are new): one multi-row INSERT per
+   * chunk. A job with a key is inserted alone, under a savepoint, so that its clash is a
+   * 'duplicate' rather than the end of the transaction.
+   */
+  async insertJobs(jobs: readonly Job[]): Promise<Array<'created' | 'duplicate'>> {
+    const keyless = jobs.filter((job) => job.idempotencyKey === null);
+    for (let i = 0; i < keyless.length; i += INSERT_CHUNK) {
+      await this.manager
+        .createQueryBuilder()
+        .insert()
+        .into(JobEntity)
+        .values(keyless.slice(i, i + INSERT_CHUNK).map(toRow))
+        .updateEntity(false)
+        .execute();
+    }
+    const inserted: Array<'created' | 'duplicate'> = [];
+    for (const job of jobs) {
+      inserted.push(
+        job.idempotencyKey === null ? 'created' : await insertOnce(this.manager, JobEntity, toRow(job)),
+      );
+    }
+    return inserted;
   }
 
   async findJob(id: string): Promise<Job | null> {

@@ -148,6 +148,60 @@ export const jobStoreContract: Contract = (context) => {
     );
   });
 
+  it('submits several jobs in one call, each judged alone, audited once per new job', async () => {
+    const { stores } = context();
+    const used = await submit({ idempotencyKey: `${type}-used`, payload: { n: 0 } });
+    const before = (await stores.audit.auditChainHead()).lastSequenceId;
+
+    const results = await queue.submitMany(submitter, 'acme', [
+      { type, payload: { n: 1 } },
+      { type: 'Not A Type', payload: null },
+      { type, payload: { n: 2 }, idempotencyKey: `${type}-new` },
+      { type, payload: { n: 2 }, idempotencyKey: `${type}-new` },
+      { type, payload: { n: 3 }, idempotencyKey: `${type}-used` },
+      { type, payload: 'x'.repeat(40_000) },
+    ]);
+
+    expect(results.map((r) => ('error' in r ? r.error.code : r.created))).toEqual([
+      true,
+      'validation_failed',
+      true,
+      false,
+      'conflict',
+      'validation_failed',
+    ]);
+    const [first, , keyed, again] = results as Array<{ job: Job }>;
+    expect(again.job.id).toBe(keyed.job.id);
+    await expect(queue.get(submitter, 'acme', first.job.id)).resolves.toMatchObject({
+      state: 'QUEUED',
+      payload: { n: 1 },
+    });
+    expect(used.id).not.toBe(keyed.job.id);
+    const audited = await stores.audit.listAuditRecords({ after: before, limit: 1_000 });
+    expect(
+      audited
+        .filter((r) => r.action === 'job.submitted')
+        .map((r) => r.target)
+        .sort(),
+    ).toEqual([first.job.id, keyed.job.id].sort());
+    await expect(queue.submitMany(submitter, 'acme', [])).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
+  });
+
+  it('inserts a list of jobs at once, a key used before or earlier in the list a duplicate', async () => {
+    const { stores, transactor } = context();
+    const first = await submit({ idempotencyKey: `${type}-k1` });
+    const like = (idempotencyKey: string | null): Job => ({ ...first, id: uniqueId('job'), idempotencyKey });
+    const list = [like(null), like(`${type}-k2`), like(`${type}-k1`), like(`${type}-k2`), like(null)];
+
+    const answers = await transactor.inTransaction((s) => s.jobs.insertJobs(list));
+
+    expect(answers).toEqual(['created', 'created', 'duplicate', 'duplicate', 'created']);
+    const stored = await stores.jobs.findJobs(list.map((j) => j.id));
+    expect(stored.map((j) => j.id).sort()).toEqual([list[0].id, list[1].id, list[4].id].sort());
+  });
+
   it('answers the same job for the same idempotency key, and 409 for another job under it', async () => {
     const first = await queue.submit(submitter, 'acme', { type, payload: { n: 1 }, idempotencyKey: 'k-1' });
     const again = await queue.submit(submitter, 'acme', { type, payload: { n: 1 }, idempotencyKey: 'k-1' });
