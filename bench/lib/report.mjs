@@ -52,10 +52,11 @@ const BARS = [
     aim: 1.0,
   },
   {
+    // Issue 45 raised the token paths' bars (issue 15's were 1.0x, 0.6x, 1.3x and 0.85x).
     name: 'Introspection vs node-oidc-provider',
     row: 'introspection',
     against: 'introspection-peer',
-    min: 1.0,
+    min: 1.3,
     aim: 1.5,
   },
   {
@@ -92,7 +93,7 @@ const BARS = [
     name: 'Protected vs unprotected route',
     row: 'protected',
     against: 'unprotected',
-    min: 0.6,
+    min: 0.75,
     aim: 0.85,
   },
   {
@@ -142,7 +143,7 @@ const BARS = [
     name: 'Issuance CPU per token vs the two-hop floor',
     row: 'issuance',
     against: 'issuance-floor',
-    max: 1.3,
+    max: 1.15,
     aim: 1.1,
   },
   {
@@ -163,7 +164,7 @@ const BARS = [
     name: 'Issuance with tracing on vs off',
     row: 'issuance-traced',
     against: 'issuance-untraced',
-    min: 0.85,
+    min: 0.9,
     aim: 0.95,
   },
   ...GRPC_FLOOR_BARS,
