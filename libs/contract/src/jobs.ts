@@ -692,6 +692,9 @@ export const JOB_WORKER_OPERATIONS = {
     caller: { kind: 'permission', action: 'jobs.work', tenantBody: 'tenant' },
     body: { type: 'json', model: ClaimJobsDto },
     answer: { status: 200, model: ClaimedJobsDto, description: 'The jobs with their leases (maybe none).' },
+    otherAnswers: [
+      { status: 204, description: 'The backend asked is shutting down: nothing claimed, ask again.' },
+    ],
     refuses: { 400: 'No types, a malformed type, a lease or `max_jobs` out of range.' },
     longPoll: true,
   }),

@@ -93,7 +93,8 @@ export class JobWorker {
         continue;
       }
       try {
-        const { jobs } = await this.client.json<ClaimedJobs>('/api/v1/jobs/claims', {
+        // 204 (no body): the backend asked is draining; nothing was claimed, ask again.
+        const claimed = await this.client.json<ClaimedJobs | undefined>('/api/v1/jobs/claims', {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({
@@ -105,7 +106,7 @@ export class JobWorker {
           }),
           signal: this.stopping.signal,
         });
-        for (const job of jobs) {
+        for (const job of claimed?.jobs ?? []) {
           const running: Promise<void> = this.run(job).finally(() => this.inHand.delete(running));
           this.inHand.add(running);
         }
