@@ -272,6 +272,16 @@ describe('jobs: submit, run, watch, cancel, over REST and gRPC', () => {
       403,
     );
     expect((await rest(submitter.token, 'POST', '/jobs/claim', { types: ['x.y'] })).status).toBe(403);
+    for (const [path, body] of [
+      [`/tenants/${ACME}/jobs/batch`, { jobs: [{ type: 'x.y' }] }],
+      ['/jobs/claims', { types: ['x.y'] }],
+      ['/jobs/completions', { completions: [{ id: 'x', lease_id: 'y', outcome: 'succeeded' }] }],
+    ] as const) {
+      expect({ path, status: (await rest(outsider, 'POST', path, body)).status }).toEqual({
+        path,
+        status: 403,
+      });
+    }
     expect((await rest(acmeViewer, 'GET', `/tenants/${ACME}/jobs`)).status).toBe(200);
     expect((await rest(acmeViewer, 'GET', `/tenants/${GLOBEX}/jobs`)).status).toBe(403);
     expect((await rest(reader, 'GET', `/tenants/${ACME}/jobs/0000nope`)).status).toBe(404);

@@ -154,6 +154,14 @@ describe.each(platformDatabases('the hostile text suite'))(
       expect(submitted.status).toBe(201);
       const { id } = (await submitted.json()) as { id: string };
       expect(await (await rest('GET', `/jobs/${id}`)).json()).toMatchObject({ payload });
+      // In a batch the payloads are opaque too; the other members are not.
+      const batch = await rest('POST', '/jobs/batch', { jobs: [{ type: 'hostile.echo', payload }] });
+      expect(batch.status).toBe(200);
+      const [{ job }] = ((await batch.json()) as { results: Array<{ job: { id: string } }> }).results;
+      expect(await (await rest('GET', `/jobs/${job.id}`)).json()).toMatchObject({ payload });
+      const badType = await rest('POST', '/jobs/batch', { jobs: [{ type: `hostile${NUL}`, payload: null }] });
+      expect(badType.status).toBe(400);
+      expect(badType.headers.get('content-type')).toMatch(/^application\/problem\+json/);
 
       const surrogate = await rest('PUT', '/secrets/broken', { value: `a${LONE_SURROGATE}` });
       expect(surrogate.status).toBe(400);
