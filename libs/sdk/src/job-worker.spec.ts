@@ -1,4 +1,4 @@
-import { JobWorker } from './job-worker';
+import { JobWorker, type JobWorkerOptions } from './job-worker';
 import { PlatformClient } from './platform-client';
 
 interface Call {
@@ -41,6 +41,20 @@ function standIn(answers: Array<(call: Call) => Response>) {
 
 const json = (body: unknown) => () => Response.json(body);
 
+/** Runs a worker of `report.render` a moment, then stops it; answers what `onError` was told. */
+async function runWorker(client: PlatformClient, options: Pick<JobWorkerOptions, 'handler' | 'concurrency'>) {
+  const errors: unknown[] = [];
+  const worker = new JobWorker(client, {
+    types: ['report.render'],
+    ...options,
+    onError: (error) => errors.push(error),
+  });
+  worker.start();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await worker.stop();
+  return errors;
+}
+
 describe('JobWorker', () => {
   it('claims as many as it has free slots, and reports the jobs that end together in one call', async () => {
     const { client, calls } = standIn([
@@ -54,20 +68,13 @@ describe('JobWorker', () => {
         }),
     ]);
     const ran: string[] = [];
-    const errors: unknown[] = [];
-    const worker = new JobWorker(client, {
-      types: ['report.render'],
+    const errors = await runWorker(client, {
       concurrency: 3,
       handler: async (payload) => {
         ran.push((payload as { id: string }).id);
         return { ok: true };
       },
-      onError: (error) => errors.push(error),
     });
-
-    worker.start();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await worker.stop();
 
     expect(ran).toEqual(['a', 'b', 'c']);
     expect(calls[0]).toMatchObject({ path: '/api/v1/jobs/claims', body: { max_jobs: 3 } });
@@ -91,16 +98,7 @@ describe('JobWorker', () => {
       json({ jobs: [job('a')] }),
       json({ results: [{ id: 'a', state: 'SUCCEEDED' }] }),
     ]);
-    const errors: unknown[] = [];
-    const worker = new JobWorker(client, {
-      types: ['report.render'],
-      handler: async () => null,
-      onError: (error) => errors.push(error),
-    });
-
-    worker.start();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await worker.stop();
+    const errors = await runWorker(client, { handler: async () => null });
 
     expect(calls.map((c) => c.path).slice(0, 3)).toEqual([
       '/api/v1/jobs/claims',
@@ -115,16 +113,7 @@ describe('JobWorker', () => {
       json({ jobs: [job('a')] }),
       json({ results: [{ id: 'a', refused: { status: 409, detail: 'the lease on job a is gone' } }] }),
     ]);
-    const errors: unknown[] = [];
-    const worker = new JobWorker(client, {
-      types: ['report.render'],
-      handler: async () => null,
-      onError: (error) => errors.push(error),
-    });
-
-    worker.start();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await worker.stop();
+    const errors = await runWorker(client, { handler: async () => null });
 
     expect(errors).toEqual([expect.objectContaining({ status: 409 })]);
   });

@@ -95,7 +95,7 @@ export class InMemoryWebhookStore implements WebhookStore {
     return created.map(copy);
   }
 
-  async claimWebhookDeliveries(claim: WebhookClaim): Promise<WebhookDelivery[]> {
+  private claim(claim: WebhookClaim): WebhookDelivery[] {
     const now = claim.now.getTime();
     const enabled = new Set(this.state.endpoints.filter((e) => e.disabledAt === null).map((e) => e.id));
     const leased = (d: WebhookDelivery) => d.leaseUntil !== null && d.leaseUntil.getTime() > now;
@@ -130,7 +130,7 @@ export class InMemoryWebhookStore implements WebhookStore {
     claim: WebhookClaim,
   ): Promise<ClaimedWebhookDeliveries> {
     await this.recordWebhookAttempts(finished);
-    const deliveries = await this.claimWebhookDeliveries(claim);
+    const deliveries = this.claim(claim);
     const claimedFor = new Set(deliveries.map((d) => d.endpointId));
     return { deliveries, endpoints: this.state.endpoints.filter((e) => claimedFor.has(e.id)).map(copy) };
   }

@@ -143,14 +143,11 @@ export interface WebhookStore {
   setWebhookDispatchCursor(sequenceId: number): Promise<void>;
   insertWebhookDeliveries(deliveries: WebhookDeliveryInput[], now: Date): Promise<WebhookDelivery[]>;
   /**
-   * Leases due, pending deliveries of enabled endpoints, oldest due first. Of two workers asking
-   * at once, each delivery goes to one.
-   */
-  claimWebhookDeliveries(claim: WebhookClaim): Promise<WebhookDelivery[]>;
-  /**
-   * Records finished attempts as `recordWebhookAttempts` does, then claims as
-   * `claimWebhookDeliveries` does, in one transaction: the lanes the attempts held are free for
-   * the claim. A worker's steady state is one of these per batch of finished attempts.
+   * Records finished attempts as `recordWebhookAttempts` does (none: a claim alone), then leases
+   * due, pending deliveries of enabled endpoints, oldest due first, up to each endpoint's lane:
+   * in one transaction, so the lanes the attempts held are free for the claim. Of two workers
+   * asking at once, each delivery goes to one. A worker's steady state is one of these per batch
+   * of finished attempts.
    */
   recordAndClaimWebhookDeliveries(
     finished: WebhookAttemptResult[],

@@ -143,16 +143,6 @@ export class TypeOrmWebhookStore implements WebhookStore {
     return created;
   }
 
-  /**
-   * Counts each endpoint's leased deliveries, then reads the due ones of each enabled endpoint up
-   * to its free lane, oldest due first; both by index, so a deep backlog costs no scan. The lease
-   * is a conditional UPDATE: when two workers pick the same row only one gets it back from
-   * RETURNING.
-   */
-  async claimWebhookDeliveries(claim: WebhookClaim): Promise<WebhookDelivery[]> {
-    return (await this.recordAndClaimWebhookDeliveries([], claim)).deliveries;
-  }
-
   recordAndClaimWebhookDeliveries(
     finished: WebhookAttemptResult[],
     claim: WebhookClaim,
@@ -174,6 +164,12 @@ export class TypeOrmWebhookStore implements WebhookStore {
     });
   }
 
+  /**
+   * Counts each endpoint's leased deliveries, then reads the due ones of each enabled endpoint up
+   * to its free lane, oldest due first; both by index, so a deep backlog costs no scan. The lease
+   * is a conditional UPDATE: when two workers pick the same row only one gets it back from
+   * RETURNING.
+   */
   private async claimIn(
     manager: EntityManager,
     claim: WebhookClaim,

@@ -1,4 +1,4 @@
-import type { WebhookAttempt, WebhookAttemptOutcome, WebhookClaim } from '@platform/domain';
+import type { WebhookAttempt, WebhookAttemptOutcome, WebhookClaim, WebhookStore } from '@platform/domain';
 import type { Contract } from '../support/contract';
 import { at, aWebhookDelivery, aWebhookEndpoint, T0 } from '../support/factories';
 
@@ -22,6 +22,9 @@ const anAttempt = (deliveryId: number, attempt = 1) => ({
 
 export const webhookStoreContract: Contract = (context) => {
   const store = () => context().stores.webhooks;
+  /** A claim with nothing to record: what a worker asks when it starts. */
+  const claim = (what: WebhookClaim, webhooks: WebhookStore = store()) =>
+    webhooks.recordAndClaimWebhookDeliveries([], what).then((claimed) => claimed.deliveries);
   const record = (attempt: WebhookAttempt, outcome: WebhookAttemptOutcome) =>
     store().recordWebhookAttempts([{ attempt, outcome }]);
 
@@ -170,12 +173,12 @@ export const webhookStoreContract: Contract = (context) => {
       T0,
     );
 
-    const first = await store().claimWebhookDeliveries(claimAt(5_000));
+    const first = await claim(claimAt(5_000));
     expect(first.map((d) => d.sequenceId)).toEqual([2, 1]);
     expect(first[0].leaseUntil).toEqual(at(35_000));
-    await expect(store().claimWebhookDeliveries(claimAt(6_000))).resolves.toEqual([]);
+    await expect(claim(claimAt(6_000))).resolves.toEqual([]);
     // The worker died: once the lease has run out, the deliveries are due again.
-    const again = await store().claimWebhookDeliveries(claimAt(61_000));
+    const again = await claim(claimAt(61_000));
     expect(again.map((d) => d.sequenceId)).toEqual([2, 1, 3]);
   });
 
@@ -192,14 +195,14 @@ export const webhookStoreContract: Contract = (context) => {
       T0,
     );
 
-    const first = await store().claimWebhookDeliveries(claimAt(10, { perEndpoint: 2 }));
+    const first = await claim(claimAt(10, { perEndpoint: 2 }));
     expect(first.map((d) => d.sequenceId)).toEqual([1, 2, 6]);
     // Two of busy's are still in flight: its lane is full.
-    await expect(store().claimWebhookDeliveries(claimAt(20, { perEndpoint: 2 }))).resolves.toEqual([]);
+    await expect(claim(claimAt(20, { perEndpoint: 2 }))).resolves.toEqual([]);
     await record({ ...anAttempt(first[0].id), status: 200 }, { state: 'succeeded', nextAttemptAt: at(20) });
-    const next = await store().claimWebhookDeliveries(claimAt(30, { perEndpoint: 2 }));
+    const next = await claim(claimAt(30, { perEndpoint: 2 }));
     expect(next.map((d) => d.sequenceId)).toEqual([3]);
-    const limited = await store().claimWebhookDeliveries(claimAt(40_000, { perEndpoint: 10, limit: 2 }));
+    const limited = await claim(claimAt(40_000, { perEndpoint: 10, limit: 2 }));
     expect(limited.map((d) => d.sequenceId)).toEqual([2, 3]);
   });
 
@@ -214,7 +217,7 @@ export const webhookStoreContract: Contract = (context) => {
     );
     await record(anAttempt(dead.id, 8), { state: 'dead', nextAttemptAt: at(1) });
 
-    await expect(store().claimWebhookDeliveries(claimAt(10))).resolves.toEqual([]);
+    await expect(claim(claimAt(10))).resolves.toEqual([]);
   });
 
   it('gives each delivery to one of several workers claiming at once', async () => {
@@ -229,9 +232,7 @@ export const webhookStoreContract: Contract = (context) => {
 
     const claims = await Promise.all(
       Array.from({ length: 6 }, () =>
-        context().transactor.inTransaction((s) =>
-          s.webhooks.claimWebhookDeliveries(claimAt(10, { limit: 15 })),
-        ),
+        context().transactor.inTransaction((s) => claim(claimAt(10, { limit: 15 }), s.webhooks)),
       ),
     );
     const ids = claims.flat().map((d) => d.id);
@@ -244,7 +245,7 @@ export const webhookStoreContract: Contract = (context) => {
     const endpoint = aWebhookEndpoint();
     await store().insertWebhookEndpoint(endpoint);
     await store().insertWebhookDeliveries([aWebhookDelivery(endpoint.id)], T0);
-    const [claimed] = await store().claimWebhookDeliveries(claimAt(10));
+    const [claimed] = await claim(claimAt(10));
 
     const attempt = {
       ...anAttempt(claimed.id),
@@ -261,8 +262,8 @@ export const webhookStoreContract: Contract = (context) => {
       leaseUntil: null,
     });
     await expect(store().listWebhookAttempts([claimed.id])).resolves.toEqual([attempt]);
-    await expect(store().claimWebhookDeliveries(claimAt(5_000))).resolves.toEqual([]);
-    await expect(store().claimWebhookDeliveries(claimAt(5_010))).resolves.toHaveLength(1);
+    await expect(claim(claimAt(5_000))).resolves.toEqual([]);
+    await expect(claim(claimAt(5_010))).resolves.toHaveLength(1);
   });
 
   it('records finished attempts and claims into their lanes in one call, with the endpoints claimed for', async () => {
@@ -274,7 +275,7 @@ export const webhookStoreContract: Contract = (context) => {
       [1, 2, 3, 4].map((sequenceId) => aWebhookDelivery(busy.id, { sequenceId })),
       T0,
     );
-    const first = await store().claimWebhookDeliveries(claimAt(10, { perEndpoint: 2 }));
+    const first = await claim(claimAt(10, { perEndpoint: 2 }));
     expect(first.map((d) => d.sequenceId)).toEqual([1, 2]);
 
     const succeeded = { ...anAttempt(first[0].id), status: 204 };
@@ -315,7 +316,7 @@ export const webhookStoreContract: Contract = (context) => {
       [aWebhookDelivery(endpoint.id), aWebhookDelivery(endpoint.id, { sequenceId: 2 })],
       T0,
     );
-    await store().claimWebhookDeliveries(claimAt(10, { limit: 1 }));
+    await claim(claimAt(10, { limit: 1 }));
 
     const none = await store().recordAndClaimWebhookDeliveries(
       [
@@ -342,7 +343,7 @@ export const webhookStoreContract: Contract = (context) => {
       [aWebhookDelivery(kept.id), aWebhookDelivery(kept.id, { sequenceId: 2 }), aWebhookDelivery(gone.id)],
       T0,
     );
-    await store().claimWebhookDeliveries(claimAt(10));
+    await claim(claimAt(10));
     await store().deleteWebhookEndpoint(gone.id);
 
     await store().recordWebhookAttempts([
