@@ -40,6 +40,9 @@ export interface ClaimedWebhookDelivery extends WebhookDelivery {
   record: AuditRecord | null;
 }
 
+/** Opened secrets kept at most; the oldest goes first. */
+const MAX_OPENED_SECRETS = 10_000;
+
 /** The message id receivers deduplicate on: one per audit record. */
 export const webhookMessageId = (sequenceId: number): string => `msg_${sequenceId}`;
 
@@ -49,6 +52,15 @@ export const webhookMessageId = (sequenceId: number): string => `msg_${sequenceI
  * each delivery's next one (webhook-retry.ts) or dead-letters it after the last.
  */
 export class WebhookDeliveryWorker {
+  /**
+   * Secrets already opened, by endpoint and sealed text: one record goes to every endpoint that
+   * subscribes, and each attempt would otherwise unseal its endpoint's secret again. Keyed by the
+   * endpoint too, so a sealed secret copied onto another endpoint's row still does not open there.
+   */
+  private readonly openedSecrets = new Map<string, string>();
+  /** Each record's message body, made once however many endpoints it goes to in one claim. */
+  private readonly bodies = new WeakMap<AuditRecord, string>();
+
   constructor(
     private readonly webhooks: WebhookStore,
     private readonly audit: Pick<AuditStore, 'findAuditRecords'>,
@@ -131,7 +143,7 @@ export class WebhookDeliveryWorker {
   }
 
   private async post(endpoint: WebhookEndpoint, record: AuditRecord, at: Date): Promise<WebhookResponse> {
-    const body = this.payloadOf(record);
+    const body = this.bodyOf(record);
     let secrets: string[];
     try {
       secrets = this.secretsAt(endpoint, at);
@@ -151,7 +163,29 @@ export class WebhookDeliveryWorker {
       endpoint.previousSecretExpiresAt.getTime() > at.getTime()
         ? [endpoint.storedSecret, endpoint.previousStoredSecret]
         : [endpoint.storedSecret];
-    return stored.map((secret) => openWebhookSecret(this.envelope, endpoint.id, secret));
+    return stored.map((secret) => this.opened(endpoint.id, secret));
+  }
+
+  private opened(endpointId: string, stored: string): string {
+    const key = `${endpointId}\0${stored}`;
+    let secret = this.openedSecrets.get(key);
+    if (secret === undefined) {
+      secret = openWebhookSecret(this.envelope, endpointId, stored);
+      if (this.openedSecrets.size >= MAX_OPENED_SECRETS) {
+        this.openedSecrets.delete(this.openedSecrets.keys().next().value as string);
+      }
+      this.openedSecrets.set(key, secret);
+    }
+    return secret;
+  }
+
+  private bodyOf(record: AuditRecord): string {
+    let body = this.bodies.get(record);
+    if (body === undefined) {
+      body = this.payloadOf(record);
+      this.bodies.set(record, body);
+    }
+    return body;
   }
 
   private outcome(response: WebhookResponse, attempt: number, now: Date): WebhookAttemptOutcome {

@@ -53,6 +53,16 @@ describe('signatures', () => {
     expect(() => new Webhook(newWebhookSecret()).verify(body, headers)).toThrow();
     expect(() => new Webhook(current).verify(`${body} `, headers)).toThrow();
   });
+
+  it('makes the very signature the standardwebhooks package makes, on UTF-8 text too', () => {
+    const secret = newWebhookSecret();
+    const timestamp = new Date('2026-11-28T12:00:00.999Z');
+    const body = JSON.stringify({ type: 'user.updated', data: { name: 'Zoë 🚀', note: 'a\u0000b' } });
+    const headers = webhookHeaders({ id: 'msg_9', timestamp, body }, [secret]);
+
+    expect(headers['webhook-timestamp']).toBe('1795867200');
+    expect(headers['webhook-signature']).toBe(new Webhook(secret).sign('msg_9', timestamp, body));
+  });
 });
 
 describe('webhook URL policy', () => {
