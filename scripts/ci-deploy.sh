@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI: the deployment test (npm run test:deploy, docs/operations.md "Deployment test") needs
 # Debian's podman, runc, podman-compose and debootstrap; install them when they are missing, then
-# run it. Not called by .ci/run yet: a cold run builds every image (see the docs for its time).
+# run it. Not called by .ci/run: on a fresh CI machine it builds every image, which does not fit
+# the suites' 15-minute budget, beside them or after them (docs/operations.md, "How long").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
