@@ -100,7 +100,7 @@ export * from './webhooks/sealed-webhook-secret';
 export * from './webhooks/webhook-registry';
 export * from './webhooks/webhook-dispatcher';
 export * from './webhooks/webhook-delivery-worker';
-export { verifyJwsSignature } from './tokens/jws';
+export { checkedAccessTokenPayload, type AccessTokenCheck } from './tokens/access-token-check';
 export * from './masking';
 export * from './ratelimit';
 export * from './flags';

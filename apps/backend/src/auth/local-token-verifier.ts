@@ -1,13 +1,5 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import {
-  DenyList,
-  epochSeconds,
-  isCompactJws,
-  MAX_ACCESS_TOKEN_LENGTH,
-  type RevocationKind,
-  REQUIRED_ACCESS_TOKEN_CLAIMS,
-  verifyJwsSignature,
-} from '@platform/domain';
+import { checkedAccessTokenPayload, DenyList, epochSeconds, type RevocationKind } from '@platform/domain';
 import {
   InvalidClaimError,
   tokenClaimsOf,
@@ -79,51 +71,25 @@ export class LocalTokenVerifier {
 
   /** The claims of `token` when it is valid beyond doubt; undefined for the sidecar to judge. */
   verify(token: string): TokenClaims | undefined {
-    if (!this.live || token.length > MAX_ACCESS_TOKEN_LENGTH || !isCompactJws(token)) return undefined;
-    const [header, payload, signature] = token.split('.');
-    const protectedHeader = decodeJson(header);
-    if (protectedHeader === undefined) return undefined;
-    const { alg, typ, kid, crit, b64 } = protectedHeader;
-    if (typ !== 'at+jwt' || crit !== undefined || b64 !== undefined || typeof kid !== 'string')
-      return undefined;
-    const key = this.keys.get(kid)?.get(alg as string);
-    if (key === undefined || !verifyJwsSignature(alg as string, `${header}.${payload}`, signature, key)) {
-      return undefined;
-    }
-    const claims = this.claimsOf(decodeJson(payload));
+    if (!this.live) return undefined;
+    const payload = checkedAccessTokenPayload(token, {
+      issuer: this.issuer,
+      nowSeconds: this.nowSeconds(),
+      keyOf: (kid, alg) => this.keys.get(kid)?.get(alg),
+      forIssuerOnly: true,
+    });
+    const claims = payload && this.claimsOf(payload);
     return claims !== undefined && this.denyList.revocationOf(claims) === undefined ? claims : undefined;
   }
 
-  /** What jose's `jwtVerify` checks with the sidecar's options, then the shared claim mapping. */
-  private claimsOf(payload: Record<string, unknown> | undefined): TokenClaims | undefined {
-    if (payload === undefined || REQUIRED_ACCESS_TOKEN_CLAIMS.some((claim) => payload[claim] === undefined)) {
-      return undefined;
-    }
-    const { iss, aud, exp, iat, nbf } = payload;
-    const now = this.nowSeconds();
-    const forUs = aud === this.issuer || (Array.isArray(aud) && aud.includes(this.issuer));
-    if (iss !== this.issuer || !forUs || typeof iat !== 'number') return undefined;
-    // Same rules as jose's: expired once exp <= now, not yet valid while nbf > now.
-    if (typeof exp !== 'number' || exp <= now) return undefined;
-    if (nbf !== undefined && (typeof nbf !== 'number' || nbf > now)) return undefined;
+  /** The shared claim mapping, as the sidecar's ValidateToken answers them. */
+  private claimsOf(payload: Record<string, unknown>): TokenClaims | undefined {
     try {
       return tokenClaimsOf(payload);
     } catch (error) {
       if (error instanceof InvalidClaimError) return undefined;
       throw error;
     }
-  }
-}
-
-/** A JSON object from a base64url part, or undefined for anything else. */
-function decodeJson(part: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
   }
 }
 

@@ -1,5 +1,5 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
-import type { KeyObject, webcrypto } from 'node:crypto';
+import { KeyObject, type webcrypto } from 'node:crypto';
 import type { Clock } from '../clock';
 import { PLATFORM_ACTOR, type AuditActor, type AuditTrail } from '../audit/audit-trail';
 import type { Transactor } from '../storage';
@@ -30,6 +30,8 @@ interface LoadedKey {
   record: SigningKeyRecord;
   publicJwk: PublicJwk;
   publicKey: CryptoKey;
+  /** The same key for node:crypto's synchronous verification (checkedAccessTokenPayload). */
+  publicKeyObject: KeyObject;
 }
 
 /**
@@ -152,6 +154,10 @@ export class SigningKeyRing {
     return this.published.find((k) => k.record.kid === kid)?.publicKey;
   }
 
+  verificationKeyObject(kid: string): KeyObject | undefined {
+    return this.published.find((k) => k.record.kid === kid)?.publicKeyObject;
+  }
+
   publicJwks(): { keys: PublicJwk[] } {
     return this.jwks;
   }
@@ -184,5 +190,6 @@ async function loadPublic(record: SigningKeyRecord): Promise<LoadedKey> {
     n: jwk.n!,
     e: jwk.e!,
   };
-  return { record, publicJwk, publicKey: (await importJWK(publicJwk, 'RS256')) as CryptoKey };
+  const publicKey = (await importJWK(publicJwk, 'RS256')) as CryptoKey;
+  return { record, publicJwk, publicKey, publicKeyObject: KeyObject.from(publicKey) };
 }

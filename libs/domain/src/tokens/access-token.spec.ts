@@ -204,6 +204,32 @@ describe(JwtAccessTokenStrategy.name, () => {
     await expect(strategy.verify(token)).resolves.toBeNull();
   });
 
+  it('judges what the synchronous check leaves aside as jose does: a typ in media-type form, nbf', async () => {
+    const { strategy, ring, issued, clock } = await setUp();
+    const mediaType = await signWithRing(ring, issued.claims, { typ: 'application/at+jwt' });
+    const notYet = await signWithRing(
+      ring,
+      { ...issued.claims, nbf: issued.claims.iat + 60 } as AccessTokenClaims,
+      {
+        typ: 'at+jwt',
+      },
+    );
+    const wasNotYet = await signWithRing(
+      ring,
+      { ...issued.claims, nbf: issued.claims.iat } as AccessTokenClaims,
+      {
+        typ: 'at+jwt',
+      },
+    );
+
+    await expect(strategy.verify(mediaType)).resolves.toEqual(issued.claims);
+    await expect(strategy.verify(notYet)).resolves.toBeNull();
+    await expect(strategy.verify(wasNotYet)).resolves.toMatchObject({ nbf: issued.claims.iat });
+    clock.advanceSeconds(2 * ACCESS_TOKEN_LIFETIME_SECONDS);
+    // Revocation checks at the epoch (jose's currentDate 0), where any nbf is still to come.
+    await expect(strategy.verify(wasNotYet, { allowExpired: true })).resolves.toBeNull();
+  });
+
   it('answers null for strings that are not JWTs at all', async () => {
     const { strategy } = await setUp();
     await expect(strategy.verify('')).resolves.toBeNull();

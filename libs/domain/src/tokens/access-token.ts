@@ -2,6 +2,7 @@ import { decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import type { Clock } from '../clock';
 import type { SigningKeyRing } from '../keys/signing-key-ring';
 import type { DpopConfirmation } from './dpop';
+import { checkedAccessTokenPayload } from './access-token-check';
 import { signRs256 } from './jws';
 import { newTokenId } from './token-id';
 
@@ -137,6 +138,15 @@ export class JwtAccessTokenStrategy {
    * `allowExpired` serves revocation, which must accept expired tokens (RFC 7009).
    */
   async verify(token: string, options: { allowExpired?: boolean } = {}): Promise<AccessTokenClaims | null> {
+    // A valid token, the usual case, is judged synchronously; jose judges the rest.
+    const checked = checkedAccessTokenPayload(token, {
+      issuer: this.settings.issuer,
+      nowSeconds: Math.floor(this.clock.now().getTime() / 1000),
+      keyOf: (kid, alg) => (alg === 'RS256' ? this.keys.verificationKeyObject(kid) : undefined),
+      forIssuerOnly: false,
+      allowExpired: options.allowExpired,
+    });
+    if (checked !== undefined) return checked as unknown as AccessTokenClaims;
     let kid: string | undefined;
     try {
       kid = decodeProtectedHeader(token).kid;

@@ -7,6 +7,7 @@ import {
   verify,
   type KeyObject,
 } from 'node:crypto';
+import { decodeJsonPart } from './jws';
 
 /**
  * DPoP (RFC 9449): a proof JWT the client signs with its own key for each request, which the
@@ -130,7 +131,7 @@ export class DpopProofVerifier {
       throw invalid('the DPoP proof signature is invalid');
     }
 
-    const claims = decodeJson(encodedPayload);
+    const claims = decodeJsonPart(encodedPayload);
     if (claims === undefined) throw invalid('the DPoP proof payload is malformed');
     const { jti, htm, htu, iat, ath, nonce } = claims;
     if (typeof jti !== 'string' || jti === '' || jti.length > MAX_JTI_LENGTH) {
@@ -170,7 +171,7 @@ export class DpopProofVerifier {
    * encoded form once they pass (nothing of a refused header is kept).
    */
   private judgeHeader(encodedHeader: string): JudgedHeader {
-    const header = decodeJson(encodedHeader);
+    const header = decodeJsonPart(encodedHeader);
     if (header === undefined) throw invalid('the DPoP proof header is malformed');
     if (header.typ !== 'dpop+jwt') throw invalid('the DPoP proof typ must be dpop+jwt');
     const alg = header.alg;
@@ -311,17 +312,6 @@ function sameText(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
-}
-
-function decodeJson(part: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 const invalid = (description: string) => new DpopProofError('invalid_dpop_proof', description);

@@ -20,7 +20,7 @@ export function rs256PrivateKey(jwk: JsonWebKey): KeyObject {
  * The RS256 JWS compact serialization (RFC 7515 section 7.1) of `payload`. jose signs through
  * WebCrypto, whose job plumbing costs 50-100 µs of CPU per signature more than node:crypto's
  * own sign job (docs/performance.md); this runs that job, in the thread pool, and nothing else.
- * Everything that verifies our tokens still does so with jose.
+ * Verification: verifyJwsSignature below, for the tokens jose would accept too (access-token-check.ts).
  */
 export function signRs256(header: Rs256Header, payload: object, key: KeyObject): Promise<string> {
   const input = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}`;
@@ -61,6 +61,18 @@ export function verifyJwsSignature(
     return verify('sha256', Buffer.from(signingInput), options(key), Buffer.from(signature, 'base64url'));
   } catch {
     return false;
+  }
+}
+
+/** A JSON object from a base64url part of a compact JWS, or undefined for anything else. */
+export function decodeJsonPart(part: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 

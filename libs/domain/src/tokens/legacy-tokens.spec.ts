@@ -28,7 +28,12 @@ async function setUp() {
   const engine = await createTestEngine();
   const portal = await engine.seed({ clientId: 'web-portal', appType: 'web', declaredScopes: ['jobs.*'] });
   const { session, user } = await engine.sessions.create(TEST_IDENTITY);
-  const userTokens = new UserTokenIssuer(engine.accessTokens, engine.idTokens, TEST_REFRESH_TOKEN_LIFETIME, engine.clock);
+  const userTokens = new UserTokenIssuer(
+    engine.accessTokens,
+    engine.idTokens,
+    TEST_REFRESH_TOKEN_LIFETIME,
+    engine.clock,
+  );
   const loginCodes = new LoginCodeGrant(
     engine.authenticator,
     engine.transactor,
