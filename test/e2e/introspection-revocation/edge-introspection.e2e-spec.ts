@@ -6,13 +6,15 @@ import {
   registerApp,
   type RegisteredApp,
 } from '../../support/oauth';
-import { sharedPlatform, startBackendReplica, type TestPlatform } from '../../support/platform';
+import { startBackendReplica, startPlatform, type TestPlatform } from '../../support/platform';
 
 /**
  * Introspection answered at the backend (docs/performance.md), seen through oauth4webapi: the
  * same answers as the control plane's, and a revocation, a secret rotation or an app deletion made
  * through one backend reaches the other's answers within a second (at once at the one that made it).
- * Its own apps on the shared platform, and its own replica of the edge, whose counts it reads.
+ * Its own platform, not the shared one: any revocation there (another file's) voids every caller
+ * the edge remembers, and these tests count which answers the edge gave itself. Its own replica of
+ * the edge, whose counts it reads.
  */
 describe('introspection answered at the backend', () => {
   let platform: TestPlatform;
@@ -21,13 +23,16 @@ describe('introspection answered at the backend', () => {
   let owner: RegisteredApp;
 
   beforeAll(async () => {
-    platform = sharedPlatform();
+    platform = await startPlatform();
     replica = await startBackendReplica(platform);
     const as = await discover(platform);
     admin = await adminToken(as, platform);
     owner = await registerApp(platform, admin, { client_id: 'edge-owner', declared_scopes: ['jobs.read'] });
   });
-  afterAll(() => replica?.stop());
+  afterAll(async () => {
+    await replica?.stop();
+    await platform?.stop();
+  });
 
   const gateway = (clientId: string) =>
     registerApp(platform, admin, { client_id: clientId, declared_scopes: ['tokens.introspect'] });
