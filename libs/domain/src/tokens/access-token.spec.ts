@@ -207,20 +207,10 @@ describe(JwtAccessTokenStrategy.name, () => {
   it('judges what the synchronous check leaves aside as jose does: a typ in media-type form, nbf', async () => {
     const { strategy, ring, issued, clock } = await setUp();
     const mediaType = await signWithRing(ring, issued.claims, { typ: 'application/at+jwt' });
-    const notYet = await signWithRing(
-      ring,
-      { ...issued.claims, nbf: issued.claims.iat + 60 } as AccessTokenClaims,
-      {
-        typ: 'at+jwt',
-      },
-    );
-    const wasNotYet = await signWithRing(
-      ring,
-      { ...issued.claims, nbf: issued.claims.iat } as AccessTokenClaims,
-      {
-        typ: 'at+jwt',
-      },
-    );
+    const withNbf = (nbf: number) =>
+      signWithRing(ring, { ...issued.claims, nbf } as AccessTokenClaims, { typ: 'at+jwt' });
+    const notYet = await withNbf(issued.claims.iat + 60);
+    const wasNotYet = await withNbf(issued.claims.iat);
 
     await expect(strategy.verify(mediaType)).resolves.toEqual(issued.claims);
     await expect(strategy.verify(notYet)).resolves.toBeNull();
