@@ -9,9 +9,7 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
-import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
-import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
-import { NodeSDK } from '@opentelemetry/sdk-node';
+import type { NodeSDK } from '@opentelemetry/sdk-node';
 
 let sdk: NodeSDK | undefined;
 const tracer = () => trace.getTracer('@platform/telemetry');
@@ -38,6 +36,13 @@ export function tracingRequested(env: NodeJS.ProcessEnv): boolean {
  */
 export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): void {
   if (sdk !== undefined || !tracingRequested(env)) return;
+  // Loaded only when traces are asked for: the SDK and its exporters are some 300 modules, a
+  // third of a second of every start of every process that would not use them.
+  const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
+  const { GrpcInstrumentation } =
+    require('@opentelemetry/instrumentation-grpc') as typeof import('@opentelemetry/instrumentation-grpc');
+  const { PgInstrumentation } =
+    require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
   sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME ?? serviceName,
     // Metrics are Prometheus's (prom-client), logs go to stdout: the SDK exports traces only.
