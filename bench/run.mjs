@@ -197,16 +197,17 @@ async function main() {
    * COMPARE_SLICE_SECONDS, taken in turn, the order rotated every round. Answers one row per
    * load, as `ctx.load` does: requests per second over all its slices, CPU averaged over them,
    * peak RSS, the median slice's p50 and the worst slice's p99.
+   * With no warm-up, each load still answers one request first: a load's cold first request
+   * (argon2 on a new app's secret) would otherwise fall in its slice and not in the others'.
    */
   ctx.compare = async (loads) => {
     const run = (request, seconds) => httpLoad({ ...request, connections: options.connections }, seconds);
     for (const { name, request, prepare } of loads) {
       assertRunning();
       progress(`${name}: ${options.warmup} s warm-up`);
-      if (options.warmup > 0) {
-        await prepare?.(options.warmup);
-        await run(request, options.warmup);
-      }
+      await prepare?.(Math.max(options.warmup, 1));
+      if (options.warmup > 0) await run(request, options.warmup);
+      else await httpLoad({ ...request, connections: 1, amount: 1 });
     }
     const rounds = Math.max(1, Math.round(options.duration / COMPARE_SLICE_SECONDS));
     const slice = options.duration / rounds;
