@@ -23,7 +23,9 @@ module.exports = {
   // Generous for e2e specs, which start real processes; unit specs finish far below it.
   testTimeout: 60_000,
   // One worker per core, not jest's cores-1: the e2e specs mostly wait on the processes they
-  // start, so on the 2-core CI machine two workers took the run from 1,140 s to 810 s.
+  // start, so on the 2-core CI machine two workers took the run from 1,140 s to 810 s. Three
+  // overloaded it (load average 11-14): the bench smoke ran past its time limit, and a replica's
+  // start and a rolling restart under load failed.
   maxWorkers: '100%',
   // The longest suites first on a fresh clone, the short ones filling the tail (test/sequencer.js).
   testSequencer: '<rootDir>/test/sequencer.js',
