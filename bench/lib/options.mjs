@@ -34,7 +34,7 @@ const USAGE = `usage: node bench/run.mjs [options]   (npm run bench -- [options]
 
   --quick               short run (2 s warm-up, 5 s per load); full run: 5 s + 15 s
   --duration <s>        seconds measured per load (overrides --quick's)
-  --warmup <s>          seconds of warm-up before each load (0: none; compared loads answer one request first)
+  --warmup <s>          seconds of warm-up before each load (0: none; an HTTP load still answers one request first)
   --connections <n>     HTTP connections and in-flight gRPC calls of every load (default 64)
   --only <a,b,...>      run only these scenarios: ${SCENARIOS.join(', ')}
   --revocations <n>     revocations timed by the propagation scenario (default 100)
