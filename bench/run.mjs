@@ -184,10 +184,13 @@ async function main() {
     progressRow(name, row);
     return row;
   };
+  /**
+   * With no warm-up, an HTTP load answers one request before it is measured: a cold first
+   * request (argon2 on a new app's secret) is then not the measured second's only answer.
+   */
+  const answerOnce = (request) => httpLoad({ ...request, connections: 1, amount: 1 });
   ctx.load = async (name, request) => {
-    // With no warm-up, one request first, as in ctx.compare: a cold first request (argon2 on a
-    // new app's secret) is not the measured second's only answer.
-    if (options.warmup === 0) await httpLoad({ ...request, connections: 1, amount: 1 });
+    if (options.warmup === 0) await answerOnce(request);
     return {
       connections: options.connections,
       ...(await ctx.measure(name, (seconds) =>
@@ -202,8 +205,8 @@ async function main() {
    * COMPARE_SLICE_SECONDS, taken in turn, the order rotated every round. Answers one row per
    * load, as `ctx.load` does: requests per second over all its slices, CPU averaged over them,
    * peak RSS, the median slice's p50 and the worst slice's p99.
-   * With no warm-up, each load still answers one request first: a load's cold first request
-   * (argon2 on a new app's secret) would otherwise fall in its slice and not in the others'.
+   * With no warm-up, each load still answers once first (answerOnce), so a cold first request
+   * falls in no load's slice.
    */
   ctx.compare = async (loads) => {
     const run = (request, seconds) => httpLoad({ ...request, connections: options.connections }, seconds);
@@ -212,7 +215,7 @@ async function main() {
       progress(`${name}: ${options.warmup} s warm-up`);
       await prepare?.(Math.max(options.warmup, 1));
       if (options.warmup > 0) await run(request, options.warmup);
-      else await httpLoad({ ...request, connections: 1, amount: 1 });
+      else await answerOnce(request);
     }
     const rounds = Math.max(1, Math.round(options.duration / COMPARE_SLICE_SECONDS));
     const slice = options.duration / rounds;
